@@ -1,0 +1,54 @@
+"""The bot interface: a bot is given one seat's :class:`~sequence.engine.View` and returns a move.
+
+A bot never sees a :class:`~sequence.engine.State`: only what its seat may know. To search, it
+deals the hidden cards itself with :meth:`State.sample_from_view`.
+
+Writing a bot takes a few lines::
+
+    from sequence.bots import Bot
+    from sequence.engine import Move, View
+
+    class FirstMove(Bot):
+        name = "first"
+
+        def choose(self, view: View) -> Move:
+            return view.legal_moves[0]
+
+Run it with ``sequence tournament --bot mypackage.module:FirstMove --bot greedy``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Move, View
+
+
+class Bot:
+    """Base class of every bot. Subclasses set :attr:`name` and implement :meth:`choose`."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Move:
+        """Return one of ``view.legal_moves``. Called only when the seat has something to do."""
+        raise NotImplementedError
+
+    def stats(self) -> dict[str, float]:
+        """Figures about the last decision (e.g. ``iterations``), for tournaments."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class RandomBot(Bot):
+    """Uniformly random over the legal moves."""
+
+    name = "random"
+
+    def choose(self, view: View) -> Move:
+        return self.rng.choice(view.legal_moves)

@@ -1,0 +1,77 @@
+"""The rules engine: pure, deterministic from a seed, the single source of truth.
+
+Where each rule lives:
+
+- :mod:`.cards` -- the cards and what each kind does (Jacks, Unicorn, Dragon);
+- :mod:`.board` -- the three board layouts, space names, lines and windows;
+- :mod:`.games` -- each game declared as data, every option, configuration checks;
+- :mod:`.moves` -- moves and their notation;
+- :mod:`.state` -- set-up, turns, legal moves, sequences, the end of the game;
+- :mod:`.view` -- what one seat may know, and resampling hidden cards from it;
+- :mod:`.position` / :mod:`.record` -- positions and whole games as text.
+
+>>> from sequence.engine import State, make_config
+>>> state = State.new(make_config("classic", players=2), seed=1)
+>>> len(state.hand(0)), state.deck_size
+(7, 90)
+"""
+
+from .board import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD, Bitboard, BoardLayout, Space, parse_space, space_name, spaces_of
+from .cards import Card, CardKind, card_kind, card_name, card_symbol, parse_card
+from .errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidNotationError,
+    InvalidPositionError,
+    RecordError,
+    SequenceError,
+)
+from .games import GAMES, OPTIONS, SPECS, Config, GameSpec, config_from_dict, make_config
+from .moves import TEAM_LETTERS, Move, MoveKind
+from .record import GameRecord
+from .state import CHANCE, Outcome, Phase, Setup, State, Termination, play_random_game
+from .view import View, unseen_cards
+
+__all__ = [
+    "CHANCE",
+    "CLASSIC_BOARD",
+    "DICE_BOARD",
+    "GAMES",
+    "KIDS_BOARD",
+    "OPTIONS",
+    "SPECS",
+    "TEAM_LETTERS",
+    "Bitboard",
+    "BoardLayout",
+    "Card",
+    "CardKind",
+    "Config",
+    "ConfigError",
+    "GameRecord",
+    "GameSpec",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+    "Move",
+    "MoveKind",
+    "Outcome",
+    "Phase",
+    "RecordError",
+    "SequenceError",
+    "Setup",
+    "Space",
+    "State",
+    "Termination",
+    "View",
+    "card_kind",
+    "card_name",
+    "card_symbol",
+    "config_from_dict",
+    "make_config",
+    "parse_card",
+    "parse_space",
+    "play_random_game",
+    "space_name",
+    "spaces_of",
+    "unseen_cards",
+]

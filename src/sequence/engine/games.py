@@ -1,0 +1,349 @@
+"""The three games of the family, declared as data, and the configuration of one game.
+
+Each game is a :class:`GameSpec`: its board, deck (or dice), line length, colours, hands and
+the player counts it takes. Every rule option is declared once in :data:`OPTIONS` with its
+default, the games it applies to and where the rule comes from. :func:`make_config` checks a
+configuration and says exactly what is wrong with a bad one.
+
+>>> make_config("classic", players=6, teams=3).team_size
+2
+>>> make_config("classic", players=5)
+Traceback (most recent call last):
+...
+sequence.engine.errors.ConfigError: classic Sequence cannot be played by 5 players: ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .board import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD, BoardLayout
+from .cards import DRAGON, KIDS_ANIMALS, KIDS_FIRST, STANDARD_CARDS, UNICORN, Card
+from .errors import ConfigError
+
+GameName = Literal["classic", "kids", "dice"]
+GAMES: tuple[GameName, ...] = ("classic", "kids", "dice")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What makes one game of the family different from the others: data, not code."""
+
+    name: GameName
+    title: str
+    layout: BoardLayout
+    deck: tuple[Card, ...]
+    """Every card of the deck (copies repeated); empty for Dice, which uses two dice instead."""
+    colours: tuple[str, ...]
+    """Chip colours, one per team, in team order."""
+    line_length: int
+    player_counts: tuple[int, ...]
+    default_chips: int
+    source: str
+
+    @property
+    def uses_cards(self) -> bool:
+        return bool(self.deck)
+
+
+CLASSIC = GameSpec(
+    name="classic",
+    title="Sequence",
+    layout=CLASSIC_BOARD,
+    deck=tuple(c for c in STANDARD_CARDS for _ in range(2)),
+    colours=("blue", "green", "red"),
+    line_length=5,
+    player_counts=(2, 3, 4, 6, 8, 9, 10, 12),
+    default_chips=48,
+    source="RULES.md §2; seeds 000 (ru), 001 (en), 002 (de)",
+)
+KIDS = GameSpec(
+    name="kids",
+    title="Sequence for Kids",
+    layout=KIDS_BOARD,
+    deck=tuple(KIDS_FIRST + i for i in range(len(KIDS_ANIMALS)) for _ in range(2))
+    + (UNICORN, UNICORN, DRAGON, DRAGON),
+    colours=("red", "yellow", "green", "blue"),
+    line_length=4,
+    player_counts=(2, 3, 4),
+    default_chips=21,
+    source="RULES.md §3; seed 003 (uk)",
+)
+DICE = GameSpec(
+    name="dice",
+    title="Sequence Dice",
+    layout=DICE_BOARD,
+    deck=(),
+    colours=("green", "blue", "red"),
+    line_length=5,
+    player_counts=(2, 3, 4),
+    default_chips=20,
+    source="RULES.md §4; seed 004 (fr)",
+)
+SPECS: dict[str, GameSpec] = {"classic": CLASSIC, "kids": KIDS, "dice": DICE}
+
+CLASSIC_HAND_SIZES = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+"""Cards dealt to each player in classic Sequence (seed 001's table; 9 players as RULES.md §5)."""
+DRAFT_HAND_SIZE = 6
+DRAFT_SIZE = 5
+KIDS_HAND_SIZE = 3
+US_CHIPS = (50, 50, 35)
+"""The US edition's chips: 50 blue, 50 green, 35 red (seed 001)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named rule option, declared once."""
+
+    name: str
+    default: Any
+    games: tuple[GameName, ...]
+    help: str
+    source: str
+
+
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option("difficult", False, ("classic",),
+               "one-eyed Jacks may also remove chips of completed sequences, which then stop counting",
+               "seed 000, 'Сложный вариант'; RULES.md §2.8"),
+        Option("manual_draw", False, ("classic",),
+               "drawing is a separate action; a player who has not drawn before the next player has"
+               " played and drawn loses that draw",
+               "seeds 000, 001, 002 'Loss of card'; RULES.md §2.5"),
+        Option("chips_per_colour", None, GAMES,
+               "chips in each colour's supply: a number, or 'us' for the US edition's 50/50/35"
+               " (default: 48 classic, 21 Kids, 20 Dice)",
+               "RULES.md §2.1, §3, §4"),
+        Option("max_turns", 1000, GAMES,
+               "the game ends drawn after this many turns",
+               "RULES.md §2.9, §4 Decision"),
+        Option("dice_line_length", 5, ("dice",),
+               "chips in a row to win at Dice: 5, or 6 as the seed recommends for 2 players or 2 teams",
+               "seed 004; RULES.md §4"),
+        Option("draft", False, ("classic",),
+               "tournament draft variant: hands of 6, five face-up cards to take from, the heart of"
+               " the board wins, the game ends drawn when the deck is empty",
+               "issue 7; a university AI course's tournament rules"),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Config:
+    """A checked game configuration. Build one with :func:`make_config`."""
+
+    game: GameName = "classic"
+    players: int = 2
+    teams: int = 2
+    difficult: bool = False
+    manual_draw: bool = False
+    chips: tuple[int, ...] = (48, 48)
+    """Chips in each team's supply, in team order."""
+    max_turns: int = 1000
+    dice_line_length: int = 5
+    draft: bool = False
+    chips_option: int | str | None = field(default=None, compare=False)
+    """The ``chips_per_colour`` option as given (for records and notation)."""
+
+    @property
+    def spec(self) -> GameSpec:
+        return SPECS[self.game]
+
+    @property
+    def team_size(self) -> int:
+        return self.players // self.teams
+
+    @property
+    def line_length(self) -> int:
+        return self.dice_line_length if self.game == "dice" else self.spec.line_length
+
+    @property
+    def sequences_to_win(self) -> int:
+        """Classic: 2 sequences for 2 sides, 1 for 3 sides; Kids and Dice: 1."""
+        return 2 if self.game == "classic" and self.teams == 2 else 1
+
+    @property
+    def hand_size(self) -> int:
+        if self.game == "kids":
+            return KIDS_HAND_SIZE
+        if self.game == "dice":
+            return 0
+        return DRAFT_HAND_SIZE if self.draft else CLASSIC_HAND_SIZES[self.players]
+
+    def team_of(self, seat: int) -> int:
+        """Teams alternate around the table: seat 0 team 0, seat 1 team 1, ..."""
+        return seat % self.teams
+
+    def members(self, team: int) -> tuple[int, ...]:
+        return tuple(range(team, self.players, self.teams))
+
+    def options(self) -> dict[str, Any]:
+        """The options that differ from their defaults, as :func:`make_config` takes them."""
+        out: dict[str, Any] = {}
+        for name, opt in OPTIONS.items():
+            value = self.chips_option if name == "chips_per_colour" else getattr(self, name)
+            if value != opt.default:
+                out[name] = value
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "teams": self.teams, **self.options()}
+
+    def with_options(self, **options: Any) -> Config:
+        return make_config(self.game, self.players, self.teams, **{**self.options(), **options})
+
+
+def _bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"option {name} takes true or false, not {value!r}")
+
+
+def _int(name: str, value: Any, low: int, high: int | None = None) -> int:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        n = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"option {name} takes a whole number, not {value!r}") from None
+    if n < low or (high is not None and n > high):
+        bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise ConfigError(f"option {name} must be {bounds}, not {n}")
+    return n
+
+
+def _classic_teams(players: int, teams: int | None) -> int:
+    allowed = CLASSIC.player_counts
+    if players not in allowed:
+        why = (
+            "at most 12 players"
+            if players > 12
+            else "at least 2 players"
+            if players < 2
+            else f"{players} players cannot be split into 2 or 3 equal teams"
+        )
+        raise ConfigError(
+            f"classic Sequence cannot be played by {players} players: {why}. It takes 2, 3, 4, 6,"
+            " 8, 9, 10 or 12 players (a number divisible by 2 or 3; up to 3 play alone, more play"
+            " in 2 or 3 equal teams)."
+        )
+    if teams is None:
+        return players if players <= 3 else (2 if players % 2 == 0 else 3)
+    if players <= 3:
+        if teams != players:
+            raise ConfigError(
+                f"with {players} players each plays alone: teams must be {players}, not {teams}"
+            )
+        return teams
+    options = [t for t in (2, 3) if players % t == 0]
+    if teams not in options:
+        listed = " or ".join(map(str, options))
+        raise ConfigError(
+            f"{players} players play in {listed} equal teams (at most 3 teams), not {teams}"
+        )
+    return teams
+
+
+def make_config(
+    game: str = "classic", players: int = 2, teams: int | None = None, **options: Any
+) -> Config:
+    """Check and complete a configuration; raise :class:`ConfigError` saying what is wrong.
+
+    ``options`` are the names in :data:`OPTIONS`. ``teams`` defaults to each player alone for 2-3
+    players, 2 teams when the count is even, 3 otherwise (Dice: 4 players are 2 teams).
+    """
+    if game not in SPECS:
+        raise ConfigError(f"unknown game {game!r}: choose classic, kids or dice")
+    spec = SPECS[game]
+    try:
+        players = int(players)
+        teams = None if teams is None else int(teams)
+    except (TypeError, ValueError):
+        raise ConfigError("players and teams must be whole numbers") from None
+    for name in options:
+        if name not in OPTIONS:
+            known = ", ".join(OPTIONS)
+            raise ConfigError(f"unknown option {name!r}; the options are: {known}")
+        if game not in OPTIONS[name].games:
+            raise ConfigError(f"option {name} does not apply to {spec.title}")
+
+    draft = _bool("draft", options.get("draft", False))
+    if game == "classic":
+        teams = _classic_teams(players, teams)
+        if draft and players not in (2, 4):
+            raise ConfigError(
+                f"the draft variant is for 2 players or 2 teams of 2, not {players} players"
+            )
+        if draft and teams != 2:
+            raise ConfigError("the draft variant is for 2 sides")
+    elif game == "kids":
+        if players not in spec.player_counts:
+            raise ConfigError(f"Sequence for Kids takes 2 to 4 players, not {players}")
+        if teams not in (None, players):
+            raise ConfigError("in Sequence for Kids everyone plays alone: teams = players")
+        teams = players
+    else:
+        if players not in spec.player_counts:
+            raise ConfigError(f"Sequence Dice takes 2 to 4 players, not {players}")
+        expected = 2 if players == 4 else players
+        if teams not in (None, expected):
+            why = "seats 1 and 3 play against seats 2 and 4" if players == 4 else "each plays alone"
+            raise ConfigError(f"Sequence Dice with {players} players: {why}; teams must be {expected}")
+        teams = expected
+
+    manual = _bool("manual_draw", options.get("manual_draw", False))
+    if manual and draft:
+        raise ConfigError("manual_draw does not apply to the draft variant, where cards are taken face up")
+    chips_option = options.get("chips_per_colour")
+    if chips_option is None:
+        chips = (spec.default_chips,) * teams
+    elif isinstance(chips_option, str) and chips_option.lower() == "us":
+        if game != "classic":
+            raise ConfigError("chips_per_colour 'us' is the US edition of classic Sequence")
+        chips_option = "us"
+        chips = US_CHIPS[:teams]
+    else:
+        chips_option = _int("chips_per_colour", chips_option, 1, 1000)
+        chips = (chips_option,) * teams
+    return Config(
+        game=spec.name,
+        players=players,
+        teams=teams,
+        difficult=_bool("difficult", options.get("difficult", False)),
+        manual_draw=manual,
+        chips=chips,
+        max_turns=_int("max_turns", options.get("max_turns", 1000), 1),
+        dice_line_length=_int("dice_line_length", options.get("dice_line_length", 5), 5, 6),
+        draft=draft,
+        chips_option=chips_option,
+    )
+
+
+def config_from_dict(data: dict[str, Any]) -> Config:
+    """Inverse of :meth:`Config.to_dict`."""
+    if not isinstance(data, dict):
+        raise ConfigError("a configuration must be an object with game, players and options")
+    data = dict(data)
+    return make_config(data.pop("game", "classic"), data.pop("players", 2), data.pop("teams", None), **data)
+
+
+__all__ = [
+    "CLASSIC",
+    "DICE",
+    "GAMES",
+    "KIDS",
+    "OPTIONS",
+    "SPECS",
+    "Config",
+    "GameSpec",
+    "Option",
+    "config_from_dict",
+    "make_config",
+]

@@ -1,0 +1,245 @@
+"""Game records: the configuration, the seed and every move, in JSON or readable text.
+
+A record replays exactly: the seed fixes the cut, the deal, every reshuffle and every roll of
+the dice, and the moves do the rest. :meth:`GameRecord.replay` checks every move, and every
+recorded roll against the seed, and says which move is wrong and why.
+
+The text form, for people (like PGN)::
+
+    [Game "classic"]
+    [Players "2"]
+    [Seed "7"]
+    [Result "A wins"]
+
+    1. 5H@c3 2. JSxc3 3. dead:9D 4. 7C@a3 ...
+
+>>> from sequence.engine import State, make_config
+>>> state = State.new(make_config("kids", players=3), seed=2)
+>>> record = GameRecord.from_state(state)
+>>> GameRecord.from_text(record.to_text()) == record
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ConfigError, IllegalMoveError, InvalidNotationError, RecordError
+from .games import Config, config_from_dict, make_config
+from .moves import Move, MoveKind
+from .state import State
+
+FORMAT = "sequence-record/1"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: enough to rebuild every state of it."""
+
+    config: Config
+    seed: int
+    moves: tuple[Move, ...]
+    result: str | None = None
+    """``A wins``, ``draw``, or ``None`` while unfinished (informative; replay decides)."""
+    tags: dict[str, str] = field(default_factory=dict, compare=False)
+    """Free-form headers: players' names, event, date."""
+
+    @classmethod
+    def from_state(cls, state: State, tags: dict[str, str] | None = None) -> GameRecord:
+        if state.seed is None:
+            raise RecordError("this state was not set up from a seed (it came from a position)")
+        outcome = state.outcome()
+        return cls(
+            config=state.config,
+            seed=state.seed,
+            moves=state.move_stack,
+            result=None if outcome is None else outcome.result(),
+            tags=dict(tags or {}),
+        )
+
+    def replay(self, upto: int | None = None) -> State:
+        """Rebuild the game (or its first ``upto`` moves); raise :class:`RecordError` on a bad move."""
+        state = State.new(self.config, self.seed)
+        for number, move in enumerate(self.moves[:upto], start=1):
+            if move.kind is MoveKind.ROLL and state.is_chance():
+                expected = state.sample_chance()
+                if expected != move:
+                    raise RecordError(f"move {number} ({move}): the seed rolls {expected.dice[0]}+{expected.dice[1]} here")  # type: ignore[index]
+            try:
+                state.push(move)
+            except IllegalMoveError as exc:
+                raise RecordError(f"move {number} ({move}) is illegal: {exc}") from None
+        if upto is None and self.result is not None:
+            outcome = state.outcome()
+            actual = None if outcome is None else outcome.result()
+            if actual != self.result:
+                raise RecordError(f"the record says {self.result!r} but the moves give {actual or 'an unfinished game'!r}")
+        return state
+
+    def states(self) -> list[State]:
+        """Every state of the game, from the set-up to the last move."""
+        state = State.new(self.config, self.seed)
+        out = [state.copy(stack=False)]
+        for move in self.moves:
+            state.push(move)
+            out.append(state.copy(stack=False))
+        return out
+
+    # --- JSON ---------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "config": self.config.to_dict(),
+            "seed": self.seed,
+            "moves": [str(m) for m in self.moves],
+            "result": self.result,
+            "tags": self.tags,
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object with config, seed and moves")
+        if data.get("format", FORMAT) != FORMAT:
+            raise RecordError(f"unknown record format {data.get('format')!r} (expected {FORMAT})")
+        for key in ("config", "seed", "moves"):
+            if key not in data:
+                raise RecordError(f"the record has no {key!r}")
+        try:
+            config = config_from_dict(data["config"])
+        except ConfigError as exc:
+            raise RecordError(f"bad config: {exc}") from None
+        seed = data["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError("the seed must be an integer")
+        if not isinstance(data["moves"], list):
+            raise RecordError("moves must be a list of move notations")
+        moves = []
+        for number, text in enumerate(data["moves"], start=1):
+            if not isinstance(text, str):
+                raise RecordError(f"move {number} is not text: {text!r}")
+            try:
+                moves.append(Move.parse(text))
+            except InvalidNotationError as exc:
+                raise RecordError(f"move {number}: {exc}") from None
+        result = data.get("result")
+        tags = data.get("tags") or {}
+        if not isinstance(tags, dict):
+            raise RecordError("tags must be an object")
+        return cls(config, seed, tuple(moves), result, {str(k): str(v) for k, v in tags.items()})
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    # --- text -----------------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        cfg = self.config
+        headers = {"Game": cfg.game, "Players": str(cfg.players), "Teams": str(cfg.teams)}
+        for name, value in cfg.options().items():
+            headers[_header(name)] = str(value).lower()
+        headers["Seed"] = str(self.seed)
+        headers["Result"] = self.result or "*"
+        for k, v in self.tags.items():
+            headers[k] = v
+        lines = [f'[{k} "{_escape(v)}"]' for k, v in headers.items()]
+        body = " ".join(f"{i}. {m}" for i, m in enumerate(self.moves, start=1))
+        return "\n".join(lines) + "\n\n" + _wrap(body) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> GameRecord:
+        headers: dict[str, str] = {}
+        body_lines = []
+        for line in text.splitlines():
+            m = _HEADER.fullmatch(line.strip())
+            if m:
+                headers[m.group(1)] = m.group(2).replace('\\"', '"')
+            elif line.strip():
+                body_lines.append(line)
+        for key in ("Game", "Players", "Seed"):
+            if key not in headers:
+                raise RecordError(f"the record has no [{key} ...] header")
+        options: dict[str, str] = {}
+        tags: dict[str, str] = {}
+        for k, v in headers.items():
+            if k in ("Game", "Players", "Teams", "Seed", "Result"):
+                continue
+            name = _option(k)
+            if name is None:
+                tags[k] = v
+            else:
+                options[name] = v
+        try:
+            config = make_config(headers["Game"], int(headers["Players"]), int(headers.get("Teams") or 0) or None, **options)
+            seed = int(headers["Seed"])
+        except (ConfigError, ValueError) as exc:
+            raise RecordError(f"bad headers: {exc}") from None
+        moves = []
+        tokens = " ".join(body_lines).split()
+        for token in tokens:
+            if _NUMBER.fullmatch(token):
+                continue
+            try:
+                moves.append(Move.parse(token))
+            except InvalidNotationError as exc:
+                raise RecordError(f"move {len(moves) + 1}: {exc}") from None
+        result = headers.get("Result")
+        return cls(config, seed, tuple(moves), None if result in (None, "*") else result, tags)
+
+    @classmethod
+    def load(cls, text: str) -> GameRecord:
+        """Read a record in either form (JSON if it starts with ``{``)."""
+        return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
+
+
+_HEADER = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
+_NUMBER = re.compile(r"\d+\.")
+_OPTION_HEADERS = {
+    "difficult": "Difficult",
+    "manual_draw": "ManualDraw",
+    "chips_per_colour": "ChipsPerColour",
+    "max_turns": "MaxTurns",
+    "dice_line_length": "DiceLineLength",
+    "draft": "Draft",
+}
+
+
+def _header(option: str) -> str:
+    return _OPTION_HEADERS[option]
+
+
+def _option(header: str) -> str | None:
+    for k, v in _OPTION_HEADERS.items():
+        if v == header:
+            return k
+    return None
+
+
+def _escape(value: str) -> str:
+    return value.replace('"', '\\"')
+
+
+def _wrap(body: str, width: int = 90) -> str:
+    lines: list[str] = []
+    line = ""
+    for token in body.split(" "):
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    if line:
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,257 @@
+"""What one seat may know: its own hand and everything public, nothing else.
+
+A :class:`View` is built by :meth:`State.view` and is the only thing bots and front ends are
+given. It never holds another player's hand (beyond cards publicly taken from the draft), the
+order of the draw pile, or the random source (which would foretell shuffles and dice).
+
+:func:`state_from_view` deals the hidden cards at random, consistently with a view: what a
+search with hidden information needs (OpenSpiel's ``ResampleFromInfostate``).
+
+>>> from sequence.engine import State, make_config
+>>> state = State.new(make_config("classic", players=2), seed=1)
+>>> view = state.view(0)
+>>> view.hand == state.hand(0), view.hand_sizes
+(True, (7, 7))
+>>> State.sample_from_view(view, seed=5).view(0) == view
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from . import rng as rngmod
+from .board import Bitboard, spaces_of, space_name
+from .cards import Card, card_name
+from .games import Config
+from .moves import TEAM_LETTERS, Move
+from .state import Outcome, Phase, Setup, State
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's knowledge of a game (``seat is None``: a spectator's)."""
+
+    config: Config
+    seat: int | None
+    hand: tuple[Card, ...] | None
+    """The viewer's own hand; ``None`` for a spectator."""
+    hand_sizes: tuple[int, ...]
+    known_hands: tuple[tuple[Card, ...], ...]
+    """Cards publicly known to be in each hand (draft variant: taken face up, not yet played)."""
+    discards: tuple[tuple[Card, ...], ...]
+    deck_size: int
+    draft: tuple[Card, ...]
+    chips: tuple[Bitboard, ...]
+    sequences: tuple[tuple[Bitboard, ...], ...]
+    to_move: int
+    phase: Phase
+    dead_card_exchanged: bool
+    passes: int
+    turns: int
+    pending_draws: tuple[int, ...]
+    forfeit: tuple[tuple[int, ...], int, Phase] | None
+    roll: tuple[int, int] | None
+    outcome: Outcome | None
+    moves: tuple[Move, ...]
+    """The public history: every move so far (moves never reveal a hidden card)."""
+    setup: Setup | None
+    legal_moves: tuple[Move, ...]
+    """What the viewer may do now (empty when it is not the viewer's turn to act)."""
+
+    @classmethod
+    def of(cls, state: State, seat: int | None) -> View:
+        """The view of ``seat`` (``None`` for a spectator) -- the one filter for hidden cards."""
+        n = state.config.players
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"no seat {seat} in a {n}-player game")
+        legal: tuple[Move, ...] = ()
+        if seat is not None and (seat == state._to_move or seat in state._pending):
+            if state._phase is not Phase.ROLL:
+                legal = tuple(state.legal_moves(seat))
+        return cls(
+            config=state.config,
+            seat=seat,
+            hand=None if seat is None else state._hands[seat],
+            hand_sizes=tuple(len(h) for h in state._hands),
+            known_hands=state._known,
+            discards=state._discards,
+            deck_size=state.deck_size,
+            draft=state._draft,
+            chips=state._chips,
+            sequences=state._seqs,
+            to_move=state._to_move,
+            phase=state._phase,
+            dead_card_exchanged=state._dead_used,
+            passes=state._passes,
+            turns=state._turns,
+            pending_draws=state._pending,
+            forfeit=state._forfeit,
+            roll=state._roll,
+            outcome=state._outcome,
+            moves=tuple(state._moves),
+            setup=state.setup,
+            legal_moves=legal,
+        )
+
+    @property
+    def team(self) -> int | None:
+        return None if self.seat is None else self.seat % self.config.teams
+
+    @property
+    def occupied(self) -> Bitboard:
+        out = 0
+        for m in self.chips:
+            out |= m
+        return out
+
+    def chip_at(self, space: int) -> int | None:
+        for team, m in enumerate(self.chips):
+            if m >> space & 1:
+                return team
+        return None
+
+    def supply(self, team: int) -> int:
+        return self.config.chips[team] - self.chips[team].bit_count()
+
+    def is_my_turn(self) -> bool:
+        return bool(self.legal_moves)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form for clients: names in notation, seats and teams 0-based."""
+        cfg = self.config
+        layout = cfg.spec.layout
+        locked = 0
+        for team_seqs in self.sequences:
+            for w in team_seqs:
+                locked |= w
+        spaces = []
+        for s in layout.spaces:
+            chip = self.chip_at(s)
+            spaces.append(
+                {
+                    "name": space_name(s),
+                    "row": s // 10,
+                    "col": s % 10,
+                    "label": layout.label_name(s),
+                    "free": bool(layout.free >> s & 1),
+                    "chip": chip,
+                    "locked": bool(locked >> s & 1) and chip is not None,
+                }
+            )
+        o = self.outcome
+        setup = self.setup
+        return {
+            "game": cfg.game,
+            "config": cfg.to_dict(),
+            "seat": self.seat,
+            "team": self.team,
+            "teams": [
+                {"letter": TEAM_LETTERS[t], "colour": cfg.spec.colours[t], "seats": list(cfg.members(t))}
+                for t in range(cfg.teams)
+            ],
+            "hand": None if self.hand is None else [card_name(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "known_hands": [[card_name(c) for c in h] for h in self.known_hands],
+            "discards": [[card_name(c) for c in d] for d in self.discards],
+            "deck_size": self.deck_size,
+            "draft": [card_name(c) for c in self.draft],
+            "board": {"rows": layout.rows, "cols": layout.cols, "spaces": spaces},
+            "sequences": [[[space_name(s) for s in spaces_of(w)] for w in seqs] for seqs in self.sequences],
+            "sequences_to_win": cfg.sequences_to_win,
+            "supply": [self.supply(t) for t in range(cfg.teams)],
+            "to_move": self.to_move,
+            "phase": self.phase.name.lower(),
+            "dead_card_exchanged": self.dead_card_exchanged,
+            "turns": self.turns,
+            "pending_draws": list(self.pending_draws),
+            "forfeits_due": list(self.forfeit[0]) if self.forfeit else [],
+            "roll": list(self.roll) if self.roll else None,
+            "outcome": None
+            if o is None
+            else {"termination": o.termination.value, "winner": o.winner, "result": o.result()},
+            "moves": [str(m) for m in self.moves],
+            "last_move": str(self.moves[-1]) if self.moves else None,
+            "setup": None
+            if setup is None
+            else {
+                "dealer": setup.dealer,
+                "first": setup.first,
+                "cuts": [[[seat, card_name(c)] for seat, c in rnd] for rnd in setup.cuts],
+                "rolls": [[[seat, list(d)] for seat, d in rnd] for rnd in setup.rolls],
+            },
+            "legal_moves": [str(m) for m in self.legal_moves],
+        }
+
+
+def unseen_cards(view: View) -> Counter[Card]:
+    """The cards the viewer cannot place: in other hands (not publicly known) or the draw pile."""
+    pool = Counter(view.config.spec.deck)
+    if view.hand is not None:
+        pool.subtract(view.hand)
+    for pile in view.discards:
+        pool.subtract(pile)
+    pool.subtract(view.draft)
+    for seat, known in enumerate(view.known_hands):
+        if seat != view.seat:
+            pool.subtract(known)
+    if any(v < 0 for v in pool.values()):
+        raise ValueError("inconsistent view: more copies of a card seen than the deck holds")
+    return +pool
+
+
+def state_from_view(view: View, seed: int) -> State:
+    """Deal every hidden card at random from ``seed``, consistently with ``view``."""
+    cfg = view.config
+    state = State(cfg)
+    r = rngmod.seed_state(seed)
+    hands: list[tuple[Card, ...]] = []
+    if cfg.spec.uses_cards:
+        pool = list(unseen_cards(view).elements())
+        r, pool = rngmod.shuffled(r, pool)
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                assert view.hand is not None
+                hands.append(view.hand)
+                continue
+            known = view.known_hands[seat] if seat < len(view.known_hands) else ()
+            missing = size - len(known)
+            hands.append(known + tuple(pool[:missing]))
+            pool = pool[missing:]
+        if len(pool) != view.deck_size:
+            raise ValueError("inconsistent view: hidden cards do not add up to hands and draw pile")
+        state._deck = tuple(pool)
+    else:
+        hands = [()] * cfg.players
+    state._hands = tuple(hands)
+    state._deck_pos = 0
+    state._chips = view.chips
+    occ = 0
+    for m in view.chips:
+        occ |= m
+    state._occ = occ
+    state._seqs = view.sequences
+    locked = 0
+    for team_seqs in view.sequences:
+        for w in team_seqs:
+            locked |= w
+    state._locked = locked & ~cfg.spec.layout.free
+    state._discards = view.discards
+    state._draft = view.draft
+    state._known = view.known_hands
+    state._to_move = view.to_move
+    state._phase = view.phase
+    state._dead_used = view.dead_card_exchanged
+    state._passes = view.passes
+    state._turns = view.turns
+    state._pending = view.pending_draws
+    state._forfeit = view.forfeit
+    state._roll = view.roll
+    state._rng = r
+    state._outcome = view.outcome
+    state._moves = list(view.moves)
+    state._stack = []
+    state.setup = view.setup
+    return state
