@@ -1,33 +1,114 @@
 """Bots: players that see only their seat's view.
 
-:func:`make_bot` builds a bot from a name: a level (``easy``, ``medium``, ``hard``), a bot
-(``random``, ...), or ``package.module:Class`` for your own.
+:func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``), a bot
+(``random``, ``greedy``, ``mcts``), or ``package.module:Class`` for your own; ``@key=value,...``
+after any of them sets constructor arguments (``mcts@time=0.5,depth=8``).
+
+>>> make_bot("greedy", seed=3).name
+'greedy'
+>>> make_bot("mcts@iterations=100,time=0").iterations
+100
+>>> make_bot("hard").time
+1.0
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
+from .arena import GameResult, play_game
 from .base import Bot, RandomBot
+from .greedy import GreedyBot
+from .levels import LEVELS, EasyBot, HardBot, MediumBot
+from .mcts import MCTSBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": MCTSBot,
+    **LEVELS,
+}
+"""Every bot by name: the named bots for experts, and the levels people pick from."""
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low == "none":
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name@key=value,...`` into the name and its arguments.
+
+    ``time=0`` and ``iterations=0`` mean no limit of that kind (``None``).
+
+    >>> parse_spec("mcts@time=0.5,depth=8")
+    ('mcts', {'time': 0.5, 'depth': 8})
+    """
+    name, _, params = spec.partition("@")
+    args: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bad bot argument {item!r} in {spec!r}: write key=value")
+        v = _value(value)
+        if key.strip() in ("time", "iterations") and v == 0:
+            v = None
+        args[key.strip()] = v
+    return name.strip(), args
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name, or from ``package.module:Class``."""
-    if ":" in spec:
-        module_name, _, class_name = spec.partition(":")
+    """A bot from its name, or from ``package.module:Class``, with optional ``@key=value`` arguments.
+
+    >>> make_bot("easy").choose  # doctest: +ELLIPSIS
+    <bound method GreedyBot.choose of <EasyBot easy>>
+    """
+    name, args = parse_spec(spec)
+    if ":" in name:
+        module_name, _, class_name = name.partition(":")
         try:
             cls = getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError) as exc:
-            raise ValueError(f"cannot load bot {spec!r}: {exc}") from None
+            raise ValueError(f"cannot load bot {name!r}: {exc}") from None
         if not (isinstance(cls, type) and issubclass(cls, Bot)):
-            raise ValueError(f"{spec!r} is not a subclass of sequence.bots.Bot")
-        return cls(seed=seed)
+            raise ValueError(f"{name!r} is not a subclass of sequence.bots.Bot")
+    else:
+        try:
+            cls = BOTS[name]
+        except KeyError:
+            raise ValueError(
+                f"unknown bot {name!r}; known: {', '.join(BOTS)} or package.module:Class"
+            ) from None
     try:
-        return BOTS[spec](seed=seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {spec!r}; known: {', '.join(BOTS)} or package.module:Class") from None
+        bot = cls(seed=seed, **args)
+    except TypeError as exc:
+        raise ValueError(f"bad arguments for bot {name!r}: {exc}") from None
+    bot.label = spec  # type: ignore[attr-defined]
+    return bot
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "GameResult",
+    "GreedyBot",
+    "HardBot",
+    "MCTSBot",
+    "MediumBot",
+    "RandomBot",
+    "make_bot",
+    "parse_spec",
+    "play_game",
+]

@@ -28,6 +28,8 @@ class Bot:
     """Base class of every bot. Subclasses set :attr:`name` and implement :meth:`choose`."""
 
     name = "bot"
+    label: str = ""
+    """The spec the bot was made from (``make_bot`` sets it); tournaments show it."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

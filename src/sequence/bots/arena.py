@@ -1,0 +1,265 @@
+"""Play one game between bots, each given only its seat's view, with a time limit a move.
+
+:func:`play_game` is the one game runner: tournaments use it, and the terminal UI and server
+may too. Each bot gets ``state.view(seat)`` and nothing else. A bot that raises, returns
+something that is not a legal move, or takes longer than ``time_limit`` seconds **loses the
+game** (its team is scored a loss, every other team a win); the result says why in plain words,
+and the run goes on.
+
+The time limit is enforced twice: every move is timed, and over the limit is a forfeit; and
+when the runner is in a process's main thread (as in tournament workers), an alarm interrupts
+a bot still thinking at ``time_limit + grace`` seconds, so a bot that never returns cannot hang
+the run.
+
+>>> from sequence.engine import make_config
+>>> from sequence.bots import make_bot
+>>> result = play_game(make_config("kids", players=2), [make_bot("greedy", 1), make_bot("random", 2)], seed=5)
+>>> result.winner in (0, 1, None), result.forfeit is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import TEAM_LETTERS, Config, GameRecord, IllegalMoveError, Move, State, View
+from .base import Bot
+
+
+@dataclass
+class SeatStats:
+    """What one seat's bot did in a game."""
+
+    moves: int = 0
+    seconds: float = 0.0
+    """Total thinking time."""
+    max_seconds: float = 0.0
+    """The longest single move."""
+    iterations: float = 0.0
+    """Search iterations, summed over the moves that reported some (``Bot.stats()``)."""
+    searched: int = 0
+    """Moves that reported iterations."""
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A bot lost the game by breaking the rules of the arena."""
+
+    seat: int
+    team: int
+    bot: str
+    reason: str
+
+    def message(self) -> str:
+        return (
+            f"seat {self.seat + 1} (team {TEAM_LETTERS[self.team]}, bot {self.bot!r}) loses the game:"
+            f" {self.reason}"
+        )
+
+
+@dataclass
+class GameResult:
+    """The end of a game played by bots."""
+
+    config: Config
+    seed: int
+    bots: tuple[str, ...]
+    """The bot's name at each seat."""
+    winner: int | None
+    """The winning team, or ``None`` for a draw. After a forfeit in a game of two sides, the other
+    side; of three sides, ``None`` (:attr:`scores` says who lost)."""
+    scores: tuple[float, ...]
+    """Per team: 1 win, 0.5 draw, 0 loss. After a forfeit: 0 for the forfeiting team, 1 for the rest."""
+    termination: str
+    """The engine's termination (``sequences``, ``stalemate``, ...) or ``forfeit``."""
+    forfeit: Forfeit | None
+    record: GameRecord
+    seats: list[SeatStats] = field(default_factory=list)
+    turns: int = 0
+
+    def describe(self) -> str:
+        if self.forfeit is not None:
+            return self.forfeit.message()
+        if self.winner is None:
+            return f"draw ({self.termination})"
+        return f"team {TEAM_LETTERS[self.winner]} wins ({self.termination})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "config": self.config.to_dict(),
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "termination": self.termination,
+            "forfeit": None if self.forfeit is None else self.forfeit.message(),
+            "turns": self.turns,
+        }
+
+
+class MoveTimeout(BaseException):
+    """Raised inside a bot that is still thinking past the hard limit (not an ``Exception``, so a
+    bot's own ``except Exception`` does not swallow it)."""
+
+
+def _bot_name(bot: Bot) -> str:
+    return str(getattr(bot, "label", None) or getattr(bot, "name", type(bot).__name__))
+
+
+def ask(
+    bot: Bot, view: View, time_limit: float | None = None, grace: float = 1.0
+) -> tuple[Move | None, float, str | None]:
+    """Ask ``bot`` for a move on ``view``: ``(move, seconds, reason it forfeits or None)``.
+
+    The move is checked against ``view.legal_moves``; over ``time_limit`` seconds is a forfeit.
+
+    >>> from sequence.engine import State, make_config
+    >>> from sequence.bots import make_bot
+    >>> view = State.new(make_config("kids"), seed=1).view(0)
+    >>> move, seconds, reason = ask(make_bot("random"), view, time_limit=1.0)
+    >>> reason is None and move in view.legal_moves
+    True
+    """
+    use_alarm = (
+        time_limit is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    previous: Any = None
+    if use_alarm:
+
+        def _interrupt(signum: int, frame: Any) -> None:
+            raise MoveTimeout
+
+        previous = signal.signal(signal.SIGALRM, _interrupt)
+        signal.setitimer(signal.ITIMER_REAL, float(time_limit) + grace)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    try:
+        try:
+            move = bot.choose(view)
+        finally:
+            if use_alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        elapsed = time.perf_counter() - start
+    except MoveTimeout:
+        elapsed = time.perf_counter() - start
+        return None, elapsed, f"still thinking after {elapsed:.2f} s; the limit is {time_limit:.2f} s a move"
+    except Exception as exc:  # a bot's bug loses its game, not the run
+        elapsed = time.perf_counter() - start
+        return None, elapsed, f"choose() raised {type(exc).__name__}: {exc}"
+    finally:
+        if use_alarm:
+            signal.signal(signal.SIGALRM, previous)
+    if time_limit is not None and elapsed > time_limit:
+        return None, elapsed, f"took {elapsed:.2f} s for a move; the limit is {time_limit:.2f} s"
+    if not isinstance(move, Move):
+        return None, elapsed, f"choose() returned {move!r}, which is not a Move"
+    if move not in view.legal_moves:
+        legal = ", ".join(str(m) for m in view.legal_moves[:8])
+        more = ", ..." if len(view.legal_moves) > 8 else ""
+        return None, elapsed, f"returned the illegal move {move} (legal here: {legal}{more})"
+    return move, elapsed, None
+
+
+def play_game(
+    config: Config,
+    bots: Sequence[Bot],
+    seed: int = 0,
+    time_limit: float | None = None,
+    *,
+    grace: float = 1.0,
+    tags: dict[str, str] | None = None,
+    on_move: Callable[[State, int, Move], None] | None = None,
+) -> GameResult:
+    """Play a whole game of ``config`` from ``seed``; ``bots`` has one bot per seat (or per team).
+
+    Seat ``s`` plays for team ``s % teams``. Dice are rolled from the game's seed; with option
+    ``manual_draw`` each bot is asked again right after its play (its legal move is the draw).
+    ``on_move(state, seat, move)`` is called after each move is made.
+    """
+    n, teams = config.players, config.teams
+    if len(bots) == teams and n != teams:
+        bots = [bots[s % teams] for s in range(n)]
+    if len(bots) != n:
+        raise ValueError(f"{n} seats need {n} bots (or one per team, {teams}), not {len(bots)}")
+    names = tuple(_bot_name(b) for b in bots)
+    state = State.new(config, seed)
+    seats = [SeatStats() for _ in range(n)]
+    forfeit: Forfeit | None = None
+
+    def turn(seat: int) -> bool:
+        nonlocal forfeit
+        view = state.view(seat)
+        if not view.legal_moves:
+            return True
+        move, seconds, reason = ask(bots[seat], view, time_limit, grace)
+        st = seats[seat]
+        st.moves += 1
+        st.seconds += seconds
+        st.max_seconds = max(st.max_seconds, seconds)
+        if reason is None:
+            try:
+                stats = bots[seat].stats()
+            except Exception:
+                stats = {}
+            its = stats.get("iterations") if isinstance(stats, dict) else None
+            if its:
+                st.iterations += float(its)
+                st.searched += 1
+            try:
+                state.push(move, seat=seat)  # type: ignore[arg-type]
+            except IllegalMoveError as exc:  # pragma: no cover - the view's legal moves are the state's
+                reason = f"returned an illegal move: {exc}"
+        if reason is not None:
+            forfeit = Forfeit(seat, seat % teams, names[seat], reason)
+            return False
+        if on_move is not None:
+            on_move(state, seat, move)  # type: ignore[arg-type]
+        return True
+
+    while not state.is_over():
+        if state.is_chance():
+            roll = state.sample_chance()
+            state.push(roll)
+            if on_move is not None:
+                on_move(state, -1, roll)
+            continue
+        seat = state.to_move
+        if not turn(seat):
+            break
+        if config.manual_draw and seat in state.pending_draws and not state.is_over():
+            if not turn(seat):
+                break
+    all_tags = {f"Seat{s + 1}": names[s] for s in range(n)}
+    all_tags.update(tags or {})
+    if forfeit is not None:
+        all_tags["Forfeit"] = forfeit.message()
+        scores = tuple(0.0 if t == forfeit.team else 1.0 for t in range(teams))
+        winner = next(t for t in range(teams) if t != forfeit.team) if teams == 2 else None
+        termination = "forfeit"
+    else:
+        outcome = state.outcome()
+        assert outcome is not None
+        winner = outcome.winner
+        termination = outcome.termination.value
+        if winner is None:
+            scores = (0.5,) * teams
+        else:
+            scores = tuple(1.0 if t == winner else 0.0 for t in range(teams))
+    return GameResult(
+        config=config,
+        seed=seed,
+        bots=names,
+        winner=winner,
+        scores=scores,
+        termination=termination,
+        forfeit=forfeit,
+        record=GameRecord.from_state(state, all_tags),
+        seats=seats,
+        turns=state.turns,
+    )

@@ -1,0 +1,60 @@
+"""The greedy bot: the best move one ply deep by the evaluation in :mod:`.heuristic`.
+
+What a good casual player does, in this order of value:
+
+1. exchange a dead card (it costs nothing and the turn goes on);
+2. win, or complete a sequence (a free corner counts as a chip);
+3. block an opponent's four (the space they need next turn) or open three;
+4. extend its own lines, preferring spaces that serve several lines at once;
+5. keep two-eyed Jacks for a win or a block, and one-eyed Jacks for the most dangerous chip
+   (each Jack pays a cost in the evaluation, so it is spent only when it gains more);
+6. when nothing can be played, discard (or forfeit) the least useful card; in the draft
+   variant, take the most useful face-up card.
+
+Ties are broken at random (from the bot's seed), so two greedy bots do not play one game.
+
+>>> from sequence.engine import State, make_config
+>>> state = State.new(make_config("classic", players=2), seed=4)
+>>> bot = GreedyBot(seed=1)
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from ..engine import Move, View
+from .base import Bot
+from .heuristic import Evaluator
+
+
+class GreedyBot(Bot):
+    """One-ply heuristic: the legal move with the highest :meth:`Evaluator.move_value`."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._evaluators: dict[object, Evaluator] = {}
+
+    def evaluator(self, view: View) -> Evaluator:
+        ev = self._evaluators.get(view.config)
+        if ev is None:
+            ev = self._evaluators[view.config] = Evaluator(view.config)
+        return ev
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        ev = self.evaluator(view)
+        team = view.team
+        assert team is not None
+        best: list[Move] = []
+        best_value = float("-inf")
+        for move in moves:
+            v = ev.move_value(move, view.chips, view.sequences, team)
+            if v > best_value + 1e-9:
+                best, best_value = [move], v
+            elif v >= best_value - 1e-9:
+                best.append(move)
+        return best[0] if len(best) == 1 else self.rng.choice(best)

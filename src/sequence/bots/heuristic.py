@@ -1,0 +1,298 @@
+"""The evaluation shared by the greedy bot and the Monte Carlo search: lines, threats, Jacks.
+
+Everything here reads public information (chips, sequences) plus the deciding seat's own hand,
+so it works on a :class:`~sequence.engine.View` and on the states a search deals for itself.
+
+The evaluation in one paragraph (``docs/bots.md`` has the tables): a *window* is every run of
+``line_length`` spaces in a line. A window is *open* to a team when it holds no other team's
+chip (free corners count for everyone) and does not share two spaces with one of the team's own
+completed sequences (it could not become a new sequence). A placement on space ``s`` is worth
+the sum, over the windows through ``s``, of
+
+- **attack**: :data:`ATTACK` by how many chips the team would still need after this one
+  (0 = it completes a sequence, worth :data:`WIN` when that wins the game);
+- **block**: :data:`BLOCK` by how many chips an opponent still needs in a window open to it
+  (1 = a four that would complete next turn, 2 = an open three).
+
+Summing over windows is what makes a space that serves several lines (a corner, a crossing)
+worth more than one that serves one. A two-eyed Jack (or Unicorn) placement pays
+:data:`WILD_COST` and a one-eyed Jack (or Dragon) removal :data:`REMOVER_COST`, so they are kept
+for moves that win, complete a sequence or stop one. A removal is worth the danger of the chip
+removed: the :data:`BLOCK` value of the opponent's windows through it.
+
+>>> from sequence.engine import State, make_config
+>>> view = State.new(make_config("kids", players=2), seed=3).view(None)
+>>> ev = Evaluator(view.config)
+>>> ev.position_value(view.chips, view.sequences, 0) == ev.position_value(view.chips, view.sequences, 1)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..engine import CardKind, Config, Move, MoveKind, card_kind
+from ..engine.board import Bitboard, Space, line_geometry
+
+ATTACK = (1000.0, 90.0, 18.0, 4.0, 1.0, 0.3, 0.1)
+"""Attack value of a window through the space, by chips the team still needs *after* placing."""
+BLOCK = (700.0, 70.0, 9.0, 2.0, 0.5, 0.2, 0.1)
+"""Block value of an opponent's open window through the space, by chips it still needs."""
+WIN = 100_000.0
+"""A placement that wins the game outright."""
+POSITION = (2000.0, 120.0, 20.0, 4.0, 1.0, 0.3, 0.1)
+"""Position value of an open window, by chips still needed (0: a completed sequence)."""
+WILD_COST = 160.0
+"""What spending a two-eyed Jack or Unicorn costs (a Dice 11 is free: nothing is spent)."""
+REMOVER_COST = 160.0
+"""What spending a one-eyed Jack or Dragon costs (a Dice 10 is free)."""
+DEAD_VALUE = 50_000.0
+"""Exchanging a dead card: always worth it (the turn goes on with a fresh card)."""
+JACK_KEEP = 400.0
+"""How much holding a Jack is worth when choosing what to discard, forfeit or pick."""
+SEQUENCE_BONUS = 3000.0
+"""Position value of each completed sequence."""
+
+
+@dataclass(frozen=True)
+class _Geo:
+    length: int
+    windows: tuple[Bitboard, ...]
+    through: dict[Space, tuple[Bitboard, ...]]
+    free: Bitboard
+    card_spaces: dict[int, tuple[Space, ...]]
+    heart: Bitboard
+
+
+@cache
+def _geo(config: Config) -> _Geo:
+    layout = config.spec.layout
+    geo = line_geometry(layout, config.line_length)
+    windows = list(geo.windows)
+    through = {s: list(ws) for s, ws in geo.through.items()}
+    heart = 0
+    if config.draft:
+        from ..engine.state import HEART
+
+        heart = HEART
+    card_spaces = {} if layout.numbered else dict(layout.spaces_by_label)
+    return _Geo(
+        length=config.line_length,
+        windows=tuple(windows),
+        through={s: tuple(ws) for s, ws in through.items()},
+        free=layout.free,
+        card_spaces=card_spaces,
+        heart=heart,
+    )
+
+
+def _blocked_by_own(w: Bitboard, seqs: tuple[Bitboard, ...]) -> bool:
+    for e in seqs:
+        if (w & e).bit_count() > 1:
+            return True
+    return False
+
+
+class Evaluator:
+    """Scores moves and positions for one game configuration (cheap: bit counts over windows).
+
+    >>> from sequence.engine import make_config, parse_space
+    >>> ev = Evaluator(make_config("classic", players=2))
+    >>> chips = (sum(1 << s for s in (1, 2, 3)), 0)   # b1 c1 d1: with the a1 corner, four in a row
+    >>> ev.place_value(chips, ((), ()), 0, parse_space("e1")) >= 1000
+    True
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.geo = _geo(config)
+        self.teams = config.teams
+        self.length = config.line_length
+        self.to_win = config.sequences_to_win
+        self.dice = config.game == "dice"
+
+    # --- placements and removals ---------------------------------------------------------------
+
+    def place_value(
+        self,
+        chips: tuple[Bitboard, ...],
+        seqs: tuple[tuple[Bitboard, ...], ...],
+        team: int,
+        space: Space,
+        replaced: int | None = None,
+    ) -> float:
+        """Attack plus block value of ``team`` putting a chip on ``space``.
+
+        ``replaced`` is the team whose chip is taken off that space first (Dice ``=s``).
+        """
+        g = self.geo
+        bit = 1 << space
+        if replaced is not None:
+            chips = tuple(m & ~bit for m in chips)
+        occ = 0
+        for m in chips:
+            occ |= m
+        own = chips[team] | g.free
+        others = occ & ~chips[team]
+        my_seqs = seqs[team]
+        need_base = self.length - 1
+        value = 0.0
+        completes = 0
+        for w in g.through[space]:
+            if w & others:
+                continue
+            if my_seqs and _blocked_by_own(w, my_seqs):
+                continue
+            need = need_base - (own & w).bit_count()
+            if need == 0:
+                completes += 1
+            value += ATTACK[need]
+        if completes and len(my_seqs) + min(completes, 2) >= self.to_win:
+            value += WIN
+        if g.heart and g.heart & bit and not g.heart & others:
+            need = 4 - ((chips[team] | bit) & g.heart).bit_count()
+            value += WIN if need == 0 else ATTACK[need]
+        for o in range(self.teams):
+            if o == team:
+                continue
+            value += self._threat(chips, seqs, o, space, occ)
+        return value
+
+    def _threat(
+        self,
+        chips: tuple[Bitboard, ...],
+        seqs: tuple[tuple[Bitboard, ...], ...],
+        o: int,
+        space: Space,
+        occ: Bitboard,
+    ) -> float:
+        """How much team ``o`` would gain on ``space`` (what a chip there blocks)."""
+        g = self.geo
+        theirs = chips[o] | g.free
+        not_theirs = occ & ~chips[o]
+        their_seqs = seqs[o]
+        value = 0.0
+        wins = 0
+        for w in g.through[space]:
+            if w & not_theirs:
+                continue
+            if their_seqs and _blocked_by_own(w, their_seqs):
+                continue
+            need = self.length - (theirs & w).bit_count()
+            if need == 1:
+                wins += 1
+            value += BLOCK[need - 1]
+        if wins and len(their_seqs) + 1 >= self.to_win:
+            value += WIN / 10
+        if g.heart and g.heart >> space & 1 and not g.heart & not_theirs:
+            need = 4 - (chips[o] & g.heart).bit_count()
+            value += WIN / 10 if need == 1 else BLOCK[need - 1]
+        return value
+
+    def remove_value(
+        self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int, space: Space
+    ) -> float:
+        """The danger of the opponent chip on ``space``: what its owner's windows through it hold."""
+        bit = 1 << space
+        owner = next((t for t, m in enumerate(chips) if m & bit), None)
+        if owner is None or owner == team:
+            return 0.0
+        without = chips[:owner] + (chips[owner] & ~bit,) + chips[owner + 1 :]
+        occ = 0
+        for m in without:
+            occ |= m
+        g = self.geo
+        theirs = chips[owner] | g.free
+        not_theirs = occ & ~without[owner]
+        value = 0.0
+        for w in g.through[space]:
+            if w & not_theirs:
+                continue
+            if seqs[owner] and _blocked_by_own(w, seqs[owner]):
+                continue
+            need = self.length - (theirs & w).bit_count()
+            value += BLOCK[need] * 1.5 if need < len(BLOCK) else 0.0
+        if g.heart and g.heart & bit and not g.heart & not_theirs:
+            value += BLOCK[4 - (chips[owner] & g.heart).bit_count()] * 1.5
+        # Freeing the space helps our own windows a little.
+        own = chips[team] | g.free
+        others = occ & ~chips[team]
+        for w in g.through[space]:
+            if not w & others:
+                value += ATTACK[min(self.length - 1 - (own & w).bit_count(), len(ATTACK) - 1)] * 0.2
+        return value
+
+    def card_value(self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int, card: int) -> float:
+        """What holding ``card`` is worth: a Jack a lot, an ordinary card its best open space."""
+        kind = card_kind(card)
+        if kind is not CardKind.ORDINARY:
+            return JACK_KEEP
+        occ = 0
+        for m in chips:
+            occ |= m
+        best = 0.0
+        for s in self.geo.card_spaces.get(card, ()):
+            if not occ >> s & 1:
+                best = max(best, self.place_value(chips, seqs, team, s) + 1.0)
+        return best
+
+    def move_value(
+        self,
+        move: Move,
+        chips: tuple[Bitboard, ...],
+        seqs: tuple[tuple[Bitboard, ...], ...],
+        team: int,
+    ) -> float:
+        """The one-ply value of ``move`` for ``team``, Jack costs included."""
+        kind = move.kind
+        if kind is MoveKind.PLACE:
+            v = self.place_value(chips, seqs, team, move.space)  # type: ignore[arg-type]
+            if move.card is not None and card_kind(move.card) is CardKind.WILD:
+                v -= WILD_COST
+            return v
+        if kind is MoveKind.REMOVE:
+            v = self.remove_value(chips, seqs, team, move.space)  # type: ignore[arg-type]
+            return v - REMOVER_COST if move.card is not None else v
+        if kind is MoveKind.REPLACE:
+            space: Space = move.space  # type: ignore[assignment]
+            bit = 1 << space
+            owner = next((t for t, m in enumerate(chips) if m & bit), None)
+            return self.place_value(chips, seqs, team, space, replaced=owner) + self.remove_value(
+                chips, seqs, team, space
+            )
+        if kind is MoveKind.DEAD:
+            return DEAD_VALUE
+        if kind is MoveKind.DISCARD or kind is MoveKind.FORFEIT:
+            return -self.card_value(chips, seqs, team, move.card)  # type: ignore[arg-type]
+        if kind is MoveKind.PICK:
+            return self.card_value(chips, seqs, team, move.card)  # type: ignore[arg-type]
+        if kind is MoveKind.DRAW:
+            return DEAD_VALUE
+        return 0.0
+
+    # --- positions ------------------------------------------------------------------------------
+
+    def position_value(self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int) -> float:
+        """Static value of the board for ``team``: completed sequences plus open windows."""
+        g = self.geo
+        occ = 0
+        for m in chips:
+            occ |= m
+        own = chips[team] | g.free
+        others = occ & ~chips[team]
+        my_seqs = seqs[team]
+        value = SEQUENCE_BONUS * len(my_seqs)
+        base = self.length
+        for w in g.windows:
+            if w & others:
+                continue
+            n = (own & w).bit_count()
+            if n < 2:
+                continue
+            if my_seqs and _blocked_by_own(w, my_seqs):
+                continue
+            value += POSITION[base - n]
+        if g.heart and not g.heart & others:
+            value += POSITION[4 - (chips[team] & g.heart).bit_count()] * 2
+        return value

@@ -1,0 +1,294 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+The bot is given only its seat's :class:`~sequence.engine.View`. Every iteration it deals the
+hidden cards at random, consistently with that view (:meth:`State.sample_from_view`: the other
+hands and the draw pile; its own hand, the board and the discards are what it sees), and runs
+one UCT descent on that *determinization*:
+
+1. **select** down one tree shared by all determinizations. A node's children are moves; a
+   child competes only when its move is legal in this determinization, and UCB uses how often
+   it was *available* instead of the parent's visits (SO-ISMCTS).
+2. **expand** one move, in the order the :mod:`.heuristic` ranks them, with progressive
+   widening (a node may hold ``widen_base + widen_k * sqrt(visits)`` children), so a hand with a
+   two-eyed Jack (80 moves) is searched best-first, not uniformly.
+3. **play out** ``depth`` moves with a cheap policy: the best by the heuristic of
+   ``playout_k`` legal moves drawn at random.
+4. **evaluate**: a finished game scores 1 for the winner's team, 0 for the others, ½ each for a
+   draw; otherwise the static :meth:`Evaluator.position_value` of every team through a softmax.
+5. **back up** each node's score for the team that made the move into it.
+
+Chance is handled as chance: at a Dice roll the search rolls the dice itself (its own random
+source, with the true 1/36 and 2/36 probabilities), and card draws come from the determinized
+draw pile, so every iteration sees another deal and other dice. With ``manual_draw`` the search
+takes each draw right after the play, as a player would.
+
+The budget is ``iterations`` or ``time`` seconds a move (whichever ends first). The move played
+is the root child visited most. :meth:`stats` reports iterations and iterations per second.
+
+>>> from sequence.engine import State, make_config
+>>> state = State.new(make_config("kids", players=2), seed=1)
+>>> bot = MCTSBot(seed=2, iterations=50, time=None)
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+True
+>>> bot.stats()["iterations"]
+50.0
+"""
+
+from __future__ import annotations
+
+import math
+import time as _time
+from typing import Any
+
+from ..engine import Move, MoveKind, State, View
+from ..engine.moves import draw_move
+from ..engine.state import ROLL_OUTCOMES
+from .base import Bot
+from .heuristic import Evaluator
+
+_ROLLS = [m for m, _ in ROLL_OUTCOMES]
+_ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]
+
+
+def _board(state: State) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Chips and completed sequences as bitboards, per team, of a state the search dealt itself.
+
+    The engine keeps both as bitboard tuples; reading them directly is the hot path. Should the
+    engine's internals change, the public accessors give the same (more slowly).
+    """
+    try:
+        return state._chips, state._seqs
+    except AttributeError:  # pragma: no cover - depends on the engine's private layout
+        teams = state.config.teams
+        chips = tuple(state.chips(t) for t in range(teams))
+        seqs = tuple(
+            tuple(sum(1 << s for s in spaces) for spaces in state.sequences(t)) for t in range(teams)
+        )
+        return chips, seqs
+
+
+class _Node:
+    __slots__ = ("children", "n", "w", "avail", "team", "ranked", "ranked_set")
+
+    def __init__(self, team: int) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.team = team
+        """The team whose move led here (its score is what :attr:`w` sums)."""
+        self.ranked: list[Move] = []
+        self.ranked_set: set[Move] = set()
+
+
+class MCTSBot(Bot):
+    """ISMCTS with heuristic ordering, heuristic playouts and a depth cap.
+
+    ``iterations`` and ``time`` (seconds a move) bound the search; give one or both.
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        time: float | None = 1.0,
+        depth: int = 12,
+        c: float = 0.6,
+        widen_base: int = 3,
+        widen_k: float = 1.0,
+        playout_k: int = 3,
+        scale: float = 250.0,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and time is None:
+            raise ValueError("give mcts a budget: iterations, time, or both")
+        self.iterations = None if iterations is None else int(iterations)
+        self.time = None if time is None else float(time)
+        self.depth = int(depth)
+        self.c = float(c)
+        self.widen_base = int(widen_base)
+        self.widen_k = float(widen_k)
+        self.playout_k = int(playout_k)
+        self.scale = float(scale)
+        self._last: dict[str, float] = {}
+        self._evaluators: dict[Any, Evaluator] = {}
+
+    def stats(self) -> dict[str, float]:
+        return dict(self._last)
+
+    def _evaluator(self, view: View) -> Evaluator:
+        ev = self._evaluators.get(view.config)
+        if ev is None:
+            ev = self._evaluators[view.config] = Evaluator(view.config)
+        return ev
+
+    # --- the search ------------------------------------------------------------------------------
+
+    def choose(self, view: View) -> Move:
+        legal = view.legal_moves
+        self._last = {"iterations": 0.0, "seconds": 0.0}
+        if len(legal) == 1:
+            return legal[0]
+        for m in legal:  # a free extra card, or the draw that is due: never worse than not
+            if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
+                return m
+        assert view.team is not None
+        ev = self._evaluator(view)
+        start = _time.perf_counter()
+        deadline = None if self.time is None else start + self.time
+        limit = self.iterations
+        root = _Node(view.team)
+        rng = self.rng
+        n = 0
+        while True:
+            if limit is not None and n >= limit:
+                break
+            if deadline is not None and n and _time.perf_counter() >= deadline:
+                break
+            state = State.sample_from_view(view, rng.getrandbits(62))
+            self._iterate(root, state, ev)
+            n += 1
+        elapsed = _time.perf_counter() - start
+        self._last = {
+            "iterations": float(n),
+            "seconds": elapsed,
+            "iterations_per_second": n / elapsed if elapsed > 0 else 0.0,
+        }
+        best = max(
+            (m for m in legal if m in root.children),
+            key=lambda m: (root.children[m].n, root.children[m].w),
+            default=None,
+        )
+        return best if best is not None else legal[0]
+
+    def _iterate(self, root: _Node, state: State, ev: Evaluator) -> None:
+        rng = self.rng
+        teams = state.config.teams
+        manual = state.config.manual_draw
+        path = [root]
+        node = root
+        while not state.is_over():
+            if state.is_chance():
+                roll = rng.choices(_ROLLS, _ROLL_WEIGHTS)[0]
+                state.push(roll)
+                child = node.children.get(roll)
+                if child is None:
+                    child = node.children[roll] = _Node(-1)
+                node = child
+                path.append(node)
+                continue
+            actor = state.to_move
+            team = actor % teams
+            legal = state.legal_moves()
+            move, child = self._select(node, state, legal, ev, team)
+            state.push(move)
+            if manual and actor in state.pending_draws:
+                state.push(draw_move(actor))
+            path.append(child)
+            if child.n == 0:
+                node = child
+                break
+            node = child
+        rewards = self._playout(state, ev)
+        root.n += 1
+        for nd in path[1:]:
+            nd.n += 1
+            if nd.team >= 0:
+                nd.w += rewards[nd.team]
+
+    def _select(
+        self, node: _Node, state: State, legal: list[Move], ev: Evaluator, team: int
+    ) -> tuple[Move, _Node]:
+        children = node.children
+        if len(legal) == 1:
+            m = legal[0]
+            child = children.get(m)
+            if child is None:
+                child = children[m] = _Node(team)
+            child.avail += 1
+            return m, child
+        limit = self.widen_base + int(self.widen_k * math.sqrt(node.n))
+        available: list[tuple[Move, _Node]] = []
+        for m in legal:
+            ch = children.get(m)
+            if ch is not None:
+                ch.avail += 1
+                available.append((m, ch))
+        if len(children) < limit or not available:
+            m = self._next_untried(node, state, legal, ev, team)
+            if m is not None:
+                child = children[m] = _Node(team)
+                child.avail += 1
+                return m, child
+        c = self.c
+        best_score = -1.0
+        best: tuple[Move, _Node] = available[0]
+        for m, ch in available:
+            if ch.n == 0:
+                return m, ch
+            score = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+            if score > best_score:
+                best_score, best = score, (m, ch)
+        return best
+
+    def _next_untried(
+        self, node: _Node, state: State, legal: list[Move], ev: Evaluator, team: int
+    ) -> Move | None:
+        """The best-ranked legal move without a child yet (ranking new moves as they appear)."""
+        children = node.children
+        legal_set = set(legal)
+        for m in node.ranked:
+            if m not in children and m in legal_set:
+                return m
+        fresh = [m for m in legal if m not in node.ranked_set]
+        if not fresh:
+            return None
+        chips, seqs = _board(state)
+        scored = sorted(fresh, key=lambda m: ev.move_value(m, chips, seqs, team), reverse=True)
+        node.ranked.extend(scored)
+        node.ranked_set.update(scored)
+        for m in scored:
+            if m not in children:
+                return m
+        return None
+
+    def _playout(self, state: State, ev: Evaluator) -> list[float]:
+        rng = self.rng
+        cfg = state.config
+        teams = cfg.teams
+        manual = cfg.manual_draw
+        k = self.playout_k
+        for _ in range(self.depth):
+            if state.is_over():
+                break
+            if state.is_chance():
+                state.push(rng.choices(_ROLLS, _ROLL_WEIGHTS)[0])
+                continue
+            actor = state.to_move
+            team = actor % teams
+            legal = state.legal_moves()
+            if len(legal) <= k:
+                cands = legal
+            else:
+                cands = rng.sample(legal, k)
+            if len(cands) == 1:
+                move = cands[0]
+            else:
+                chips, seqs = _board(state)
+                move = max(cands, key=lambda m: ev.move_value(m, chips, seqs, team))
+            state.push(move)
+            if manual and actor in state.pending_draws:
+                state.push(draw_move(actor))
+        outcome = state.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return [1.0 / teams] * teams
+            return [1.0 if t == outcome.winner else 0.0 for t in range(teams)]
+        chips, seqs = _board(state)
+        values = [ev.position_value(chips, seqs, t) / self.scale for t in range(teams)]
+        top = max(values)
+        exps = [math.exp(v - top) for v in values]
+        total = sum(exps)
+        return [e / total for e in exps]

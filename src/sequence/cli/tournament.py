@@ -1,0 +1,435 @@
+"""``sequence tournament``: play bots against each other in any game and rate them.
+
+Round robin (every pair of bots) or gauntlet (the first bot against each of the others). Each
+pairing plays every deal (seed) once per *seat pattern*: with two sides, A-B then B-A on the
+same deal; with three sides, every way to give the three colours to the two bots (A-B-B, B-A-B,
+..., B-A-A). So first move, cards and dice even out. Games run in worker processes.
+
+Examples::
+
+    sequence tournament --bot random --bot greedy --games 100
+    sequence tournament --mode gauntlet --bot hard --bot greedy --bot medium --game kids
+    sequence tournament --bot mypackage.mybot:MyBot --bot greedy --time-limit 2 --save games/
+    sequence tournament --bot greedy --bot "mcts@iterations=200,time=0" --players 3 --json -
+
+A bot that raises, returns an illegal move or exceeds ``--time-limit`` loses that game; the
+reason is listed under the tables and in the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine import ConfigError, make_config
+from ..engine.games import Config
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game: which bot plays each team, from which deal."""
+
+    index: int
+    pairing: tuple[int, int]
+    specs: tuple[str, ...]
+    """Bot spec for each team."""
+    owners: tuple[int, ...]
+    """For each team, the index of its bot in the tournament's bot list."""
+    config: dict[str, Any]
+    seed: int
+    time_limit: float | None
+    save: bool
+
+
+def seat_patterns(teams: int) -> list[tuple[int, ...]]:
+    """Every way to give ``teams`` sides to two bots (0 and 1), each bot getting at least one.
+
+    >>> seat_patterns(2)
+    [(0, 1), (1, 0)]
+    >>> len(seat_patterns(3))
+    6
+    """
+    return [p for p in itertools.product((0, 1), repeat=teams) if 0 in p and 1 in p]
+
+
+def make_tasks(
+    specs: list[str],
+    config: Config,
+    mode: str,
+    games: int,
+    seed: int,
+    time_limit: float | None,
+    save: bool,
+) -> list[Task]:
+    if mode == "gauntlet":
+        pairings = [(0, j) for j in range(1, len(specs))]
+    else:
+        pairings = list(itertools.combinations(range(len(specs)), 2))
+    patterns = seat_patterns(config.teams)
+    deals = max(1, math.ceil(games / len(patterns)))
+    tasks: list[Task] = []
+    for a, b in pairings:
+        for deal in range(deals):
+            for pattern in patterns:
+                owners = tuple(a if p == 0 else b for p in pattern)
+                tasks.append(
+                    Task(
+                        index=len(tasks),
+                        pairing=(a, b),
+                        specs=tuple(specs[o] for o in owners),
+                        owners=owners,
+                        config=config.to_dict(),
+                        seed=seed + deal,
+                        time_limit=time_limit,
+                        save=save,
+                    )
+                )
+    return tasks
+
+
+def run_task(task: Task) -> dict[str, Any]:
+    """Play one game (in a worker process) and return its summary, picklable."""
+    from ..bots import make_bot
+    from ..bots.arena import play_game
+    from ..engine import config_from_dict
+
+    config = config_from_dict(task.config)
+    bots = []
+    for seat in range(config.players):
+        team = seat % config.teams
+        bots.append(make_bot(task.specs[team], seed=task.seed * 1000 + seat))
+    tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
+    result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
+    owners = task.owners
+    seat_stats = [
+        {
+            "bot": owners[s % config.teams],
+            "moves": st.moves,
+            "seconds": st.seconds,
+            "iterations": st.iterations,
+            "searched": st.searched,
+        }
+        for s, st in enumerate(result.seats)
+    ]
+    a, b = task.pairing
+    if result.forfeit is not None:
+        score_a = 0.0 if owners[result.forfeit.team] == a else 1.0
+    elif result.winner is None:
+        score_a = 0.5
+    else:
+        score_a = 1.0 if owners[result.winner] == a else 0.0
+    return {
+        "index": task.index,
+        "pairing": [a, b],
+        "owners": list(owners),
+        "seed": task.seed,
+        "score_a": score_a,
+        "winner": result.winner,
+        "termination": result.termination,
+        "forfeit": None if result.forfeit is None else result.forfeit.message(),
+        "turns": result.turns,
+        "seats": seat_stats,
+        "record": result.record.to_json(indent=1) if task.save else None,
+    }
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval for a score rate (draws count half) over ``n`` games.
+
+    >>> lo, hi = wilson(0.5, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = score
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry(n_bots: int, games: list[tuple[int, int, float]], iterations: int = 200) -> list[float]:
+    """Elo ratings (first bot at 0) from ``(a, b, score of a)`` games by Bradley-Terry.
+
+    Draws count half a win each. One virtual draw between every pair that met keeps a perfect
+    score finite (a weak prior).
+
+    >>> r = bradley_terry(2, [(0, 1, 0.0)] * 30)
+    >>> r[0], r[1] > 400
+    (0.0, True)
+    """
+    wins = [[0.0] * n_bots for _ in range(n_bots)]
+    for a, b, s in games:
+        wins[a][b] += s
+        wins[b][a] += 1 - s
+    for a, b in itertools.combinations(range(n_bots), 2):
+        if wins[a][b] + wins[b][a] > 0:
+            wins[a][b] += 0.5
+            wins[b][a] += 0.5
+    p = [1.0] * n_bots
+    for _ in range(iterations):
+        new = []
+        for i in range(n_bots):
+            w = sum(wins[i])
+            d = sum(
+                (wins[i][j] + wins[j][i]) / (p[i] + p[j]) for j in range(n_bots) if j != i and wins[i][j] + wins[j][i]
+            )
+            new.append(w / d if d > 0 else p[i])
+        geo = math.exp(sum(math.log(max(x, 1e-300)) for x in new) / n_bots)
+        p = [x / geo for x in new]
+    elo = [400 * math.log10(max(x, 1e-300)) for x in p]
+    return [e - elo[0] for e in elo]
+
+
+def rating_intervals(
+    n_bots: int, games: list[tuple[int, int, float]], samples: int = 200, seed: int = 0
+) -> list[tuple[float, float]]:
+    """95% intervals of :func:`bradley_terry` ratings by bootstrap over the games."""
+    if not games:
+        return [(0.0, 0.0)] * n_bots
+    rng = random.Random(seed)
+    draws: list[list[float]] = [[] for _ in range(n_bots)]
+    for _ in range(samples):
+        sample = [games[rng.randrange(len(games))] for _ in games]
+        for i, r in enumerate(bradley_terry(n_bots, sample, iterations=60)):
+            draws[i].append(r)
+    out = []
+    for d in draws:
+        d.sort()
+        out.append((d[int(0.025 * (len(d) - 1))], d[int(0.975 * (len(d) - 1))]))
+    return out
+
+
+def summarise(specs: list[str], results: list[dict[str, Any]], config: Config, mode: str, seconds: float) -> dict[str, Any]:
+    """The tables of a finished tournament as plain data (what ``--json`` writes)."""
+    n_bots = len(specs)
+    by_pair: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for r in results:
+        by_pair.setdefault((r["pairing"][0], r["pairing"][1]), []).append(r)
+    pairings = []
+    games: list[tuple[int, int, float]] = []
+    for (a, b), rs in sorted(by_pair.items()):
+        wins = sum(1 for r in rs if r["score_a"] == 1.0)
+        losses = sum(1 for r in rs if r["score_a"] == 0.0)
+        draws = len(rs) - wins - losses
+        score = sum(r["score_a"] for r in rs) / len(rs)
+        lo, hi = wilson(score, len(rs))
+        pairings.append(
+            {
+                "a": specs[a],
+                "b": specs[b],
+                "games": len(rs),
+                "a_wins": wins,
+                "draws": draws,
+                "b_wins": losses,
+                "a_score": score,
+                "a_score_95": [lo, hi],
+                "forfeits": sum(1 for r in rs if r["forfeit"]),
+            }
+        )
+        games.extend((a, b, r["score_a"]) for r in rs)
+    elo = bradley_terry(n_bots, games)
+    intervals = rating_intervals(n_bots, games)
+    ratings = []
+    for i, spec in enumerate(specs):
+        moves = seconds_used = its = searched = 0.0
+        n_games = 0
+        points = 0.0
+        for r in results:
+            if i not in r["pairing"]:
+                continue
+            n_games += 1
+            points += r["score_a"] if r["pairing"][0] == i else 1 - r["score_a"]
+            for st in r["seats"]:
+                if st["bot"] == i:
+                    moves += st["moves"]
+                    seconds_used += st["seconds"]
+                    its += st["iterations"]
+                    searched += st["searched"]
+        ratings.append(
+            {
+                "bot": spec,
+                "elo": elo[i],
+                "elo_95": list(intervals[i]),
+                "games": n_games,
+                "score": points / n_games if n_games else 0.0,
+                "ms_per_move": 1000 * seconds_used / moves if moves else 0.0,
+                "iterations_per_move": its / searched if searched else 0.0,
+                "iterations_per_second": its / seconds_used if its and seconds_used else 0.0,
+            }
+        )
+    return {
+        "config": config.to_dict(),
+        "mode": mode,
+        "bots": specs,
+        "games": len(results),
+        "seconds": seconds,
+        "pairings": pairings,
+        "ratings": ratings,
+        "forfeits": [r["forfeit"] for r in sorted(results, key=lambda r: r["index"]) if r["forfeit"]],
+        "terminations": dict(
+            sorted(
+                {t: sum(1 for r in results if r["termination"] == t) for t in {r["termination"] for r in results}}.items()
+            )
+        ),
+    }
+
+
+def render(summary: dict[str, Any]) -> None:
+    """Print the results tables with rich (to stderr when JSON goes to stdout)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=summary.get("_stderr", False))
+    cfg = summary["config"]
+    title = f"{cfg['game']} {cfg['players']} players, {cfg['teams']} sides: {summary['games']} games in {summary['seconds']:.0f} s"
+    t = Table(title=title)
+    for col in ("A", "B", "games", "A wins", "draws", "B wins", "A score", "95% interval"):
+        t.add_column(col, justify="left" if col in ("A", "B") else "right")
+    for p in summary["pairings"]:
+        lo, hi = p["a_score_95"]
+        t.add_row(
+            p["a"], p["b"], str(p["games"]), str(p["a_wins"]), str(p["draws"]), str(p["b_wins"]),
+            f"{100 * p['a_score']:.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%",
+        )  # fmt: skip
+    console.print(t)
+    r = Table(title="ratings (Bradley-Terry Elo, first bot = 0)")
+    for col in ("bot", "Elo", "95% interval", "games", "score", "ms/move", "iterations/move", "iterations/s"):
+        r.add_column(col, justify="left" if col == "bot" else "right")
+    for x in sorted(summary["ratings"], key=lambda x: -x["elo"]):
+        lo, hi = x["elo_95"]
+        r.add_row(
+            x["bot"], f"{x['elo']:.0f}", f"{lo:.0f} to {hi:.0f}", str(x["games"]), f"{100 * x['score']:.1f}%",
+            f"{x['ms_per_move']:.1f}",
+            f"{x['iterations_per_move']:.0f}" if x["iterations_per_move"] else "-",
+            f"{x['iterations_per_second']:.0f}" if x["iterations_per_second"] else "-",
+        )  # fmt: skip
+    console.print(r)
+    if summary["forfeits"]:
+        console.print(f"[bold red]{len(summary['forfeits'])} game(s) lost by forfeit:[/]")
+        for msg in summary["forfeits"][:20]:
+            console.print(f"  {msg}")
+
+
+# --- the command --------------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = (
+        "bots: random, greedy, mcts, easy, medium, hard, or package.module:Class;\n"
+        "add @key=value,... for arguments, e.g. mcts@time=0.5 or mcts@iterations=200,time=0"
+    )
+    parser.add_argument("--bot", action="append", default=[], metavar="SPEC", help="a bot (give two or more)")
+    parser.add_argument("--mode", choices=("round-robin", "gauntlet"), default="round-robin",
+                        help="every pair, or the first bot against each of the others")  # fmt: skip
+    parser.add_argument("--game", default="classic", choices=("classic", "kids", "dice"))
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--teams", type=int, default=None)
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option, e.g. draft=true, manual_draw=true, dice_line_length=6")  # fmt: skip
+    parser.add_argument("--games", type=int, default=20,
+                        help="games per pairing (rounded up to whole sets of seat patterns)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=1, help="first deal's seed; deals are seed, seed+1, ...")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--time-limit", type=float, default=30.0,
+                        help="seconds a move; a bot over it loses the game (0: no limit)")  # fmt: skip
+    parser.add_argument("--json", metavar="PATH", help="write the results as JSON ('-' for stdout)")
+    parser.add_argument("--save", metavar="DIR", help="write every game's record (JSON) into DIR")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _options(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ConfigError(f"--option takes KEY=VALUE, not {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bots import make_bot
+
+    specs: list[str] = args.bot
+    err = sys.stderr
+    if len(specs) < 2:
+        print("sequence tournament: give at least two bots (--bot A --bot B)", file=err)
+        return 2
+    if args.games < 1:
+        print("sequence tournament: --games must be at least 1", file=err)
+        return 2
+    try:
+        config = make_config(args.game, args.players, args.teams, **_options(args.option))
+        for spec in specs:
+            make_bot(spec)
+    except (ConfigError, ValueError) as exc:
+        print(f"sequence tournament: {exc}", file=err)
+        return 2
+    time_limit = args.time_limit if args.time_limit and args.time_limit > 0 else None
+    tasks = make_tasks(specs, config, args.mode, args.games, args.seed, time_limit, bool(args.save))
+    save_dir = Path(args.save) if args.save else None
+    if save_dir is not None:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    results: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    json_stdout = args.json == "-"
+    workers = max(1, min(args.workers, len(tasks)))
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(), console=console, disable=args.quiet,
+    )  # fmt: skip
+
+    def collect(result: dict[str, Any]) -> None:
+        record = result.pop("record")
+        if save_dir is not None and record is not None:
+            (save_dir / f"game-{result['index'] + 1:05d}.json").write_text(record + "\n", encoding="utf-8")
+        results.append(result)
+
+    with progress:
+        bar = progress.add_task("games", total=len(tasks))
+        if workers == 1:
+            for task in tasks:
+                collect(run_task(task))
+                progress.advance(bar)
+        else:
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("fork" if "fork" in methods else methods[0])
+            with ctx.Pool(workers) as pool:
+                for result in pool.imap_unordered(run_task, tasks):
+                    collect(result)
+                    progress.advance(bar)
+    results.sort(key=lambda r: r["index"])
+    summary = summarise(specs, results, config, args.mode, time.perf_counter() - start)
+    if json_stdout:
+        summary["_stderr"] = True
+    if not args.quiet or not json_stdout:
+        render(summary)
+    summary.pop("_stderr", None)
+    if args.json:
+        text = json.dumps(summary, indent=2)
+        if json_stdout:
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n", encoding="utf-8")
+    return 0
