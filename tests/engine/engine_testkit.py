@@ -135,6 +135,7 @@ def push(st: State, *moves: str, seat: int | None = None) -> None:
 
 def assert_illegal(st: State, move: str, reason: str, seat: int | None = None) -> None:
     """``move`` is refused with a message containing ``reason`` and the state is unchanged."""
+    assert reason, "name the reason the move is refused"
     before = st.position()
     before_eq = st.copy()
     m = Move.parse(move)

@@ -95,6 +95,9 @@ def test_position_with_every_extra_field_round_trips() -> None:
     assert st.forfeits_due() == (1, 3) and st.pending_draws == (0,) and st.dead_card_exchanged
 
 
+ROW1 = "*........*/"
+
+
 @pytest.mark.parametrize(
     ("mutate", "error", "why"),
     [
@@ -102,10 +105,10 @@ def test_position_with_every_extra_field_round_trips() -> None:
         (lambda p: p.replace("classic/2", "classic"), InvalidNotationError, "bad game field"),
         (lambda p: p.replace(" 1:play", " 3:play"), InvalidNotationError, "bad seat"),
         (lambda p: p.replace(" 1:play", " 1:dance"), InvalidNotationError, "unknown phase"),
-        (lambda p: p.replace("*........*/", "*.......a./", 1), InvalidPositionError, "free corners"),
-        (lambda p: p.replace("*........*/", ".........*/", 1), InvalidPositionError, "free corners"),
-        (lambda p: p.replace("*........*/", "*c.......*/", 1), InvalidPositionError, "no team C"),
-        (lambda p: p.replace("*........*/", "*q.......*/", 1), InvalidNotationError, "unknown board mark"),
+        (lambda p: p.replace(ROW1, "*.......a./", 1), InvalidPositionError, "free corners"),
+        (lambda p: p.replace(ROW1, ".........*/", 1), InvalidPositionError, "free corners"),
+        (lambda p: p.replace(ROW1, "*c.......*/", 1), InvalidPositionError, "no team C"),
+        (lambda p: p.replace(ROW1, "*q.......*/", 1), InvalidNotationError, "unknown board mark"),
         (lambda p: p.replace("5H,6H/", "5H/", 1), InvalidPositionError, "missing 6H"),
         (lambda p: p.replace("5H,6H/", "5H,6H,6H/", 1), InvalidPositionError, "too many 6H"),
         (lambda p: p + " bogus=1", InvalidNotationError, "unknown field"),
