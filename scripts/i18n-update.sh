@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Extract every translatable string of the terminal game and the web app, then update the five
+# catalogues (en ru de uk fr). New messages arrive untranslated: translate them in each
+# src/sequence/i18n/locales/<lang>/LC_MESSAGES/messages.po (tests/i18n fails until every
+# catalogue is complete). The .po files are read at runtime: there is no compile step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYBABEL="${PYBABEL:-.venv/bin/pybabel}"
+I18N=src/sequence/i18n
+POT="$I18N/locales/messages.pot"
+
+"$PYBABEL" extract --no-location --sort-output \
+    -F "$I18N/babel.cfg" \
+    -k N_ -k Nn_:1,2 -k t -k tn:1,2 \
+    --project=sequence-games \
+    -o "$POT" src/sequence
+
+for lang in en ru de uk fr; do
+    po="$I18N/locales/$lang/LC_MESSAGES/messages.po"
+    if [ -f "$po" ]; then
+        "$PYBABEL" update --no-fuzzy-matching --ignore-obsolete \
+            -l "$lang" -i "$POT" -o "$po"
+    else
+        "$PYBABEL" init -l "$lang" -i "$POT" -o "$po"
+    fi
+done
+PYTHON="${PYTHON:-.venv/bin/python}"
+PYTHONPATH=src "$PYTHON" -m sequence.i18n.check

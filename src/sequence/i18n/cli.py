@@ -1,0 +1,53 @@
+"""``sequence rules [game] [--lang xx]``: how to play, in the terminal, in your language.
+
+The language is ``--lang`` or else the terminal's locale (:func:`~sequence.i18n.system_language`),
+English when neither is supported. The page is rendered with rich (``--markdown`` prints its
+Markdown source instead). An unknown game or language is an error (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.markdown import Markdown
+
+from . import SUPPORTED, N_, normalise, system_language, translator
+from .howto import ALIASES, GAMES, rules_markdown
+
+_UNKNOWN_GAME = N_("unknown game {game}: choose one of {games}")
+_UNKNOWN_LANG = N_("unknown language {lang}: choose one of {langs}")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _ = translator(system_language()).gettext
+    parser.add_argument(
+        "game",
+        nargs="?",
+        default="classic",
+        help=_("the game: classic (with the draft variant), kids or dice"),
+    )
+    parser.add_argument("--lang", default=None, help=_("language: en, ru, de, uk or fr"))
+    parser.add_argument(
+        "--markdown", action="store_true", help=_("print the page's Markdown source")
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    requested = getattr(args, "lang", None)
+    lang = normalise(requested) if requested else system_language()
+    _ = translator(lang or system_language()).gettext
+    if lang is None:
+        print(_(_UNKNOWN_LANG).format(lang=requested, langs=", ".join(SUPPORTED)), file=sys.stderr)
+        return 2
+    game = str(getattr(args, "game", None) or "classic")
+    if game.lower() not in GAMES and game.lower() not in ALIASES:
+        print(_(_UNKNOWN_GAME).format(game=game, games=", ".join(GAMES)), file=sys.stderr)
+        return 2
+    text = rules_markdown(game, lang)
+    if getattr(args, "markdown", False):
+        sys.stdout.write(text)
+        return 0
+    Console(soft_wrap=False).print(Markdown(text, code_theme="ansi_dark"))
+    return 0
