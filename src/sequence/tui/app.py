@@ -1,0 +1,50 @@
+"""The terminal game's Textual application: the start screen, then the game screen.
+
+>>> from sequence.tui.app import SequenceApp
+>>> from sequence.tui.session import GameSetup, Session
+>>> app = SequenceApp(session=Session.start(GameSetup(seats=("human", "random"), seed=1)))
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from ..i18n import system_language, translator
+from .game import GameScreen
+from .session import GameSetup, Session
+from .start import StartScreen
+
+
+class SequenceApp(App[int]):
+    """``sequence play``: opens on the start screen, or straight on a game when one is given."""
+
+    TITLE = "Sequence"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        setup: GameSetup | None = None,
+        lang: str | None = None,
+        bot_delay: float = 0.5,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.setup = setup
+        self.lang = lang or system_language()
+        self.gettext = translator(self.lang).gettext
+        self.bot_delay = bot_delay
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self.push_screen(GameScreen(self.session, self.gettext, self.bot_delay))
+        else:
+            self.push_screen(StartScreen(self.gettext, self.setup, self.bot_delay))
+
+    @property
+    def game_screen(self) -> GameScreen:
+        """The game being played (for tests and tools); raises if none is on screen."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        raise LookupError("no game on screen")

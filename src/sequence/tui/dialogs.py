@@ -1,0 +1,168 @@
+"""Small modal screens of the terminal game: hand-over, save, game over, penalty, help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from .widgets import Gettext
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 60; height: auto; max-width: 95%; border: thick $accent; background: $surface;
+    padding: 1 2;
+}}
+{name} Button {{ margin: 1 1 0 0; }}
+{name} .title {{ text-style: bold; }}
+"""
+
+
+class HandoffScreen(ModalScreen[None]):
+    """Hides the table between two human seats until the next player is ready (hotseat)."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="HandoffScreen") + "HandoffScreen { background: $background 100%; }"
+    )
+    BINDINGS = [Binding("enter,space", "ready", "Ready")]
+
+    def __init__(self, player: str, gettext: Gettext) -> None:
+        super().__init__()
+        self.player = player
+        self._ = gettext
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        with Vertical():
+            yield Static(
+                _("Pass the keyboard to {player}.").format(player=self.player), classes="title"
+            )
+            yield Static(
+                _("Everyone else, look away: the next screen shows {player}'s hand.").format(
+                    player=self.player
+                )
+            )
+            yield Button(
+                _("I am {player}: show my hand (Enter)").format(player=self.player),
+                id="ready",
+                variant="primary",
+            )
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+
+class SaveScreen(ModalScreen[Path | None]):
+    """Asks for a file name; returns the path (or ``None`` when cancelled)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="SaveScreen")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, default: str, gettext: Gettext) -> None:
+        super().__init__()
+        self.default = default
+        self._ = gettext
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        with Vertical():
+            yield Static(_("Save the game"), classes="title")
+            yield Static(_("File name (Enter to save, Escape to cancel):"))
+            yield Input(self.default, id="path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(Path(text).expanduser() if text else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The result; returns ``new``, ``save``, ``quit`` or ``look`` (close and look at the board)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("s", "choose('save')", "Save"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "choose('look')", "Look at the board"),
+    ]
+
+    def __init__(self, result: str, detail: str, gettext: Gettext) -> None:
+        super().__init__()
+        self.result = result
+        self.detail = detail
+        self._ = gettext
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        with Vertical():
+            yield Static(self.result, classes="title", id="result")
+            yield Static(self.detail)
+            yield Button(_("New game (N)"), id="new", variant="primary")
+            yield Button(_("Save (S)"), id="save")
+            yield Button(_("Quit (Q)"), id="quit")
+            yield Button(_("Look at the board (Esc)"), id="look")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "look")
+
+
+class PenaltyScreen(ModalScreen[int | None]):
+    """Table talk: choose the team that must give up a card each (only teams the engine allows)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="PenaltyScreen")
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, teams: list[tuple[int, str]], gettext: Gettext) -> None:
+        super().__init__()
+        self.teams = teams
+        self._ = gettext
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        with Vertical():
+            yield Static(_("Table talk penalty"), classes="title")
+            yield Static(_("Which team coached a team-mate? Every member of it gives up one card."))
+            for team, label in self.teams:
+                yield Button(label, id=f"team-{team}")
+            yield Button(_("Cancel (Esc)"), id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        ident = event.button.id or ""
+        self.dismiss(int(ident.removeprefix("team-")) if ident.startswith("team-") else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="HelpScreen")
+    BINDINGS = [Binding("escape,enter,question_mark,q", "close", "Close")]
+
+    def __init__(self, text: str, gettext: Gettext) -> None:
+        super().__init__()
+        self.text = text
+        self._ = gettext
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._("How to play at the keyboard"), classes="title")
+            yield Static(self.text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,155 @@
+"""Step through a game record: forward, back, jump to a move, first and last.
+
+The viewer shows the public view of each position (a spectator's: the board, discard piles,
+hand sizes, the draw pile, sequences), the move log with the current move highlighted, and
+the result. :func:`run_replay` is what ``sequence replay FILE`` calls in a terminal.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Static
+
+from ..engine import GameRecord, State
+from ..i18n import system_language, translator
+from .game import result_text
+from .widgets import BoardWidget, Marks, log_text, players_text
+
+
+class ReplayApp(App[int]):
+    """An interactive replay of one :class:`~sequence.engine.GameRecord`."""
+
+    TITLE = "Sequence replay"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #status { height: 1; background: $primary-background; padding: 0 1; }
+    #main { height: 1fr; }
+    #board { width: 1fr; }
+    #side { width: 30; padding: 0 0 0 1; }
+    #table { height: auto; }
+    #log { height: 1fr; }
+    #keys { height: 1; padding: 0 1; color: $text-muted; }
+    #jump { display: none; }
+    #jump.shown { display: block; }
+    """
+    BINDINGS = [
+        Binding("right,l,space", "step(1)", show=False),
+        Binding("left,h,backspace", "step(-1)", show=False),
+        Binding("pagedown", "step(10)", show=False),
+        Binding("pageup", "step(-10)", show=False),
+        Binding("home", "goto(0)", show=False),
+        Binding("end", "goto(-1)", show=False),
+        Binding("g", "jump", show=False),
+        Binding("escape", "cancel_jump", show=False),
+        Binding("q", "quit", show=False),
+    ]
+
+    def __init__(self, record: GameRecord, lang: str | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.gettext = translator(lang or system_language()).gettext
+        self.states: list[State] = record.states()
+        self.index = len(self.states) - 1
+        names = [
+            record.tags.get(f"Name{i + 1}") or record.tags.get(f"Seat{i + 1}")
+            for i in range(record.config.players)
+        ]
+        self.names = [
+            self.gettext("Player {n} ({who})").format(n=i + 1, who=name)
+            if name
+            else self.gettext("Player {n}").format(n=i + 1)
+            for i, name in enumerate(names)
+        ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield BoardWidget(self.gettext, id="board")
+            with Vertical(id="side"):
+                yield Static(id="table")
+                yield Static(id="log")
+        yield Static(id="keys")
+        yield Input(
+            placeholder=self.gettext("Go to move number (Enter)"),
+            type="integer",
+            compact=True,
+            id="jump",
+            disabled=True,
+        )
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def on_resize(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        """Draw the position after move ``index``."""
+        _ = self.gettext
+        state = self.states[self.index]
+        view = state.view(None)
+        last = self.record.moves[self.index - 1] if self.index else None
+        marks = Marks(last=last.space if last is not None else None)
+        self.query_one(BoardWidget).show(view, marks)
+        self.query_one("#table", Static).update(players_text(view, self.names, _, None))
+        log = self.query_one("#log", Static)
+        log.update(
+            log_text(
+                self.record.moves,
+                view.config.players,
+                _,
+                max(1, log.size.height - 1),
+                self.index or None,
+            )
+        )
+        status = Text(_(view.config.spec.title) + " · ", style="bold")
+        status.append(_("Move {n} of {total}").format(n=self.index, total=len(self.record.moves)))
+        if view.outcome is not None:
+            status.append(" · " + result_text(view, _), style="bold bright_yellow")
+        elif last is not None:
+            status.append(" · " + _("last: {move}").format(move=str(last)))
+        self.query_one("#status", Static).update(status)
+        self.query_one("#keys", Static).update(
+            _("← → step · PgUp PgDn 10 moves · Home End · g go to move · q quit")
+        )
+
+    def action_step(self, delta: int) -> None:
+        self.index = max(0, min(len(self.states) - 1, self.index + delta))
+        self.show()
+
+    def action_goto(self, index: int) -> None:
+        self.index = len(self.states) - 1 if index < 0 else min(index, len(self.states) - 1)
+        self.show()
+
+    def action_jump(self) -> None:
+        jump = self.query_one("#jump", Input)
+        jump.disabled = False
+        jump.add_class("shown")
+        self.query_one("#keys").display = False
+        jump.value = ""
+        jump.focus()
+
+    def action_cancel_jump(self) -> None:
+        jump = self.query_one("#jump", Input)
+        jump.remove_class("shown")
+        jump.disabled = True
+        self.query_one("#keys").display = True
+        self.set_focus(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_cancel_jump()
+        text = event.value.strip()
+        if text.isdigit():
+            self.action_goto(int(text))
+
+
+def run_replay(record: GameRecord, lang: str | None = None) -> int:
+    """Open the interactive replay of ``record`` in the terminal; return an exit status (0)."""
+    ReplayApp(record, lang).run()
+    return 0
+
+
+__all__ = ["ReplayApp", "run_replay"]

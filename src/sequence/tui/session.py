@@ -1,0 +1,272 @@
+"""A game at the terminal, without the screen: who sits where, bots, undo, save and load.
+
+The terminal game's widgets render what a :class:`Session` says and send it the player's
+choices. The session knows no rule either: it asks the engine (``state.view(seat)``,
+``view.legal_moves``, ``state.push(move, seat=...)``) and passes the engine's reasons on.
+
+>>> from sequence.tui.session import GameSetup, Session
+>>> session = Session.start(GameSetup(game="classic", players=2, seats=("human", "random"), seed=3))
+>>> session.config.players, session.is_human(0)
+(2, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bots import BOTS, Bot, make_bot
+from ..engine import (
+    ConfigError,
+    GameRecord,
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    Phase,
+    RecordError,
+    State,
+    View,
+    make_config,
+)
+from ..engine.games import Config
+
+HUMAN = "human"
+GAME_CHOICES: tuple[str, ...] = ("classic", "kids", "dice", "draft")
+"""The games offered at the start screen: the draft tournament variant counts as a game."""
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+def bot_choices() -> tuple[str, ...]:
+    """The bots a seat may be given: the levels first (those that exist), then every other bot."""
+    levels = tuple(level for level in LEVELS if level in BOTS)
+    return levels + tuple(sorted(name for name in BOTS if name not in levels))
+
+
+def default_bot() -> str:
+    """The level a seat gets when none is named: ``medium`` once it exists, else the first bot."""
+    choices = bot_choices()
+    return "medium" if "medium" in choices else choices[0]
+
+
+def player_counts(game: str) -> tuple[int, ...]:
+    """The player counts a game takes, from the engine's declaration of it."""
+    from ..engine import SPECS
+
+    if game == "draft":
+        return (2, 4)
+    return SPECS[game].player_counts
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything the start screen (or the command line) decides before a game begins."""
+
+    game: str = "classic"
+    """``classic``, ``kids``, ``dice`` or ``draft`` (classic with the draft option)."""
+    players: int = 2
+    teams: int | None = None
+    """``None``: the engine's default for the player count."""
+    seats: tuple[str, ...] = ()
+    """Per seat, ``human`` or a bot name; missing seats are filled by :meth:`seat_kinds`."""
+    difficult: bool = False
+    manual_draw: bool = False
+    line_length: int = 5
+    """Dice only: 5 or 6 in a row to win."""
+    seed: int = 0
+    undo: bool = True
+    """Undo allowed (casual games); ``rated`` turns it off."""
+    rated: bool = False
+
+    def config(self) -> Config:
+        """The engine configuration; raises :class:`ConfigError` with the engine's reason."""
+        options: dict[str, Any] = {}
+        game = self.game
+        if game == "draft":
+            game = "classic"
+            options["draft"] = True
+        if game == "classic":
+            if self.difficult:
+                options["difficult"] = True
+            if self.manual_draw:
+                options["manual_draw"] = True
+        if game == "dice" and self.line_length != 5:
+            options["dice_line_length"] = self.line_length
+        return make_config(game, self.players, self.teams, **options)
+
+    def seat_kinds(self) -> tuple[str, ...]:
+        """``human`` or a bot name for every seat: seat 1 human, the others the default bot."""
+        kinds = list(self.seats[: self.players])
+        while len(kinds) < self.players:
+            kinds.append(HUMAN if not kinds else default_bot())
+        for kind in kinds:
+            if kind != HUMAN:
+                make_bot(kind)  # raises ValueError naming the known bots
+        return tuple(kinds)
+
+    @property
+    def undo_allowed(self) -> bool:
+        return self.undo and not self.rated
+
+
+@dataclass
+class Session:
+    """One game being played: the state, who sits in each seat, and the history of who moved."""
+
+    state: State
+    seats: tuple[str, ...]
+    undo_allowed: bool = True
+    bots: dict[int, Bot] = field(default_factory=dict)
+    actors: list[int | None] = field(default_factory=list)
+    """Who made each move of ``state.move_stack``: a seat, or ``None`` for the host (a penalty)."""
+
+    @classmethod
+    def start(cls, setup: GameSetup) -> Session:
+        """A new game from a setup; raises ConfigError or ValueError (unknown bot) with the reason."""
+        config = setup.config()
+        seats = setup.seat_kinds()
+        state = State.new(config, setup.seed)
+        return cls(state, seats, setup.undo_allowed, _bots(seats, setup.seed))
+
+    @classmethod
+    def load(cls, text: str, seats: tuple[str, ...] = (), undo: bool = True) -> Session:
+        """Resume a saved game (a GameRecord in JSON or text); seats default to the record's tags."""
+        record = GameRecord.load(text)
+        state = record.replay()
+        n = state.config.players
+        kinds = list(seats) or [
+            record.tags.get(f"Seat{i + 1}", HUMAN if i == 0 else default_bot()) for i in range(n)
+        ]
+        if len(kinds) != n:
+            raise RecordError(f"the game has {n} seats, not {len(kinds)}")
+        for kind in kinds:
+            if kind != HUMAN:
+                make_bot(kind)
+        session = cls(state, tuple(kinds), undo, _bots(tuple(kinds), record.seed))
+        session.actors = _actors_of(record)
+        return session
+
+    # --- who acts ---------------------------------------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        return self.state.config
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] == HUMAN
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s, kind in enumerate(self.seats) if kind == HUMAN)
+
+    def actor(self) -> int | None:
+        """The seat that must act now (at a Dice roll, the seat about to roll); ``None`` when over."""
+        if self.state.is_over():
+            return None
+        return self.state.to_move
+
+    def view(self, seat: int | None) -> View:
+        return self.state.view(seat)
+
+    def bot_for(self, seat: int) -> Bot:
+        return self.bots[seat]
+
+    # --- acting -----------------------------------------------------------------------------------
+
+    def push(self, move: Move, seat: int | None) -> None:
+        """Make ``move`` for ``seat`` (``None``: the host); IllegalMoveError says why it is refused."""
+        self.state.push(move, seat=seat)
+        self.actors.append(seat if seat is not None else None)
+
+    def roll(self) -> Move:
+        """Dice: roll for the seat to move (the game's own seeded dice)."""
+        if not self.state.is_chance():
+            raise IllegalMoveError("no dice to roll now")
+        move = self.state.sample_chance()
+        seat = self.state.to_move
+        self.state.push(move)
+        self.actors.append(seat)
+        return move
+
+    def draw_pending(self, seat: int) -> bool:
+        """Option manual_draw: the seat has played and may still draw."""
+        return seat in self.state.pending_draws
+
+    def bot_move(self, seat: int, view: View) -> Move:
+        """Ask the seat's bot for a move (call from a worker thread: bots may think for a while)."""
+        return self.bots[seat].choose(view)
+
+    def can_undo(self) -> bool:
+        """Undo is on and a human has made a move that can be taken back."""
+        return self.undo_allowed and self._undo_point() is not None
+
+    def undo(self) -> int:
+        """Take back moves to the last decision of a human seat; return how many were undone."""
+        if not self.undo_allowed:
+            raise IllegalMoveError("undo is off in this game")
+        point = self._undo_point()
+        if point is None:
+            raise IllegalMoveError("there is no move of yours to take back")
+        count = 0
+        while len(self.state.move_stack) > point:
+            self.state.pop()
+            self.actors.pop()
+            count += 1
+        return count
+
+    def _undo_point(self) -> int | None:
+        moves = self.state.move_stack
+        # The state may hold moves from before this session (a loaded game): those have actors too.
+        for i in range(len(moves) - 1, -1, -1):
+            seat = self.actors[i] if i < len(self.actors) else None
+            if moves[i].kind is MoveKind.ROLL or moves[i].kind is MoveKind.DRAW:
+                continue
+            if seat is not None and self.is_human(seat):
+                return i
+        return None
+
+    # --- saving ------------------------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        """The game so far as a record; the seats go in its tags so a resumed game keeps them."""
+        tags = {f"Seat{i + 1}": kind for i, kind in enumerate(self.seats)}
+        return GameRecord.from_state(self.state, tags=tags)
+
+    def save(self, path: Path) -> None:
+        """Write the game as GameRecord JSON."""
+        path.write_text(self.record().to_json(indent=1) + "\n", encoding="utf-8")
+
+    def phase_is(self, *phases: Phase) -> bool:
+        return self.state.phase in phases
+
+
+def _bots(seats: tuple[str, ...], seed: int) -> dict[int, Bot]:
+    return {s: make_bot(kind, seed=seed * 31 + s) for s, kind in enumerate(seats) if kind != HUMAN}
+
+
+def _actors_of(record: GameRecord) -> list[int | None]:
+    """Who made each move of a record, replayed: the seat to move, or the host for a penalty."""
+    state = State.new(record.config, record.seed)
+    actors: list[int | None] = []
+    for move in record.moves:
+        if move.kind is MoveKind.PENALTY:
+            actors.append(None)
+        elif move.kind is MoveKind.DRAW:
+            actors.append(move.seat)
+        else:
+            actors.append(state.to_move)
+        state.push(move)
+    return actors
+
+
+__all__ = [
+    "GAME_CHOICES",
+    "HUMAN",
+    "LEVELS",
+    "ConfigError",
+    "GameSetup",
+    "Session",
+    "bot_choices",
+    "default_bot",
+    "player_counts",
+]
