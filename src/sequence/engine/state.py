@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
 from .board import STRIDE, Bitboard, LineGeometry, Space, line_geometry, space_name
-from .cards import CARD_KINDS, Card, CardKind, card_name, card_rank
+from .cards import CARD_COUNT, CARD_KINDS, Card, CardKind, card_name, card_rank
 from .errors import IllegalMoveError
 from .games import Config, make_config
 from .moves import (
@@ -106,6 +106,8 @@ class Setup:
     """Dice: each round of the start roll-off, as (seat, dice) pairs; ties roll again."""
 
 
+STEPS = (1, STRIDE, STRIDE + 1, STRIDE - 1)
+"""How far apart neighbouring spaces are, per direction of board.DIRECTIONS (a bit shift)."""
 HEART_SPACES = (44, 45, 54, 55)
 """e5 f5 e6 f6: 5♥ 4♥ 2♥ 3♥ in the middle of the classic board (draft variant)."""
 HEART: Bitboard = sum(1 << s for s in HEART_SPACES)
@@ -155,9 +157,18 @@ class _Tables:
     place: dict[Card | None, tuple[tuple[tuple[Move, ...], ...], ...]]
     remove: dict[Card | None, tuple[tuple[tuple[Move, ...], ...], ...]]
     replace: tuple[tuple[tuple[Move, ...], ...], ...]
-    ordinary_moves: dict[Card, tuple[tuple[Space, Move], ...]]
+    ordinary: dict[Card, dict[Bitboard, tuple[Move, ...]]]
+    """For an ordinary card: its open spaces (a subset of its two) -> the moves onto them."""
+    dead: dict[Card, Move]
     number_mask: dict[int, Bitboard]
     no_defence: Bitboard
+    length: int
+    reach: list[tuple[Bitboard, ...]]
+    """Per space, per direction: the spaces a new line through it could use (see LineGeometry)."""
+    star: list[Bitboard]
+    """Per space: the union of its four reaches; too few of a team's chips there, no new line."""
+    by_card: list[tuple[Bitboard, dict[Bitboard, tuple[Move, ...]], Move] | None]
+    """Indexed by card, for ordinary cards: (its spaces, open spaces -> moves, its dead-card move)."""
 
 
 @cache
@@ -170,13 +181,15 @@ def _tables(game: str, line_length: int) -> _Tables:
     place: dict[Card | None, Any] = {}
     remove: dict[Card | None, Any] = {}
     card_spaces: dict[Card, tuple[Space, ...]] = {}
-    ordinary: dict[Card, tuple[tuple[Space, Move], ...]] = {}
+    ordinary: dict[Card, dict[Bitboard, tuple[Move, ...]]] = {}
     if cfg.spec.uses_cards:
         for card in set(cfg.spec.deck):
             kind = CARD_KINDS[card]
             if kind is CardKind.ORDINARY:
                 card_spaces[card] = layout.spaces_by_label[card]
-                ordinary[card] = tuple((s, place_move(card, s)) for s in card_spaces[card])
+                a, b = card_spaces[card]
+                ma, mb = place_move(card, a), place_move(card, b)
+                ordinary[card] = {1 << a: (ma,), 1 << b: (mb,), 1 << a | 1 << b: (ma, mb)}
             elif kind is CardKind.WILD:
                 place[card] = _byte_table({s: place_move(card, s) for s in spaces})
             else:
@@ -199,10 +212,27 @@ def _tables(game: str, line_length: int) -> _Tables:
         place=place,
         remove=remove,
         replace=replace_table,
-        ordinary_moves=ordinary,
+        ordinary=ordinary,
+        dead={c: card_move(MoveKind.DEAD, c) for c in card_spaces},
         number_mask=number_mask,
         no_defence=number_mask.get(2, 0) | number_mask.get(12, 0),
+        length=line_length,
+        reach=[geo.reach.get(s, ()) for s in range(100)],
+        star=[_union(geo.reach.get(s, ())) for s in range(100)],
+        by_card=[
+            (sum(1 << s for s in card_spaces[c]), ordinary[c], card_move(MoveKind.DEAD, c))
+            if c in ordinary
+            else None
+            for c in range(CARD_COUNT)
+        ],
     )
+
+
+def _union(masks: tuple[Bitboard, ...]) -> Bitboard:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
 
 
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -231,7 +261,10 @@ class State:
     :meth:`outcome` and :meth:`position`.
     """
 
-    __slots__ = (*_FIELDS, "config", "_t", "_moves", "_stack", "setup", "seed")
+    __slots__ = (
+        *_FIELDS, "config", "_t", "_moves", "_stack", "setup", "seed", "_legal",
+        "_players", "_teams", "_auto_draw",
+    )  # fmt: skip
 
     _chips: tuple[Bitboard, ...]
     _occ: Bitboard
@@ -261,6 +294,10 @@ class State:
         self.config = config
         self._t = _tables(config.game, config.line_length)
         n, teams = config.players, config.teams
+        self._players = n
+        self._teams = teams
+        # The common case gets a fast path in _apply: a card game whose draws are automatic.
+        self._auto_draw = config.spec.uses_cards and not config.manual_draw and not config.draft
         self._chips = (0,) * teams
         self._occ = 0
         self._seqs = ((),) * teams
@@ -285,6 +322,8 @@ class State:
         self._stack: list[tuple[Any, ...]] = []
         self.setup: Setup | None = None
         self.seed: int | None = None
+        self._legal: list[Move] | None = None
+        """The actor's legal moves, kept until the state changes: push checks against it."""
 
     @classmethod
     def new(cls, config: Config | None = None, seed: int = 0) -> State:
@@ -453,10 +492,14 @@ class State:
             setattr(new, name, getattr(self, name))
         new.config = self.config
         new._t = self._t
+        new._players = self._players
+        new._teams = self._teams
+        new._auto_draw = self._auto_draw
         new.setup = self.setup
         new.seed = self.seed
         new._moves = self._moves.copy() if stack else []
         new._stack = self._stack.copy() if stack else []
+        new._legal = self._legal
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -489,16 +532,21 @@ class State:
             return []
         if seat is not None and seat != self._to_move:
             return [draw_move(seat)] if seat in self._pending else []
-        phase = self._phase
-        if phase is Phase.PLAY:
-            return self._card_moves()
-        if phase is Phase.ACT:
-            return self._dice_moves()
-        if phase is Phase.ROLL:
-            return [m for m, _ in ROLL_OUTCOMES]
-        if phase is Phase.FORFEIT:
-            return [card_move(MoveKind.FORFEIT, c) for c in dict.fromkeys(self._hands[self._to_move])]
-        return [card_move(MoveKind.PICK, c) for c in dict.fromkeys(self._draft)]
+        moves = self._legal
+        if moves is None:
+            phase = self._phase
+            if phase is Phase.PLAY:
+                moves = self._card_moves()
+            elif phase is Phase.ACT:
+                moves = self._dice_moves()
+            elif phase is Phase.ROLL:
+                moves = [m for m, _ in ROLL_OUTCOMES]
+            elif phase is Phase.FORFEIT:
+                moves = [card_move(MoveKind.FORFEIT, c) for c in dict.fromkeys(self._hands[self._to_move])]
+            else:
+                moves = [card_move(MoveKind.PICK, c) for c in dict.fromkeys(self._draft)]
+            self._legal = moves
+        return moves.copy()
 
     def _card_moves(self) -> list[Move]:
         seat = self._to_move
@@ -508,18 +556,18 @@ class State:
         can_place = self._chips[team].bit_count() < self.config.chips[team]
         moves: list[Move] = []
         dead: list[Move] = []
-        for card in dict.fromkeys(self._hands[seat]):
-            kind = CARD_KINDS[card]
-            if kind is CardKind.ORDINARY:
-                open_here = False
-                for space, move in t.ordinary_moves[card]:
-                    if not occ >> space & 1:
-                        open_here = True
-                        if can_place:
-                            moves.append(move)
-                if not open_here and not self._dead_used:
-                    dead.append(card_move(MoveKind.DEAD, card))
-            elif kind is CardKind.WILD:
+        by_card = t.by_card
+        empty = ~occ
+        for card in set(self._hands[seat]):
+            ordinary = by_card[card]
+            if ordinary is not None:  # its two spaces
+                open_spaces = ordinary[0] & empty
+                if open_spaces:
+                    if can_place:
+                        moves += ordinary[1][open_spaces]
+                elif not self._dead_used:
+                    dead.append(ordinary[2])
+            elif CARD_KINDS[card] is CardKind.WILD:
                 if can_place:
                     _expand(t.place[card], t.playable & ~occ, moves)
             else:
@@ -572,12 +620,20 @@ class State:
         Raises :class:`IllegalMoveError`, saying why, and leaves the state untouched when the
         move is not legal.
         """
-        reason = self._illegal(move, seat)
-        if reason is not None:
-            raise IllegalMoveError(f"{move}: {reason}")
+        legal = self._legal
+        # Fast path: the actor's legal moves are known (bots and playouts ask for them first).
+        if legal is None or seat is not None or move not in legal:
+            reason = self._illegal(move, seat)
+            if reason is not None:
+                raise IllegalMoveError(f"{move}: {reason}")
         self._stack.append(self._snapshot())
         self._moves.append(move)
-        self._apply(move)
+        self._legal = None
+        kind, card, space, _, _, _ = move
+        if kind is MoveKind.PLACE and self._auto_draw:
+            self._place_card_and_draw(self._to_move, card, space)  # type: ignore[arg-type]
+        else:
+            self._apply(move)
 
     def push_text(self, text: str, seat: int | None = None) -> Move:
         """Parse a move's notation and push it; return the move."""
@@ -590,6 +646,7 @@ class State:
         if not self._stack:
             raise IndexError("no move to undo")
         self._restore(self._stack.pop())
+        self._legal = None
         return self._moves.pop()
 
     def peek(self) -> Move | None:
@@ -752,6 +809,7 @@ class State:
         ) = snap  # fmt: skip
 
     def _apply(self, move: Move) -> None:
+        """Every move but the hot path (a card placed with automatic draw), which push takes."""
         kind = move.kind
         me = self._to_move
         if kind is MoveKind.PLACE or kind is MoveKind.REPLACE:
@@ -795,6 +853,38 @@ class State:
             self._passes = 0
             self._end_action(me, passed=False)
 
+    def _place_card_and_draw(self, seat: int, card: Card, space: Space) -> None:
+        """The hot path: play a card, place its chip, draw, next player (same as the general path)."""
+        hand = self._hands[seat]
+        i = hand.index(card)
+        hand = hand[:i] + hand[i + 1 :]
+        discards = self._discards
+        self._discards = discards[:seat] + ((*discards[seat], card),) + discards[seat + 1 :]
+        self._place(seat, space)
+        pos = self._deck_pos
+        deck = self._deck
+        hands = list(self._hands)
+        if self._outcome is not None:
+            hands[seat] = hand
+            self._hands = tuple(hands)
+            return
+        if pos < len(deck):
+            hands[seat] = (*hand, deck[pos])
+            self._deck_pos = pos + 1
+            self._hands = tuple(hands)
+        else:
+            hands[seat] = hand
+            self._hands = tuple(hands)
+            self._draw(seat)
+        self._passes = 0
+        turns = self._turns + 1
+        self._turns = turns
+        if turns >= self.config.max_turns:
+            self._finish(Termination.MAX_TURNS, None)
+            return
+        self._to_move = (seat + 1) % self._players
+        self._dead_used = False
+
     def _play_card(self, seat: int, card: Card | None) -> None:
         """Move a card from the seat's hand to its discard pile (nothing at Dice)."""
         if card is None:
@@ -805,22 +895,28 @@ class State:
             self._known = _set(self._known, seat, _without(self._known[seat], card))
 
     def _place(self, seat: int, space: Space) -> None:
-        team = seat % self.config.teams
+        team = seat % self._teams
         bit = 1 << space
         chips = self._chips
-        if self._occ >> space & 1:  # Dice replacement: the opponent's chip goes home
+        if self._occ & bit:  # Dice replacement: the opponent's chip goes home
             chips = tuple(m & ~bit for m in chips)
         own = chips[team] | bit
         self._chips = chips[:team] + (own,) + chips[team + 1 :]
         self._occ |= bit
         t = self._t
-        length = t.geo.length
+        length = t.length
         own |= t.free
-        for reach in t.geo.reach[space]:
-            if (own & reach).bit_count() >= length:
-                self._new_sequences(team, space, own)
-                break
-        if self.config.draft and self._chips[team] & HEART == HEART and self._outcome is None:
+        if (own & t.star[space]).bit_count() >= length:
+            for reach, step in zip(t.reach[space], STEPS):
+                run = own & reach
+                if run.bit_count() >= length:
+                    # Keep bit p only if p, p+step, ... (length spaces) are all the team's.
+                    for _ in range(length - 1):
+                        run &= run >> step
+                    if run:
+                        self._new_sequences(team, space, own)
+                        break
+        if own & HEART == HEART and self.config.draft and self._outcome is None:
             self._finish(Termination.HEART, team)
 
     def _new_sequences(self, team: int, space: Space, own: Bitboard) -> None:
@@ -1073,8 +1169,13 @@ def _cut_for_dealer(r: int, players: int, deck: Sequence[Card]) -> tuple[int, Se
     contenders = list(range(players))
     rounds = []
     while True:
-        r, cards = rngmod.shuffled(r, deck)
-        cut = tuple((seat, cards[i]) for i, seat in enumerate(contenders))
+        # Each contender cuts a different card from the shuffled deck.
+        pile = list(deck)
+        cut_cards = []
+        for _ in contenders:
+            r, i = rngmod.below(r, len(pile))
+            cut_cards.append(pile.pop(i))
+        cut = tuple(zip(contenders, cut_cards, strict=True))
         rounds.append(cut)
         low = min(card_rank(c) for _, c in cut)
         contenders = [seat for seat, c in cut if card_rank(c) == low]

@@ -1,0 +1,58 @@
+"""``sequence replay FILE``: check a game record; step through it on a terminal.
+
+On a terminal it opens the interactive viewer (forward, back, jump); with ``--print`` (or
+when the output is not a terminal) it prints the final position, or the position after
+``--to N`` moves. An invalid record says which move is wrong and why, with exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..engine import TEAM_LETTERS, GameRecord, RecordError, State
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a game record (JSON or text), or - for standard input")
+    parser.add_argument("--to", type=int, default=None, metavar="N", help="show the position after N moves")
+    parser.add_argument("--print", dest="print_only", action="store_true",
+                        help="print instead of opening the interactive viewer")  # fmt: skip
+
+
+def describe(state: State) -> str:
+    lines = [state.board_text(), ""]
+    for team in range(state.config.teams):
+        colour = state.config.spec.colours[team]
+        lines.append(f"team {TEAM_LETTERS[team]} ({colour}): {len(state.sequences(team))} sequence(s),"
+                     f" {state.supply(team)} chips left")  # fmt: skip
+    outcome = state.outcome()
+    lines.append(f"result: {outcome.result()} ({outcome.termination.value})" if outcome else
+                 f"game goes on: seat {state.to_move + 1} to act ({state.phase.name.lower()})")  # fmt: skip
+    lines.append(f"moves: {len(state.move_stack)}")
+    lines.append(f"position: {state.position()}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"sequence replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        record = GameRecord.load(text)
+        if args.to is not None and not 0 <= args.to <= len(record.moves):
+            print(f"sequence replay: --to must be 0-{len(record.moves)}", file=sys.stderr)
+            return 2
+        state = record.replay(args.to)
+    except RecordError as exc:
+        print(f"sequence replay: invalid record: {exc}", file=sys.stderr)
+        return 1
+    if not args.print_only and sys.stdin.isatty() and sys.stdout.isatty():
+        from ..tui.replay_app import run_replay
+
+        return run_replay(record)
+    print(describe(state))
+    return 0
