@@ -1,0 +1,161 @@
+"""Custom bots that crash, cheat or dawdle lose their game with a clear message; the tournament
+command runs, writes JSON and saves replayable records."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from sequence.bots import Bot, make_bot
+from sequence.bots.arena import play_game
+from sequence.cli.main import main
+from sequence.cli.tournament import bradley_terry, seat_patterns, wilson
+from sequence.engine import GameRecord, Move, View, make_config
+
+CUSTOM = '''
+import time
+from sequence.bots import Bot
+from sequence.engine import Move
+
+
+class First(Bot):
+    name = "first"
+
+    def choose(self, view):
+        return view.legal_moves[0]
+
+
+class Crash(Bot):
+    def choose(self, view):
+        raise RuntimeError("my bug")
+
+
+class Cheat(Bot):
+    def choose(self, view):
+        return Move.parse("pass")
+
+
+class Sleepy(Bot):
+    def choose(self, view):
+        time.sleep(0.4)
+        return view.legal_moves[0]
+
+
+class Stuck(Bot):
+    def choose(self, view):
+        while True:
+            try:
+                time.sleep(0.05)
+            except Exception:
+                pass
+'''
+
+
+@pytest.fixture()
+def custom(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "custom_bots_for_test.py").write_text(textwrap.dedent(CUSTOM))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "custom_bots_for_test"
+
+
+CONFIG = make_config("classic", 2)
+
+
+@pytest.mark.parametrize(
+    ("name", "limit", "reason"),
+    [
+        ("Crash", None, "choose() raised RuntimeError: my bug"),
+        ("Cheat", None, "returned the illegal move pass"),
+        ("Sleepy", 0.1, "the limit is 0.10 s"),
+    ],
+)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_misbehaving_bot_loses_with_a_clear_message(custom: str, name: str, limit: float | None, reason: str, seat: int) -> None:
+    bad = make_bot(f"{custom}:{name}", 0)
+    bots = [bad, make_bot("greedy", 1)] if seat == 0 else [make_bot("greedy", 1), bad]
+    result = play_game(CONFIG, bots, seed=4, time_limit=limit)
+    assert result.forfeit is not None
+    assert result.forfeit.seat % 2 == seat and result.forfeit.team == seat
+    assert reason in result.forfeit.message()
+    assert f"seat {result.forfeit.seat + 1}" in result.describe()
+    assert result.winner == 1 - seat and result.scores[seat] == 0.0 and result.termination == "forfeit"
+    GameRecord.load(result.record.to_json()).replay()  # the record up to the forfeit is sound
+
+
+def test_a_bot_that_never_returns_is_interrupted(custom: str) -> None:
+    start = time.perf_counter()
+    result = play_game(CONFIG, [make_bot(f"{custom}:Stuck"), make_bot("greedy")], seed=1, time_limit=0.2, grace=0.2)
+    assert time.perf_counter() - start < 3
+    assert result.forfeit is not None and "still thinking" in result.forfeit.reason
+
+
+def test_not_a_move_is_a_forfeit() -> None:
+    class Text(Bot):
+        def choose(self, view: View) -> Move:
+            return str(view.legal_moves[0])  # type: ignore[return-value]
+
+    result = play_game(make_config("kids", 2), [Text(), make_bot("random")], seed=1)
+    assert result.forfeit is not None and "not a Move" in result.forfeit.reason
+
+
+def test_a_user_bot_in_a_few_lines_plays_a_tournament(custom: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    save = tmp_path / "games"
+    rc = main([
+        "tournament", "--bot", f"{custom}:First", "--bot", "greedy", "--bot", f"{custom}:Crash",
+        "--game", "kids", "--games", "2", "--workers", "1", "--json", str(out), "--save", str(save), "--quiet",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(out.read_text())
+    assert data["games"] == 6 and len(data["pairings"]) == 3
+    crash = [p for p in data["pairings"] if p["b"].endswith(":Crash")]
+    assert all(p["a_wins"] == 2 and p["forfeits"] == 2 for p in crash)
+    assert any("choose() raised RuntimeError: my bug" in f for f in data["forfeits"])
+    files = sorted(save.glob("*.json"))
+    assert len(files) == 6
+    for f in files:
+        record = GameRecord.load(f.read_text())
+        state = record.replay()
+        assert state.is_over() or "Forfeit" in record.tags
+    assert "ratings" in capsys.readouterr().out
+
+
+def test_tournament_json_to_stdout_in_parallel(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main([
+        "tournament", "--bot", "random", "--bot", "greedy", "--bot", "mcts@iterations=5,time=0,depth=2",
+        "--game", "dice", "--players", "3", "--games", "6", "--workers", "2", "--json", "-", "--seed", "3",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["config"]["players"] == 3 and data["games"] == 18
+    for p in data["pairings"]:
+        assert p["games"] == 6 and p["a_wins"] + p["draws"] + p["b_wins"] == 6
+        lo, hi = p["a_score_95"]
+        assert 0 <= lo <= p["a_score"] <= hi <= 1
+    by_bot = {r["bot"]: r for r in data["ratings"]}
+    assert by_bot["random"]["elo"] == 0
+    assert by_bot["mcts@iterations=5,time=0,depth=2"]["iterations_per_move"] == pytest.approx(5)
+    assert by_bot["greedy"]["ms_per_move"] > 0
+
+
+def test_tournament_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bot", "greedy"]) == 2
+    assert main(["tournament", "--bot", "greedy", "--bot", "nobody"]) == 2
+    assert main(["tournament", "--bot", "greedy", "--bot", "random", "--players", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "at least two bots" in err and "unknown bot 'nobody'" in err and "5 players" in err
+
+
+def test_seat_patterns_and_statistics() -> None:
+    assert seat_patterns(2) == [(0, 1), (1, 0)]
+    assert len(seat_patterns(3)) == 6 and (0, 0, 0) not in seat_patterns(3)
+    lo, hi = wilson(0.9, 100)
+    assert 0.82 < lo < 0.9 < hi < 0.95
+    even = bradley_terry(2, [(0, 1, 1.0), (0, 1, 0.0)] * 10)
+    assert even[1] == pytest.approx(0.0, abs=1e-6)
+    strong = bradley_terry(3, [(0, 1, 0.0)] * 20 + [(1, 2, 0.0)] * 20)
+    assert 0 < strong[1] < strong[2]

@@ -1,0 +1,84 @@
+"""Every bot plays every game and configuration to the end with legal moves only."""
+
+from __future__ import annotations
+
+import pytest
+
+from sequence.bots import BOTS, make_bot, parse_spec
+from sequence.bots.arena import play_game
+from sequence.engine import GameRecord, make_config
+
+CONFIGS = [
+    ("classic", 2, None, {}),
+    ("classic", 3, None, {}),
+    ("classic", 4, 2, {}),
+    ("classic", 6, 3, {}),
+    ("classic", 9, 3, {}),
+    ("classic", 12, 2, {}),
+    ("classic", 2, None, {"manual_draw": True}),
+    ("classic", 4, 2, {"difficult": True, "chips_per_colour": "us"}),
+    ("classic", 2, None, {"draft": True}),
+    ("classic", 4, 2, {"draft": True}),
+    ("kids", 2, None, {}),
+    ("kids", 3, None, {}),
+    ("kids", 4, None, {}),
+    ("dice", 2, None, {}),
+    ("dice", 3, None, {}),
+    ("dice", 4, None, {"dice_line_length": 6}),
+]
+FAST_MCTS = "mcts@iterations=6,time=0,depth=3"
+
+
+@pytest.mark.parametrize(("game", "players", "teams", "options"), CONFIGS)
+def test_bots_finish_games_with_legal_moves(game: str, players: int, teams: int | None, options: dict) -> None:
+    config = make_config(game, players, teams, max_turns=80, **options)
+    specs = ["greedy", FAST_MCTS, "random", "greedy"][: config.teams]
+    if config.teams == 2:
+        specs = ["greedy", FAST_MCTS]
+    bots = [make_bot(specs[s % config.teams], seed=s) for s in range(players)]
+    result = play_game(config, bots, seed=11, time_limit=20)
+    assert result.forfeit is None, result.describe()
+    state = GameRecord.load(result.record.to_json()).replay()
+    assert state.is_over()
+    assert sum(st.moves for st in result.seats) > 0
+
+
+@pytest.mark.parametrize("spec", ["random", "easy", "medium@iterations=5,time=0,depth=2", "hard@iterations=5,time=0,depth=2"])
+def test_every_level_plays_a_short_game(spec: str) -> None:
+    config = make_config("classic", 2, max_turns=30)
+    result = play_game(config, [make_bot(spec, 1), make_bot("greedy", 2)], seed=3, time_limit=20)
+    assert result.forfeit is None, result.describe()
+
+
+def test_registry_names_levels_and_bots() -> None:
+    for name in ("random", "greedy", "mcts", "easy", "medium", "hard"):
+        assert name in BOTS
+        assert make_bot(name).name == name
+    assert make_bot("hard").time == 1.0
+    assert make_bot("medium").time < make_bot("hard").time
+
+
+def test_spec_arguments() -> None:
+    assert parse_spec("mcts@time=0.5,depth=8") == ("mcts", {"time": 0.5, "depth": 8})
+    bot = make_bot("mcts@iterations=7,time=0")
+    assert bot.iterations == 7 and bot.time is None
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("grandmaster")
+    with pytest.raises(ValueError, match="bad arguments"):
+        make_bot("greedy@depth=3")
+    with pytest.raises(ValueError, match="key=value"):
+        make_bot("mcts@depth")
+    with pytest.raises(ValueError, match="cannot load"):
+        make_bot("no_such_module_xyz:Bot")
+
+
+def test_mcts_reports_iterations() -> None:
+    from sequence.engine import State
+
+    state = State.new(make_config("dice", 2), seed=2)
+    state.push(state.sample_chance())
+    bot = make_bot("mcts@iterations=25,time=0")
+    move = bot.choose(state.view(state.to_move))
+    assert move in state.legal_moves()
+    stats = bot.stats()
+    assert stats["iterations"] == 25 and stats["iterations_per_second"] > 0

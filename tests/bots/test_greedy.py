@@ -1,0 +1,82 @@
+"""The greedy bot's evaluation does what a good casual player does."""
+
+from __future__ import annotations
+
+from sequence.bots.greedy import GreedyBot
+from sequence.bots.heuristic import REMOVER_COST, WILD_COST, Evaluator
+from sequence.engine import Move, State, make_config, parse_space
+
+CLASSIC = make_config("classic", 2)
+EV = Evaluator(CLASSIC)
+
+
+def bits(*names: str) -> int:
+    return sum(1 << parse_space(n) for n in names)
+
+
+NO_SEQS: tuple[tuple[int, ...], ...] = ((), ())
+
+
+def test_completing_a_line_with_a_corner_beats_everything_else() -> None:
+    chips = (bits("b1", "c1", "d1"), bits("e5", "f5"))
+    complete = EV.place_value(chips, NO_SEQS, 0, parse_space("e1"))
+    elsewhere = EV.place_value(chips, NO_SEQS, 0, parse_space("g6"))
+    assert complete >= 1000 > elsewhere
+
+
+def test_blocking_a_four_beats_building_a_three() -> None:
+    chips = (bits("c3", "d3"), bits("b7", "c7", "d7", "e7"))
+    block = max(EV.place_value(chips, NO_SEQS, 0, parse_space(s)) for s in ("a7", "f7"))
+    build = EV.place_value(chips, NO_SEQS, 0, parse_space("e3"))
+    assert block > build
+
+
+def test_a_space_serving_two_lines_is_worth_more() -> None:
+    chips = (bits("c3", "d3", "e5", "e6"), 0)
+    crossing = EV.place_value(chips, NO_SEQS, 0, parse_space("e3"))
+    single = EV.place_value(chips, NO_SEQS, 0, parse_space("f3")) - 0.0
+    assert crossing > single
+
+
+def test_jacks_are_kept_unless_they_win_or_block() -> None:
+    chips = (bits("c3"), bits("h8"))
+    wild = EV.move_value(Move.parse("JD@d3"), chips, NO_SEQS, 0)
+    plain = EV.move_value(Move.parse("3D@d3"), chips, NO_SEQS, 0)
+    assert plain - wild == WILD_COST
+    # A two-eyed Jack that completes a sequence is worth its cost.
+    chips = (bits("b1", "c1", "d1"), 0)
+    assert EV.move_value(Move.parse("JD@e1"), chips, NO_SEQS, 0) > EV.move_value(Move.parse("3D@d3"), chips, NO_SEQS, 0)
+
+
+def test_a_one_eyed_jack_goes_on_the_most_dangerous_chip() -> None:
+    chips = (bits("a10"), bits("b7", "c7", "d7", "e7", "h2"))
+    four = EV.move_value(Move.parse("JSxc7"), chips, NO_SEQS, 0)
+    lone = EV.move_value(Move.parse("JSxh2"), chips, NO_SEQS, 0)
+    assert four > lone and lone < 0 < four + REMOVER_COST
+
+
+def test_greedy_exchanges_a_dead_card_and_discards_the_worst() -> None:
+    state = State.new(CLASSIC, seed=1)
+    bot = GreedyBot(seed=0)
+    for _ in range(60):
+        view = state.view(state.to_move)
+        move = bot.choose(view)
+        dead = [m for m in view.legal_moves if m.kind.name == "DEAD"]
+        if dead:
+            assert move.kind.name == "DEAD"
+        state.push(move)
+        if state.is_over():
+            break
+
+
+def test_greedy_plays_the_move_its_evaluation_ranks_best() -> None:
+    kids = make_config("kids", 2)
+    state = State.new(kids, seed=2)
+    view = state.view(state.to_move)
+    move = GreedyBot(0).choose(view)
+    assert move in view.legal_moves
+    ev = Evaluator(kids)
+    team = view.team
+    assert team is not None
+    values = [ev.move_value(m, view.chips, view.sequences, team) for m in view.legal_moves]
+    assert ev.move_value(move, view.chips, view.sequences, team) == max(values)
