@@ -1,0 +1,189 @@
+"""Game records (JSON and text) and golden playthroughs.
+
+Golden files under ``golden/`` hold whole games, one per game kind, with the position after
+every move. The test regenerates each game and compares it with the file, so any change of
+behaviour shows up as a diff. After a deliberate rule change, regenerate them with::
+
+    SEQUENCE_REGEN_GOLDEN=1 .venv/bin/pytest tests/engine/test_records.py -k golden
+
+and review the diff before committing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from sequence.engine import GameRecord, Move, RecordError, State, make_config
+from sequence.engine.games import Config
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+REGEN = os.environ.get("SEQUENCE_REGEN_GOLDEN") == "1"
+
+
+def play(cfg: Config, seed: int, limit: int = 10_000) -> State:
+    """A random game whose choices do not depend on the order of ``legal_moves()``."""
+    rnd = random.Random(seed)
+    st = State.new(cfg, seed)
+    while not st.is_over() and len(st.move_stack) < limit:
+        if st.is_chance():
+            st.push(st.sample_chance())
+            continue
+        seat = st.to_move
+        st.push(rnd.choice(sorted(st.legal_moves(), key=str)))
+        if seat in st.pending_draws and rnd.random() < 0.8:
+            st.push(Move.parse(f"draw:{seat + 1}"))
+    return st
+
+
+GAMES = [
+    ("classic", make_config("classic", 2), 4),
+    ("classic-4-manual", make_config("classic", 4, manual_draw=True), 2),
+    ("classic-3-difficult", make_config("classic", 3, difficult=True), 8),
+    ("kids", make_config("kids", 3), 1),
+    ("dice", make_config("dice", 4), 3),
+    ("draft", make_config("classic", 2, draft=True), 5),
+]
+
+
+@pytest.mark.parametrize(("name", "cfg", "seed"), GAMES)
+def test_records_round_trip_and_replay_exactly(name: str, cfg: Config, seed: int) -> None:
+    st = play(cfg, seed)
+    record = GameRecord.from_state(st, tags={"Event": 'the "test" cup'})
+    assert GameRecord.load(record.to_json()) == record
+    assert GameRecord.load(record.to_json(indent=2)) == record
+    from_text = GameRecord.load(record.to_text())
+    assert from_text == record and from_text.tags == record.tags
+    assert record.result == st.outcome().result()  # type: ignore[union-attr]
+    replayed = record.replay()
+    assert replayed == st and replayed.position() == st.position()
+    again = State.new(cfg, seed)
+    for i, (move, state) in enumerate(zip(record.moves, record.states()[1:], strict=True)):
+        again.push(move)
+        assert state == again and state.position() == again.position(), f"move {i + 1}"
+    assert record.replay(upto=3) == record.states()[3]
+
+
+def test_record_of_a_position_is_refused() -> None:
+    st = State.from_position(State.new(make_config(), 1).position())
+    with pytest.raises(RecordError, match="not set up from a seed"):
+        GameRecord.from_state(st)
+
+
+def corrupt(data: dict, **changes: object) -> str:  # type: ignore[type-arg]
+    return json.dumps({**data, **changes})
+
+
+@pytest.fixture(scope="module")
+def classic_record() -> dict:  # type: ignore[type-arg]
+    return json.loads(GameRecord.from_state(play(make_config("classic", 2), 4)).to_json())
+
+
+@pytest.fixture(scope="module")
+def dice_record() -> dict:  # type: ignore[type-arg]
+    return json.loads(GameRecord.from_state(play(make_config("dice", 2), 3)).to_json())
+
+
+def test_illegal_move_names_the_move(classic_record: dict) -> None:  # type: ignore[type-arg]
+    moves = list(classic_record["moves"])
+    moves[4] = moves[2]  # the same card again, on a space now taken (or not held)
+    record = GameRecord.load(corrupt(classic_record, moves=moves))
+    with pytest.raises(RecordError, match=rf"move 5 \({moves[4]}\) is illegal: .+"):
+        record.replay()
+
+
+def test_bad_notation_names_the_move(classic_record: dict) -> None:  # type: ignore[type-arg]
+    moves = list(classic_record["moves"])
+    moves[6] = "5H@z9"
+    with pytest.raises(RecordError, match="move 7: not a move|move 7: .*not a space"):
+        GameRecord.load(corrupt(classic_record, moves=moves))
+    text = GameRecord.load(json.dumps(classic_record)).to_text().replace(" 3. ", " 3. bogus ", 1)
+    with pytest.raises(RecordError, match="move 3: not a move"):
+        GameRecord.load(text)
+
+
+def test_wrong_roll_for_the_seed(dice_record: dict) -> None:  # type: ignore[type-arg]
+    moves = list(dice_record["moves"])
+    i = next(k for k, m in enumerate(moves) if m.startswith("roll:") and k > 4)
+    moves[i] = "roll:1+1" if moves[i] != "roll:1+1" else "roll:6+6"
+    record = GameRecord.load(corrupt(dice_record, moves=moves))
+    with pytest.raises(RecordError, match=rf"move {i + 1} \(roll:.+\): the seed rolls \d\+\d here"):
+        record.replay()
+
+
+def test_bad_config_and_other_damage(classic_record: dict) -> None:  # type: ignore[type-arg]
+    cases = [
+        (corrupt(classic_record, config={"game": "classic", "players": 5}), "bad config: .*5"),
+        (corrupt(classic_record, config={"game": "poker"}), "bad config: unknown game"),
+        (corrupt(classic_record, seed="x"), "seed must be an integer"),
+        (corrupt(classic_record, moves="5H@e5"), "moves must be a list"),
+        (corrupt(classic_record, moves=[1]), "move 1 is not text"),
+        (corrupt(classic_record, format="other/9"), "unknown record format"),
+        ("{not json", "not valid JSON"),
+    ]
+    for text, why in cases:
+        with pytest.raises(RecordError, match=why):
+            GameRecord.load(text)
+    with pytest.raises(RecordError, match="a record is a JSON object"):
+        GameRecord.from_json("[1, 2]")
+    bad_text = (
+        GameRecord.load(json.dumps(classic_record))
+        .to_text()
+        .replace('[Players "2"]', '[Players "5"]')
+    )
+    with pytest.raises(RecordError, match="bad headers"):
+        GameRecord.load(bad_text)
+    with pytest.raises(RecordError, match="no \\[Seed"):
+        GameRecord.load('[Game "classic"]\n[Players "2"]\n\n1. pass\n')
+
+
+def test_wrong_result_is_caught(classic_record: dict) -> None:  # type: ignore[type-arg]
+    winner = classic_record["result"]
+    other = "B wins" if winner != "B wins" else "A wins"
+    with pytest.raises(RecordError, match="the record says"):
+        GameRecord.load(corrupt(classic_record, result=other)).replay()
+    cut = corrupt(classic_record, moves=classic_record["moves"][:-1])
+    with pytest.raises(RecordError, match="an unfinished game"):
+        GameRecord.load(cut).replay()
+
+
+# --- golden playthroughs ---------------------------------------------------------------------------
+
+
+def playthrough(cfg: Config, seed: int) -> str:
+    """A whole game as text: the set-up, then every move with the position after it."""
+    st = play(cfg, seed)
+    record = GameRecord.from_state(st)
+    states = record.states()
+    lines = [
+        f"# Golden playthrough: {cfg.to_dict()} seed {seed}",
+        "# Regenerate: SEQUENCE_REGEN_GOLDEN=1 .venv/bin/pytest tests/engine/test_records.py -k golden",
+        f"setup {states[0].setup}",
+        f"0. start {states[0].position()}",
+    ]
+    for i, (move, after) in enumerate(zip(record.moves, states[1:], strict=True), start=1):
+        lines.append(f"{i}. {move} {after.position()}")
+    lines.append(f"outcome {st.outcome()}")
+    lines.append("")
+    lines.append(record.to_text())
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(("name", "cfg", "seed"), GAMES)
+def test_golden_playthrough(name: str, cfg: Config, seed: int) -> None:
+    path = GOLDEN_DIR / f"{name}.txt"
+    text = playthrough(cfg, seed)
+    if REGEN:
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"{path} is missing: run with SEQUENCE_REGEN_GOLDEN=1 to write it"
+    expected = path.read_text(encoding="utf-8")
+    assert text == expected, f"{name}: behaviour changed; see the diff, or regenerate if intended"
+    # the file also replays on its own: its record reproduces each listed position
+    record = GameRecord.load(expected[expected.index("[Game ") :])
+    body = expected[: expected.index("\noutcome ")].splitlines()[3:]
+    listed = [line.split(" ", 2)[2] for line in body]
+    assert [s.position() for s in record.states()] == listed
