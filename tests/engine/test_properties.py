@@ -115,7 +115,7 @@ def check_placement(before: State, after: State, move: Move, windows: list[froze
     assert [frozenset(s) for s in after.sequences(team)][: len(existing)] == existing
 
 
-# --- the random game driver --------------------------------------------------------------------
+# --- the random game driver -------------------------------------------------------------------
 
 
 def random_game(cfg: Config, seed: int, steps: int) -> list[tuple[State, Move, State]]:
@@ -165,7 +165,7 @@ def chip_count_from_moves(cfg: Config, seed: int, moves: list[Move]) -> list[int
     return counts
 
 
-# --- properties ------------------------------------------------------------------------------------
+# --- properties -------------------------------------------------------------------------------
 
 
 @SETTINGS
