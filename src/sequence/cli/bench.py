@@ -24,7 +24,9 @@ from .options import add_config_arguments, config_from_args
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="time per measurement (default 3)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON")
 
@@ -106,9 +108,17 @@ def run(args: argparse.Namespace) -> int:
     figures["copies_per_second"] = per_second(State.copy, positions, args.seconds / 2)
     figures["push_pop_per_second"] = per_second(_push_pop, positions, args.seconds / 2)
     if args.json:
-        print(json.dumps({k: round(v, 1) if isinstance(v, float) else v for k, v in figures.items()}, indent=2))
+        print(
+            json.dumps(
+                {k: round(v, 1) if isinstance(v, float) else v for k, v in figures.items()},
+                indent=2,
+            )
+        )
         return 0
-    print(f"{config.spec.title}, {config.to_dict()} (Python {figures['python']}, {figures['machine']})")
+    print(
+        f"{config.spec.title}, {config.to_dict()}"
+        f" (Python {figures['python']}, {figures['machine']})"
+    )
     print(f"  moves/s (full legal-move generation): {figures['moves_per_second']:>10,.0f}")
     print(f"  random games/s:                       {figures['games_per_second']:>10,.1f}"
           f"  ({figures['moves_per_game']:.1f} moves a game)")  # fmt: skip

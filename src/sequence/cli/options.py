@@ -10,11 +10,19 @@ from ..engine import OPTIONS, Config, make_config
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """``--game``, ``--players``, ``--teams`` and every rule option (``--option name=value``)."""
-    parser.add_argument("--game", default="classic", choices=("classic", "kids", "dice", "draft"),
-                        help="which game (draft = classic with the draft variant)")
+    parser.add_argument(
+        "--game",
+        default="classic",
+        choices=("classic", "kids", "dice", "draft"),
+        help="which game (draft = classic with the draft variant)",
+    )
     parser.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    parser.add_argument("--teams", type=int, default=None,
-                        help="number of teams (default: alone for 2-3 players, else 2)")
+    parser.add_argument(
+        "--teams",
+        type=int,
+        default=None,
+        help="number of teams (default: alone for 2-3 players, else 2)",
+    )
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME[=VALUE]",
                         help="a rule option, repeatable: " + ", ".join(OPTIONS)
                         + " (a bare name means true)")  # fmt: skip

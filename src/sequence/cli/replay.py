@@ -16,7 +16,9 @@ from ..engine import TEAM_LETTERS, GameRecord, RecordError, State
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a game record (JSON or text), or - for standard input")
-    parser.add_argument("--to", type=int, default=None, metavar="N", help="show the position after N moves")
+    parser.add_argument(
+        "--to", type=int, default=None, metavar="N", help="show the position after N moves"
+    )
     parser.add_argument("--print", dest="print_only", action="store_true",
                         help="print instead of opening the interactive viewer")  # fmt: skip
 
@@ -25,11 +27,13 @@ def describe(state: State) -> str:
     lines = [state.board_text(), ""]
     for team in range(state.config.teams):
         colour = state.config.spec.colours[team]
-        lines.append(f"team {TEAM_LETTERS[team]} ({colour}): {len(state.sequences(team))} sequence(s),"
+        sequences = len(state.sequences(team))
+        lines.append(f"team {TEAM_LETTERS[team]} ({colour}): {sequences} sequence(s),"
                      f" {state.supply(team)} chips left")  # fmt: skip
     outcome = state.outcome()
     lines.append(f"result: {outcome.result()} ({outcome.termination.value})" if outcome else
-                 f"game goes on: seat {state.to_move + 1} to act ({state.phase.name.lower()})")  # fmt: skip
+                 f"game goes on: seat {state.to_move + 1} to act"
+                 f" ({state.phase.name.lower()})")  # fmt: skip
     lines.append(f"moves: {len(state.move_stack)}")
     lines.append(f"position: {state.position()}")
     return "\n".join(lines)

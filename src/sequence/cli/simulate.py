@@ -16,7 +16,9 @@ from .options import add_config_arguments, config_from_args
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the first game; game i uses seed+i"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON, one object")
 
 

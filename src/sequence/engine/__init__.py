@@ -16,7 +16,17 @@ Where each rule lives:
 (7, 90)
 """
 
-from .board import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD, Bitboard, BoardLayout, Space, parse_space, space_name, spaces_of
+from .board import (
+    CLASSIC_BOARD,
+    DICE_BOARD,
+    KIDS_BOARD,
+    Bitboard,
+    BoardLayout,
+    Space,
+    parse_space,
+    space_name,
+    spaces_of,
+)
 from .cards import Card, CardKind, card_kind, card_name, card_symbol, parse_card
 from .errors import (
     ConfigError,

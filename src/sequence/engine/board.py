@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from .cards import KIDS_ANIMALS, KIDS_FIRST, Card, card_name, parse_card
+from .cards import KIDS_ANIMALS, KIDS_FIRST, card_name, parse_card
 from .errors import InvalidNotationError
 
 Space: TypeAlias = int
@@ -37,7 +37,9 @@ def parse_space(text: str) -> Space:
     """Read a space name such as ``e5``."""
     t = text.strip().lower()
     if len(t) < 2 or t[0] not in FILES or not t[1:].isdigit():
-        raise InvalidNotationError(f"not a space: {text!r} (expected a column letter and a row, e.g. e5)")
+        raise InvalidNotationError(
+            f"not a space: {text!r} (expected a column letter and a row, e.g. e5)"
+        )
     row = int(t[1:]) - 1
     if not 0 <= row < STRIDE:
         raise InvalidNotationError(f"not a space: {text!r} (rows are 1-10)")

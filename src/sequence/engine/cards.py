@@ -84,7 +84,7 @@ def card_name(card: Card) -> str:
 def card_symbol(card: Card) -> str:
     """A card for people: ``5♥``, ``10♠``, ``Lion``."""
     if card < 52:
-        rank, suit = CARD_NAMES[card]
+        rank, suit = CARD_NAMES[card][0], CARD_NAMES[card][1]
         return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit]
     return CARD_NAMES[card].capitalize()
 

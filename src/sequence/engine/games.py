@@ -107,7 +107,8 @@ OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
         Option("difficult", False, ("classic",),
-               "one-eyed Jacks may also remove chips of completed sequences, which then stop counting",
+               "one-eyed Jacks may also remove chips of completed sequences,"
+               " which then stop counting",
                "seed 000, 'Сложный вариант'; RULES.md §2.8"),
         Option("manual_draw", False, ("classic",),
                "drawing is a separate action; a player who has not drawn before the next player has"
@@ -121,7 +122,8 @@ OPTIONS: dict[str, Option] = {
                "the game ends drawn after this many turns",
                "RULES.md §2.9, §4 Decision"),
         Option("dice_line_length", 5, ("dice",),
-               "chips in a row to win at Dice: 5, or 6 as the seed recommends for 2 players or 2 teams",
+               "chips in a row to win at Dice: 5, or 6 as the seed recommends"
+               " for 2 players or 2 teams",
                "seed 004; RULES.md §4"),
         Option("draft", False, ("classic",),
                "tournament draft variant: hands of 6, five face-up cards to take from, the heart of"
@@ -295,12 +297,16 @@ def make_config(
         expected = 2 if players == 4 else players
         if teams not in (None, expected):
             why = "seats 1 and 3 play against seats 2 and 4" if players == 4 else "each plays alone"
-            raise ConfigError(f"Sequence Dice with {players} players: {why}; teams must be {expected}")
+            raise ConfigError(
+                f"Sequence Dice with {players} players: {why}; teams must be {expected}"
+            )
         teams = expected
 
     manual = _bool("manual_draw", options.get("manual_draw", False))
     if manual and draft:
-        raise ConfigError("manual_draw does not apply to the draft variant, where cards are taken face up")
+        raise ConfigError(
+            "manual_draw does not apply to the draft variant, where cards are taken face up"
+        )
     chips_option = options.get("chips_per_colour")
     if chips_option is None:
         chips = (spec.default_chips,) * teams
@@ -331,7 +337,9 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     if not isinstance(data, dict):
         raise ConfigError("a configuration must be an object with game, players and options")
     data = dict(data)
-    return make_config(data.pop("game", "classic"), data.pop("players", 2), data.pop("teams", None), **data)
+    return make_config(
+        data.pop("game", "classic"), data.pop("players", 2), data.pop("teams", None), **data
+    )
 
 
 __all__ = [

@@ -70,12 +70,14 @@ class Move(NamedTuple):
 
     def __str__(self) -> str:
         k = self.kind
+        card = "" if self.card is None else card_name(self.card)
+        space = "" if self.space is None else space_name(self.space)
         if k is MoveKind.PLACE:
-            return ("" if self.card is None else card_name(self.card)) + "@" + space_name(self.space)  # type: ignore[arg-type]
+            return f"{card}@{space}"
         if k is MoveKind.REMOVE:
-            return ("" if self.card is None else card_name(self.card)) + "x" + space_name(self.space)  # type: ignore[arg-type]
+            return f"{card}x{space}"
         if k is MoveKind.REPLACE:
-            return "=" + space_name(self.space)  # type: ignore[arg-type]
+            return f"={space}"
         if k is MoveKind.PASS:
             return "pass"
         if k is MoveKind.DRAW:
@@ -84,7 +86,7 @@ class Move(NamedTuple):
             return f"penalty:{TEAM_LETTERS[self.team]}"  # type: ignore[index]
         if k is MoveKind.ROLL:
             return f"roll:{self.dice[0]}+{self.dice[1]}"  # type: ignore[index]
-        return f"{k.name.lower()}:{card_name(self.card)}"  # type: ignore[arg-type]
+        return f"{k.name.lower()}:{card}"
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"

@@ -9,7 +9,8 @@ Seven fields separated by spaces, then optional ``key=value`` fields::
 2. **board**: rows from the top, separated by ``/``; ``.`` empty, ``*`` free corner, ``a``-``d`` a
    chip of team A-D.
 3. **sequences**: ``A:a1-e1,B:c3-g7`` (team, first and last space) or ``-``.
-4. **hands**: one per seat, separated by ``/``, cards by ``,`` (an empty hand is empty); ``-`` at Dice.
+4. **hands**: one per seat, separated by ``/``, cards by ``,`` (an empty hand is empty);
+   ``-`` at Dice.
 5. **discards**: the same, each pile bottom first.
 6. **draw pile**: cards in the order they will be drawn, or ``-``.
 7. **turn**: seat to act (1-based) and phase: ``1:play``, ``2:pick``, ``1:roll``, ``1:act``...
@@ -81,7 +82,9 @@ def _read_config(text: str) -> Config:
         else:
             raise InvalidNotationError(f"unknown option {key!r} in the game field")
     try:
-        return make_config(parts[0], int(parts[1]), None if teams is None else int(teams), **options)
+        return make_config(
+            parts[0], int(parts[1]), None if teams is None else int(teams), **options
+        )
     except (ConfigError, ValueError) as exc:
         raise InvalidPositionError(str(exc)) from None
 
@@ -131,7 +134,9 @@ def write_position(state: State) -> str:
         extras["forfeit"] = ",".join(str(s + 1) for s in due) + f">{seat + 1}:{phase.name.lower()}"
     if state._outcome:
         o = state._outcome
-        extras["over"] = o.termination.value + ("" if o.winner is None else ":" + TEAM_LETTERS[o.winner])
+        extras["over"] = o.termination.value + (
+            "" if o.winner is None else ":" + TEAM_LETTERS[o.winner]
+        )
     fields += [f"{k}={v}" for k, v in extras.items() if v]
     return " ".join(fields)
 
@@ -157,7 +162,8 @@ def read_position(text: str) -> State:
     fields = text.split()
     if len(fields) < 7:
         raise InvalidNotationError(
-            f"a position has at least 7 fields (game board sequences hands discards deck turn), got {len(fields)}"
+            "a position has at least 7 fields"
+            f" (game board sequences hands discards deck turn), got {len(fields)}"
         )
     cfg = _read_config(fields[0])
     state = State(cfg)
@@ -166,7 +172,9 @@ def read_position(text: str) -> State:
 
     rows = fields[1].split("/")
     if len(rows) != layout.rows or any(len(r) != layout.cols for r in rows):
-        raise InvalidNotationError(f"the {cfg.game} board has {layout.rows} rows of {layout.cols} spaces")
+        raise InvalidNotationError(
+            f"the {cfg.game} board has {layout.rows} rows of {layout.cols} spaces"
+        )
     chips = [0] * cfg.teams
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
@@ -174,17 +182,23 @@ def read_position(text: str) -> State:
             is_free = bool(layout.free >> s & 1)
             if ch == "*" or is_free:
                 if ch != "*" or not is_free:
-                    raise InvalidPositionError(f"{space_name(s)}: '*' marks exactly the free corners")
+                    raise InvalidPositionError(
+                        f"{space_name(s)}: '*' marks exactly the free corners"
+                    )
             elif ch in "abcd":
                 team = "abcd".index(ch)
                 if team >= cfg.teams:
-                    raise InvalidPositionError(f"{space_name(s)}: there is no team {ch.upper()} in this game")
+                    raise InvalidPositionError(
+                        f"{space_name(s)}: there is no team {ch.upper()} in this game"
+                    )
                 chips[team] |= 1 << s
             elif ch != ".":
                 raise InvalidNotationError(f"{space_name(s)}: unknown board mark {ch!r}")
     for team, m in enumerate(chips):
         if m.bit_count() > cfg.chips[team]:
-            raise InvalidPositionError(f"team {TEAM_LETTERS[team]} has more chips on the board than its supply")
+            raise InvalidPositionError(
+                f"team {TEAM_LETTERS[team]} has more chips on the board than its supply"
+            )
     state._chips = tuple(chips)
     occ = 0
     for m in chips:
@@ -208,7 +222,9 @@ def read_position(text: str) -> State:
             if (chips[team] | layout.free) & w != w:
                 raise InvalidPositionError(f"{token}: not all team {letter}'s chips")
             if any((w & e).bit_count() > 1 for e in seqs[team]):
-                raise InvalidPositionError(f"{token}: shares more than one space with another sequence")
+                raise InvalidPositionError(
+                    f"{token}: shares more than one space with another sequence"
+                )
             seqs[team].append(w)
     state._seqs = tuple(tuple(s) for s in seqs)
     locked = 0
@@ -232,10 +248,10 @@ def read_position(text: str) -> State:
     state._to_move = _seat(seat_text, n)
     state._phase = _phase(phase_text)
 
-    for extra in fields[7:]:
-        key, sep, value = extra.partition("=")
+    for field in fields[7:]:
+        key, sep, value = field.partition("=")
         if not sep:
-            raise InvalidNotationError(f"bad field {extra!r}: expected key=value")
+            raise InvalidNotationError(f"bad field {field!r}: expected key=value")
         if key in ("turns", "passes"):
             if not value.isdigit():
                 raise InvalidNotationError(f"{key} takes a number")
@@ -245,33 +261,39 @@ def read_position(text: str) -> State:
         elif key == "draft":
             state._draft = _read_cards(value)
         elif key == "known":
-            known = value.split("/")
-            if len(known) != n:
+            known_lists = value.split("/")
+            if len(known_lists) != n:
                 raise InvalidNotationError(f"known takes {n} lists separated by '/'")
-            state._known = tuple(_read_cards(k) for k in known)
+            state._known = tuple(_read_cards(k) for k in known_lists)
         elif key == "pending":
             state._pending = tuple(_seat(s, n) for s in value.split(","))
         elif key == "forfeit":
             due, _, resume = value.partition(">")
-            seat, _, phase = resume.partition(":")
-            state._forfeit = (tuple(_seat(s, n) for s in due.split(",")), _seat(seat, n), _phase(phase))
+            resume_seat, _, resume_phase = resume.partition(":")
+            state._forfeit = (
+                tuple(_seat(s, n) for s in due.split(",")),
+                _seat(resume_seat, n),
+                _phase(resume_phase),
+            )
         elif key == "roll":
-            a, _, b = value.partition("+")
-            if not (a.isdigit() and b.isdigit() and 1 <= int(a) <= 6 and 1 <= int(b) <= 6):
+            die1, _, die2 = value.partition("+")
+            if not (
+                die1.isdigit() and die2.isdigit() and 1 <= int(die1) <= 6 and 1 <= int(die2) <= 6
+            ):
                 raise InvalidNotationError("roll takes two dice, e.g. roll=3+4")
-            state._roll = (int(a), int(b))
+            state._roll = (int(die1), int(die2))
         elif key == "rng":
             try:
                 state._rng = int(value, 16)
             except ValueError:
                 raise InvalidNotationError("rng takes a hexadecimal number") from None
         elif key == "over":
-            term, _, team = value.partition(":")
+            term, _, winner_letter = value.partition(":")
             try:
                 termination = Termination(term)
             except ValueError:
                 raise InvalidNotationError(f"unknown ending {term!r}") from None
-            winner = TEAM_LETTERS.index(team) if team else None
+            winner = TEAM_LETTERS.index(winner_letter) if winner_letter else None
             state._outcome = Outcome(termination, winner)
         else:
             raise InvalidNotationError(f"unknown field {key!r}")
@@ -288,22 +310,31 @@ def read_position(text: str) -> State:
         if counts != expected:
             extra = counts - expected
             missing = expected - counts
-            parts = []
+            problems = []
             if extra:
-                parts.append("too many " + ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(extra.items())))
+                problems.append(
+                    "too many " + ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(extra.items()))
+                )
             if missing:
-                parts.append("missing " + ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(missing.items())))
-            raise InvalidPositionError("the cards do not add up to the deck: " + "; ".join(parts))
-        for seat, known in enumerate(state._known):
-            if Counter(known) - Counter(state._hands[seat]):
-                raise InvalidPositionError(f"seat {seat + 1}: known cards not in its hand")
+                problems.append(
+                    "missing "
+                    + ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(missing.items()))
+                )
+            raise InvalidPositionError(
+                "the cards do not add up to the deck: " + "; ".join(problems)
+            )
+        for holder, known in enumerate(state._known):
+            if Counter(known) - Counter(state._hands[holder]):
+                raise InvalidPositionError(f"seat {holder + 1}: known cards not in its hand")
     if state._phase is Phase.ACT and state._roll is None:
         raise InvalidPositionError("phase act needs the roll (roll=A+B)")
     if state._roll is not None and state._phase not in (Phase.ACT, Phase.OVER):
         raise InvalidPositionError("a roll is given only while it is acted on (phase act)")
     card_phases = {Phase.PLAY, Phase.PICK, Phase.PICK_DEAD, Phase.FORFEIT, Phase.OVER}
     if (state._phase in card_phases) != cfg.spec.uses_cards and state._phase is not Phase.OVER:
-        raise InvalidPositionError(f"phase {state._phase.name.lower()} is not a phase of {cfg.spec.title}")
+        raise InvalidPositionError(
+            f"phase {state._phase.name.lower()} is not a phase of {cfg.spec.title}"
+        )
     if (state._phase is Phase.OVER) != (state._outcome is not None):
         raise InvalidPositionError("phase over goes with an over= field")
     if (state._phase is Phase.FORFEIT) != (state._forfeit is not None):

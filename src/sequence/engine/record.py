@@ -61,13 +61,17 @@ class GameRecord:
         )
 
     def replay(self, upto: int | None = None) -> State:
-        """Rebuild the game (or its first ``upto`` moves); raise :class:`RecordError` on a bad move."""
+        """Rebuild the game (or its first ``upto`` moves).
+
+        Raises :class:`RecordError` naming the first bad move.
+        """
         state = State.new(self.config, self.seed)
         for number, move in enumerate(self.moves[:upto], start=1):
             if move.kind is MoveKind.ROLL and state.is_chance():
                 expected = state.sample_chance()
                 if expected != move:
-                    raise RecordError(f"move {number} ({move}): the seed rolls {expected.dice[0]}+{expected.dice[1]} here")  # type: ignore[index]
+                    rolled = str(expected).removeprefix("roll:")
+                    raise RecordError(f"move {number} ({move}): the seed rolls {rolled} here")
             try:
                 state.push(move)
             except IllegalMoveError as exc:
@@ -76,7 +80,10 @@ class GameRecord:
             outcome = state.outcome()
             actual = None if outcome is None else outcome.result()
             if actual != self.result:
-                raise RecordError(f"the record says {self.result!r} but the moves give {actual or 'an unfinished game'!r}")
+                raise RecordError(
+                    f"the record says {self.result!r}"
+                    f" but the moves give {actual or 'an unfinished game'!r}"
+                )
         return state
 
     def states(self) -> list[State]:
@@ -182,7 +189,12 @@ class GameRecord:
             else:
                 options[name] = v
         try:
-            config = make_config(headers["Game"], int(headers["Players"]), int(headers.get("Teams") or 0) or None, **options)
+            config = make_config(
+                headers["Game"],
+                int(headers["Players"]),
+                int(headers.get("Teams") or 0) or None,
+                **options,
+            )
             seed = int(headers["Seed"])
         except (ConfigError, ValueError) as exc:
             raise RecordError(f"bad headers: {exc}") from None

@@ -53,7 +53,8 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[int, list[T]]:
     by_key = dict(zip(keys.tolist(), items, strict=True))
     if len(by_key) == n:
         return state, [by_key[k] for k in sorted(by_key)]
-    return state, [item for _, _, item in sorted(zip(keys.tolist(), range(n), items))]
+    ordered = sorted(zip(keys.tolist(), range(n), items, strict=True))
+    return state, [item for _, _, item in ordered]
 
 
 def seed_state(seed: int) -> int:

@@ -134,12 +134,16 @@ def _byte_table(moves_at: dict[Space, Move]) -> tuple[tuple[tuple[Move, ...], ..
     for k in range(_NBYTES):
         row = []
         for b in range(256):
-            row.append(tuple(moves_at[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i in moves_at))
+            row.append(
+                tuple(moves_at[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i in moves_at)
+            )
         table.append(tuple(row))
     return tuple(table)
 
 
-def _expand(table: tuple[tuple[tuple[Move, ...], ...], ...], mask: Bitboard, out: list[Move]) -> None:
+def _expand(
+    table: tuple[tuple[tuple[Move, ...], ...], ...], mask: Bitboard, out: list[Move]
+) -> None:
     for k, b in enumerate(mask.to_bytes(_NBYTES, "little")):
         if b:
             out += table[k][b]
@@ -168,7 +172,7 @@ class _Tables:
     star: list[Bitboard]
     """Per space: the union of its four reaches; too few of a team's chips there, no new line."""
     by_card: list[tuple[Bitboard, dict[Bitboard, tuple[Move, ...]], Move] | None]
-    """Indexed by card, for ordinary cards: (its spaces, open spaces -> moves, its dead-card move)."""
+    """Indexed by card, for ordinary cards: (its spaces, open spaces -> moves, dead-card move)."""
 
 
 @cache
@@ -389,7 +393,7 @@ class State:
         return CHANCE if self._phase is Phase.ROLL else self._to_move
 
     def is_chance(self) -> bool:
-        """True while the dice are to be rolled: use :meth:`chance_outcomes` or :meth:`sample_chance`."""
+        """True while the dice are to be rolled (see chance_outcomes and sample_chance)."""
         return self._phase is Phase.ROLL
 
     def chance_outcomes(self) -> tuple[tuple[Move, float], ...]:
@@ -415,13 +419,15 @@ class State:
         o = self._outcome
         if o is None or o.winner is None:
             return [0.0] * self.config.players
-        return [1.0 if self.config.team_of(s) == o.winner else -1.0 for s in range(self.config.players)]
+        return [
+            1.0 if self.config.team_of(s) == o.winner else -1.0 for s in range(self.config.players)
+        ]
 
     def team_of(self, seat: int) -> int:
         return seat % self.config.teams
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        """A seat's hand. Hidden information: front ends show it only to its holder (via :meth:`view`)."""
+        """A seat's hand: hidden information, shown to its holder only (via :meth:`view`)."""
         return self._hands[seat]
 
     def chips(self, team: int) -> Bitboard:
@@ -517,7 +523,8 @@ class State:
         return (*snap[:6], self._deck[self._deck_pos :], *snap[8:])
 
     def __repr__(self) -> str:
-        return f"<State {self.config.game} {self.config.players}p turn {self._turns} {self.position()!r}>"
+        cfg = self.config
+        return f"<State {cfg.game} {cfg.players}p turn {self._turns} {self.position()!r}>"
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -542,7 +549,10 @@ class State:
             elif phase is Phase.ROLL:
                 moves = [m for m, _ in ROLL_OUTCOMES]
             elif phase is Phase.FORFEIT:
-                moves = [card_move(MoveKind.FORFEIT, c) for c in dict.fromkeys(self._hands[self._to_move])]
+                moves = [
+                    card_move(MoveKind.FORFEIT, c)
+                    for c in dict.fromkeys(self._hands[self._to_move])
+                ]
             else:
                 moves = [card_move(MoveKind.PICK, c) for c in dict.fromkeys(self._draft)]
             self._legal = moves
@@ -674,7 +684,10 @@ class State:
             if seat is not None and seat != move.seat:
                 return "you can only draw for yourself"
             if move.seat not in self._pending:
-                return "there is no draw to take: it was taken, or it lapsed when the next player played and drew"
+                return (
+                    "there is no draw to take: it was taken,"
+                    " or it lapsed when the next player played and drew"
+                )
             return None
         if kind is MoveKind.PENALTY:
             return self._penalty_illegal(move)
@@ -696,14 +709,24 @@ class State:
         if phase in (Phase.PICK, Phase.PICK_DEAD):
             if kind is not MoveKind.PICK:
                 return "take one of the face-up cards now (pick:CARD)"
-            return None if move.card in self._draft else f"{_cname(move.card)} is not among the face-up cards"
+            return (
+                None
+                if move.card in self._draft
+                else f"{_cname(move.card)} is not among the face-up cards"
+            )
         if kind in (MoveKind.PICK, MoveKind.FORFEIT):
             return f"no {kind.name.lower()} is due now"
         if kind is MoveKind.PASS:
-            return None if not hand else "you hold cards: play one, or discard one if none can be played"
+            return (
+                None
+                if not hand
+                else "you hold cards: play one, or discard one if none can be played"
+            )
         card = move.card
         if card is None or card not in hand:
-            return f"you do not hold {_cname(card)}" if card is not None else "name the card you play"
+            return (
+                f"you do not hold {_cname(card)}" if card is not None else "name the card you play"
+            )
         if kind is MoveKind.DEAD:
             if card not in self._t.card_mask:
                 return f"{card_name(card)} is never dead: it goes anywhere or removes a chip"
@@ -724,7 +747,10 @@ class State:
         team = me % cfg.teams
         if kind is MoveKind.PLACE:
             if ckind is CardKind.REMOVER:
-                return f"{card_name(card)} removes a chip; it does not place one (write {card_name(card)}x{space_name(space)})"
+                return (
+                    f"{card_name(card)} removes a chip; it does not place one"
+                    f" (write {card_name(card)}x{space_name(space)})"
+                )
             if self._t.free >> space & 1:
                 return f"{space_name(space)} is a free corner: no chip goes there"
             if self._occ >> space & 1:
@@ -737,7 +763,9 @@ class State:
             return None
         if kind is MoveKind.REMOVE:
             if ckind is not CardKind.REMOVER:
-                return f"{card_name(card)} places a chip; only a one-eyed Jack or a Dragon removes one"
+                return (
+                    f"{card_name(card)} places a chip; only a one-eyed Jack or a Dragon removes one"
+                )
             owner = self.chip_at(space) if cfg.spec.layout.contains(space) else None
             if owner is None:
                 return f"there is no chip on {space_name(space)}"
@@ -780,15 +808,27 @@ class State:
             return "that space is not on the board"
         where = space_name(space)
         if total == 10:
-            return f"a roll of 10 removes an opponent's chip (not on 2 or 12): xSPACE, and {where} is not one"
-        if self._chips[self._to_move % self.config.teams].bit_count() >= self.config.chips[self._to_move % self.config.teams]:
+            return (
+                "a roll of 10 removes an opponent's chip (not on 2 or 12):"
+                f" xSPACE, and {where} is not one"
+            )
+        if (
+            self._chips[self._to_move % self.config.teams].bit_count()
+            >= self.config.chips[self._to_move % self.config.teams]
+        ):
             return "you have no chips left to place"
         if total == 11:
-            return f"a roll of 11 puts a chip on any empty space (or replaces one when the board is full); not {kind.name.lower()} on {where}"
+            return (
+                "a roll of 11 puts a chip on any empty space (or replaces one when the board"
+                f" is full); not {kind.name.lower()} on {where}"
+            )
         label = self.config.spec.layout.labels[space]
         if label != total:
             return f"you rolled {total}; {where} is a {label}"
-        return f"{where}: a roll of {total} places on an empty {total}, or replaces an opponent's chip when all four are covered"
+        return (
+            f"{where}: a roll of {total} places on an empty {total},"
+            " or replaces an opponent's chip when all four are covered"
+        )
 
     # --- applying moves -------------------------------------------------------------------------
 
@@ -854,7 +894,7 @@ class State:
             self._end_action(me, passed=False)
 
     def _place_card_and_draw(self, seat: int, card: Card, space: Space) -> None:
-        """The hot path: play a card, place its chip, draw, next player (same as the general path)."""
+        """The hot path: play a card, place its chip, draw, next player (as the general path)."""
         hand = self._hands[seat]
         i = hand.index(card)
         hand = hand[:i] + hand[i + 1 :]
@@ -907,7 +947,7 @@ class State:
         length = t.length
         own |= t.free
         if (own & t.star[space]).bit_count() >= length:
-            for reach, step in zip(t.reach[space], STEPS):
+            for reach, step in zip(t.reach[space], STEPS, strict=True):
                 run = own & reach
                 if run.bit_count() >= length:
                     # Keep bit p only if p, p+step, ... (length spaces) are all the team's.
@@ -931,7 +971,9 @@ class State:
         chosen = self._choose_windows(team, candidates, own)
         self._record(team, existing + chosen)
 
-    def _choose_windows(self, team: int, candidates: list[Bitboard], own: Bitboard) -> tuple[Bitboard, ...]:
+    def _choose_windows(
+        self, team: int, candidates: list[Bitboard], own: Bitboard
+    ) -> tuple[Bitboard, ...]:
         """Which five (RULES.md §1 Decision), for a placement that completes several windows.
 
         1. The most sequences: the largest set of complete windows sharing at most one space
@@ -948,7 +990,9 @@ class State:
         existing = self._seqs[team]
         opponents = self._occ & ~self._chips[team]
         pool = sorted(candidates, key=lambda w: geo.window_spaces[w])[:12]
-        best: tuple[tuple[int, int, tuple[tuple[Space, ...], ...]], tuple[Bitboard, ...]] | None = None
+        best: tuple[tuple[int, int, tuple[tuple[Space, ...], ...]], tuple[Bitboard, ...]] | None = (
+            None
+        )
         for size in range(len(pool), 0, -1):
             for combo in combinations(pool, size):
                 if any((a & b).bit_count() > 1 for a, b in combinations(combo, 2)):
@@ -968,7 +1012,9 @@ class State:
                         default=0,
                     )
                 # Larger is better; negated spaces make the top-left window win a tie.
-                order = tuple(tuple(-s for s in ws) for ws in sorted(geo.window_spaces[w] for w in combo))
+                order = tuple(
+                    tuple(-s for s in ws) for ws in sorted(geo.window_spaces[w] for w in combo)
+                )
                 key = (size, room, order)
                 if best is None or key > best[0]:
                     best = (key, combo)
@@ -1153,7 +1199,11 @@ class State:
                 s = r * STRIDE + c
                 team = self.chip_at(s)
                 if team is not None:
-                    mark = TEAM_LETTERS[team] * 2 if self._locked >> s & 1 else TEAM_LETTERS[team].lower() * 2
+                    mark = (
+                        TEAM_LETTERS[team] * 2
+                        if self._locked >> s & 1
+                        else TEAM_LETTERS[team].lower() * 2
+                    )
                     cells.append(f"[{mark}]")
                 else:
                     cells.append(f" {layout.label_name(s)[:2]:<2} ")

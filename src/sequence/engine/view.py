@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rng as rngmod
-from .board import Bitboard, spaces_of, space_name
+from .board import Bitboard, space_name, spaces_of
 from .cards import Card, card_name
 from .games import Config
 from .moves import TEAM_LETTERS, Move
@@ -68,9 +68,9 @@ class View:
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"no seat {seat} in a {n}-player game")
         legal: tuple[Move, ...] = ()
-        if seat is not None and (seat == state._to_move or seat in state._pending):
-            if state._phase is not Phase.ROLL:
-                legal = tuple(state.legal_moves(seat))
+        acting = seat is not None and (seat == state._to_move or seat in state._pending)
+        if acting and state._phase is not Phase.ROLL:
+            legal = tuple(state.legal_moves(seat))
         return cls(
             config=state.config,
             seat=seat,
@@ -149,7 +149,11 @@ class View:
             "seat": self.seat,
             "team": self.team,
             "teams": [
-                {"letter": TEAM_LETTERS[t], "colour": cfg.spec.colours[t], "seats": list(cfg.members(t))}
+                {
+                    "letter": TEAM_LETTERS[t],
+                    "colour": cfg.spec.colours[t],
+                    "seats": list(cfg.members(t)),
+                }
                 for t in range(cfg.teams)
             ],
             "hand": None if self.hand is None else [card_name(c) for c in self.hand],
@@ -159,7 +163,9 @@ class View:
             "deck_size": self.deck_size,
             "draft": [card_name(c) for c in self.draft],
             "board": {"rows": layout.rows, "cols": layout.cols, "spaces": spaces},
-            "sequences": [[[space_name(s) for s in spaces_of(w)] for w in seqs] for seqs in self.sequences],
+            "sequences": [
+                [[space_name(s) for s in spaces_of(w)] for w in seqs] for seqs in self.sequences
+            ],
             "sequences_to_win": cfg.sequences_to_win,
             "supply": [self.supply(t) for t in range(cfg.teams)],
             "to_move": self.to_move,
