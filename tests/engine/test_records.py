@@ -99,7 +99,7 @@ def test_illegal_move_names_the_move(classic_record: dict) -> None:  # type: ign
 def test_bad_notation_names_the_move(classic_record: dict) -> None:  # type: ignore[type-arg]
     moves = list(classic_record["moves"])
     moves[6] = "5H@z9"
-    with pytest.raises(RecordError, match=r"move 7: .*not a space"):
+    with pytest.raises(RecordError, match=r"move 7: not a move: .5H@z9."):
         GameRecord.load(corrupt(classic_record, moves=moves))
     text = GameRecord.load(json.dumps(classic_record)).to_text().replace(" 3. ", " 3. bogus ", 1)
     with pytest.raises(RecordError, match="move 3: not a move"):
