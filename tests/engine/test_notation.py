@@ -148,3 +148,14 @@ def test_dice_positions_have_no_cards() -> None:
         State.from_position(text.replace(" - - - ", " - 5H - - "))
     with pytest.raises(InvalidPositionError, match="needs the roll"):
         State.from_position(text.replace(" roll=2+5", ""))
+
+
+def test_docs_show_the_current_boards() -> None:
+    from pathlib import Path
+
+    from sequence.engine import DICE_BOARD, KIDS_BOARD
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "engine.md"
+    text = doc.read_text(encoding="utf-8")
+    for layout in (CLASSIC_BOARD, KIDS_BOARD, DICE_BOARD):
+        assert layout.render() in text, f"docs/engine.md does not show the {layout.name} board"
