@@ -1,0 +1,344 @@
+"""The web app: the HTTP API, the WebSocket, the static browser client.
+
+HTTP (JSON):
+
+- ``GET /api/meta`` games, player counts, options and bot levels (for the create form);
+- ``POST /api/tables`` create a table (and take a seat): returns its code, link and tokens;
+- ``GET /api/tables`` open public tables; ``GET /api/tables/{code}`` one table's public facts;
+- ``POST /api/tables/{code}/join`` take a seat; ``/start``, ``/seats/{seat}/bot`` (host),
+  ``/rematch`` (a player);
+- ``GET /api/finished`` finished games; ``GET /api/tables/{code}/record`` a finished game's
+  record; ``GET /api/tables/{code}/replay/{ply}`` the spectators' view after ``ply`` moves of a
+  finished game;
+- ``GET /api/i18n/{lang}`` the client's strings in a language.
+
+WebSocket ``/ws/{code}``: see :mod:`sequence.server.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect
+
+from ..engine import GAMES, OPTIONS, SPECS, ConfigError, GameRecord, Move, config_from_dict
+from ..i18n import SUPPORTED, negotiate, translator
+from . import protocol
+from .hub import Connection, ConnectionClosed, Hub, RequestError, bot_levels
+from .protocol import MAX_MESSAGE
+from .store import Store
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16_384
+
+
+def _error(exc: RequestError) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise RequestError("too_large", f"the request is larger than {MAX_BODY} bytes", 413)
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise RequestError("bad_json", "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError("bad_message", "the request body must be a JSON object")
+    return data
+
+
+@cache
+def client_strings() -> tuple[str, ...]:
+    """Every string the client passes to ``t("...")`` or marks ``data-t="..."``."""
+    found: dict[str, None] = {}
+    pattern = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|data-t="([^"]*)\"""")
+    for path in sorted(STATIC.glob("*.*")):
+        if path.suffix in (".js", ".html"):
+            for m in pattern.finditer(path.read_text(encoding="utf-8")):
+                text = m.group(1) if m.group(1) is not None else m.group(2)
+                found[json.loads(f'"{text}"') if m.group(1) is not None else text] = None
+    return tuple(found)
+
+
+def create_app(
+    db: str = "sqlite:///sequence.db",
+    bot_delay: float = 0.5,
+    executor: Executor | None = None,
+    rate: float = 20.0,
+    burst: float = 40.0,
+) -> FastAPI:
+    """The app for the database at ``db`` (migrated and resumed at start-up)."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db)
+        pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
+        hub = Hub(store, pool, bot_delay=bot_delay, rate=rate, burst=burst)
+        state["hub"] = hub
+        await hub.resume()
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+            if executor is None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            store.close()
+
+    app = FastAPI(title="Sequence", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def hub() -> Hub:
+        return state["hub"]  # type: ignore[no-any-return]
+
+    @app.exception_handler(RequestError)
+    async def request_error(_request: Request, exc: RequestError) -> JSONResponse:
+        return _error(exc)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/replay/{code}", include_in_schema=False)
+    async def replay_page(code: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/meta")
+    async def meta(request: Request) -> dict[str, Any]:
+        return {
+            "games": {
+                g: {"title": SPECS[g].title, "players": list(SPECS[g].player_counts)} for g in GAMES
+            },
+            "options": {
+                name: {"default": o.default, "games": list(o.games), "help": o.help}
+                for name, o in OPTIONS.items()
+            },
+            "bots": bot_levels(),
+            "languages": list(SUPPORTED),
+            "language": negotiate(request.headers.get("accept-language")),
+        }
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, Any]:
+        if lang not in SUPPORTED:
+            raise RequestError(
+                "bad_message", f"no language {lang!r}; choose one of {', '.join(SUPPORTED)}", 404
+            )
+        gettext = translator(lang).gettext
+        return {"lang": lang, "messages": {s: gettext(s) for s in client_strings()}}
+
+    @app.post("/api/tables")
+    async def create(request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        spec = {"game": body.get("game", "classic"), "players": body.get("players", 2)}
+        if body.get("teams") is not None:
+            spec["teams"] = body["teams"]
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise RequestError("bad_message", "options must be an object")
+        try:
+            config = config_from_dict({**options, **spec})
+        except ConfigError as exc:
+            raise RequestError("bad_message", str(exc)) from None
+        bots = body.get("bots") or []
+        if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
+            raise RequestError("bad_message", "bots is a list with a level or null per seat")
+        seat = body.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise RequestError("bad_message", "seat is a number")
+        table, host_token, seat_token, seat = await hub().create(
+            config, bots, bool(body.get("public", True)), body.get("name"), seat
+        )
+        return {
+            "code": table.code,
+            "url": f"/t/{table.code}",
+            "host_token": host_token,
+            "seat_token": seat_token,
+            "seat": seat,
+        }
+
+    @app.get("/api/tables")
+    async def open_tables() -> dict[str, Any]:
+        return {"tables": hub().open_tables()}
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str) -> Response:
+        table = await hub().get(code)
+        return Response(table.meta_json(), media_type="application/json")
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        table = await hub().get(code)
+        seat = body.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise RequestError("bad_message", "seat is a number")
+        seat, token = await hub().join(table, seat, body.get("name"))
+        return {"code": table.code, "seat": seat, "seat_token": token}
+
+    @app.post("/api/tables/{code}/start")
+    async def start(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        table = await hub().get(code)
+        await hub().start(table, body.get("host_token"))
+        return {"code": table.code, "status": table.status}
+
+    @app.post("/api/tables/{code}/seats/{seat}/bot")
+    async def seat_bot(code: str, seat: int, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        table = await hub().get(code)
+        await hub().set_bot(table, seat, body.get("level"), body.get("host_token"))
+        return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}
+
+    @app.post("/api/tables/{code}/rematch")
+    async def rematch(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        table = await hub().get(code)
+        new = await hub().rematch(table, body.get("token"))
+        return {"code": new.code, "url": f"/t/{new.code}"}
+
+    @app.get("/api/finished")
+    async def finished(limit: int = 50) -> dict[str, Any]:
+        store = hub().store
+        rows = await store.run(store.finished, max(1, min(limit, 200)))
+        return {
+            "games": [
+                {
+                    "code": r.code,
+                    "config": r.config,
+                    "result": r.result,
+                    "finished_at": r.finished_at,
+                    "players": [s.name for s in r.seats],
+                }
+                for r in rows
+            ]
+        }
+
+    async def finished_table(code: str) -> Any:
+        table = await hub().get(code)
+        if table.status != "finished" or table.state is None:
+            raise RequestError(
+                "not_started", "a game's record is published only when the game is over", 403
+            )
+        return table
+
+    @app.get("/api/tables/{code}/record")
+    async def record(code: str) -> dict[str, Any]:
+        table = await finished_table(code)
+        tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
+        rec = GameRecord.from_state(table.state, tags={"Table": table.code, **tags})
+        return {"record": rec.to_dict(), "text": rec.to_text()}
+
+    @app.get("/api/tables/{code}/replay/{ply}")
+    async def replay(code: str, ply: int) -> Response:
+        table = await finished_table(code)
+        moves: tuple[Move, ...] = table.state.move_stack
+        if not 0 <= ply <= len(moves):
+            raise RequestError("bad_message", f"the game has {len(moves)} moves", 404)
+        rec = GameRecord(table.config, table.seed, moves)
+        view = rec.replay(upto=ply).view(None).to_dict()
+        return Response(
+            protocol.dumps({"ply": ply, "plies": len(moves), "view": view}),
+            media_type="application/json",
+        )
+
+    @app.websocket("/ws/{code}")
+    async def ws(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        conn = Connection(websocket, hub().rate, hub().burst)
+        try:
+            await serve_connection(hub(), conn, code)
+        except (ConnectionClosed, WebSocketDisconnect):
+            pass
+        finally:
+            hub().detach(conn)
+            await conn.finish()
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    app.state.hub = hub
+    return app
+
+
+def _parse(raw: str | bytes) -> dict[str, Any]:
+    if len(raw) > MAX_MESSAGE:
+        raise RequestError(
+            "too_large", f"messages are at most {MAX_MESSAGE} bytes; nothing was done"
+        )
+    if isinstance(raw, bytes):
+        raise RequestError("bad_message", "send JSON text frames, not binary")
+    try:
+        msg = json.loads(raw)
+    except ValueError:
+        raise RequestError("bad_json", "the message is not JSON; nothing was done") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise RequestError("bad_message", 'a message is a JSON object with a "type"')
+    return msg
+
+
+async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
+    """One client's session: the hello, then requests until it leaves."""
+    try:
+        table = await hub.get(code)
+    except RequestError as exc:
+        conn.send(protocol.error_payload(exc.code, exc.message))
+        return
+    while conn.table is None:
+        try:
+            raw = await asyncio.wait_for(conn.receive(), 30)
+        except TimeoutError:
+            return
+        try:
+            if not conn.allow():
+                raise RequestError("rate_limited", "too many messages: slow down; nothing was done")
+            msg = _parse(raw)
+            if msg["type"] != "hello":
+                raise RequestError(
+                    "bad_message", 'say "hello" first (with your seat token, if any)'
+                )
+            token, host = msg.get("token"), msg.get("host")
+            if not isinstance(token, str | None) or not isinstance(host, str | None):
+                raise RequestError("bad_message", "tokens are text")
+            hub.attach(table, conn, token, host)
+        except RequestError as exc:
+            conn.send(protocol.error_payload(exc.code, exc.message))
+    while not conn.closed:
+        raw = await conn.receive()
+        try:
+            if not conn.allow():
+                raise RequestError("rate_limited", "too many messages: slow down; nothing was done")
+            msg = _parse(raw)
+            kind = msg["type"]
+            if kind == "move":
+                await hub.play(conn, msg.get("move"), msg.get("version"))
+            elif kind == "roll":
+                await hub.roll(conn, msg.get("version"))
+            elif kind == "penalty":
+                await hub.penalty(conn, msg.get("team"), msg.get("version"))
+            elif kind in ("sync", "hello"):
+                conn.send(protocol.state_payload(table, conn.seat, conn.host))
+            elif kind == "ping":
+                conn.send(protocol.pong_payload())
+            else:
+                raise RequestError("bad_message", f"unknown message type {kind[:20]!r}")
+        except RequestError as exc:
+            conn.send(protocol.error_payload(exc.code, exc.message, table.version))

@@ -1,0 +1,66 @@
+"""``sequence serve``: start the web app for online play."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``sequence serve``."""
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--db",
+        default="sqlite:///sequence.db",
+        help="SQLAlchemy database URL (default sqlite:///sequence.db; e.g."
+        " postgresql://user@host/dbname)",
+    )
+    parser.add_argument(
+        "--bot-workers", type=int, default=2, help="worker processes for bots (default 2)"
+    )
+    parser.add_argument(
+        "--bot-threads", action="store_true", help="run bots in threads instead of processes"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before moving (default 0.6)",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
+
+
+def make_executor(workers: int, threads: bool) -> Executor:
+    """The bot pool: processes (bots think without holding the server's GIL) or threads."""
+    workers = max(1, workers)
+    if threads:
+        return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sequence-bot")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    import uvicorn
+
+    from .app import create_app
+
+    executor = make_executor(args.bot_workers, args.bot_threads)
+    app = create_app(db=args.db, bot_delay=args.bot_delay, executor=executor)
+    print(f"Sequence: open http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]})")
+    try:
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            ws_max_size=65536,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+        )
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+    return 0

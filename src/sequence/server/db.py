@@ -1,0 +1,162 @@
+"""Storage: tables, seats, every move and results, in any SQLAlchemy database.
+
+The database holds what a game *is* -- its configuration, its seed and its move log -- and the
+state is rebuilt by replaying (``State.new(config, seed)`` and a push per move), as boardgame.io
+keeps ``createMatch`` / ``setState(deltalog)``. The schema is created and upgraded by the Alembic
+migrations shipped in :mod:`sequence.server.migrations`, run by :func:`migrate` at start-up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+def now() -> datetime:
+    """The current time in UTC (what every timestamp column holds)."""
+    return datetime.now(UTC)
+
+
+class TableRow(Base):
+    """One game table: its settings, its secret seed, where it stands."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    config: Mapped[str] = mapped_column(Text)
+    """The game configuration as JSON (``Config.to_dict``)."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """The seed of the deal and the dice: never sent to a client while the game runs."""
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    status: Mapped[str] = mapped_column(String(16), default="lobby", index=True)
+    """``lobby`` (seats being taken), ``playing`` or ``finished``."""
+    host_hash: Mapped[str] = mapped_column(String(64))
+    result: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+    moves: Mapped[list[MoveRow]] = relationship(
+        back_populates="table", order_by="MoveRow.ply", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    """One seat at a table: a person (by the hash of their seat token) or a bot."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The bot level playing this seat, or ``None`` for a person."""
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    """True when the host handed an absent person's seat to a bot until they come back."""
+
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class MoveRow(Base):
+    """One move of a game, in notation, numbered from 1."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    ply: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Who made it (``None``: the server, for a Dice roll it made or the host's penalty)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    table: Mapped[TableRow] = relationship(back_populates="moves")
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a secret token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str | None, stored: str | None) -> bool:
+    """Whether ``token`` is the one whose hash is ``stored`` (constant-time)."""
+    if not token or not stored:
+        return False
+    return hmac.compare_digest(hash_token(token), stored)
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` as PostgreSQL through psycopg 3 (the driver this project ships)."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL journaling (a killed server loses no commit)."""
+    url = normalise_url(url)
+    kwargs: dict[str, Any] = {"future": True}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    engine = create_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema to the newest migration (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

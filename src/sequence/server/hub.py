@@ -1,0 +1,689 @@
+"""Live tables: the engine runs here and only here.
+
+The :class:`Hub` holds every table in play, rebuilt from the store at start-up by replaying each
+move log. Requests change a table under its lock: a move is checked by the engine (with the
+sender's seat), committed to the database, and only then broadcast, each connection getting its
+own :func:`~sequence.server.protocol.state_payload`. Bots choose in a worker pool (threads or
+processes) from their seat's view; their move is applied on the event loop only if the table is
+still at the version they saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from ..bots import BOTS, make_bot
+from ..engine import (
+    TEAM_LETTERS,
+    Config,
+    IllegalMoveError,
+    InvalidNotationError,
+    Move,
+    MoveKind,
+    State,
+    View,
+    config_from_dict,
+)
+from . import protocol
+from .db import hash_token, token_matches
+from .protocol import Payload
+from .store import SeatData, Store, TableData
+
+log = logging.getLogger("sequence.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+NAME_LENGTH = 24
+
+
+class RequestError(Exception):
+    """A refused request: ``code`` is one of :data:`protocol.ERROR_CODES`; nothing changed."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def bot_levels() -> list[str]:
+    """The bot names a table may seat (levels first, when the bots package has them)."""
+    order = ["easy", "medium", "hard"]
+    return [n for n in order if n in BOTS] + [n for n in BOTS if n not in order]
+
+
+def check_level(level: str) -> str:
+    """``level`` if it names a bot this server offers (never an importable ``module:Class``)."""
+    if not isinstance(level, str) or level not in BOTS:
+        raise RequestError(
+            "bad_message", f"unknown bot level {level!r}; choose one of {', '.join(bot_levels())}"
+        )
+    return level
+
+
+def choose_move(spec: str, seed: int, view: View) -> str:
+    """A bot's move for ``view``, in notation (run in a worker thread or process)."""
+    return str(make_bot(spec, seed).choose(view))
+
+
+@dataclass
+class Seat:
+    """A seat at a live table."""
+
+    seat: int
+    name: str | None = None
+    token_hash: str | None = None
+    bot: str | None = None
+    stand_in: bool = False
+    connections: int = 0
+
+    @property
+    def kind(self) -> str:
+        """``bot``, ``human`` (someone took it) or ``empty``."""
+        if self.bot:
+            return "bot"
+        return "human" if self.token_hash else "empty"
+
+    def data(self) -> SeatData:
+        return SeatData(self.seat, self.name, self.token_hash, self.bot, self.stand_in)
+
+
+@dataclass
+class Table:
+    """One table: settings, seats, the game state, who is watching."""
+
+    id: int
+    code: str
+    config: Config
+    seed: int
+    public: bool
+    status: str
+    host_hash: str
+    seats: list[Seat]
+    state: State | None = None
+    result: str | None = None
+    rematch_code: str | None = None
+    conns: set[Connection] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    view_cache: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    _meta: tuple[int, str] | None = None
+    meta_rev: int = 0
+
+    @property
+    def version(self) -> int:
+        """How many moves have been made: every event carries it, every move must name it."""
+        return 0 if self.state is None else len(self.state.move_stack)
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None)
+
+    def touch(self) -> None:
+        """The public facts changed (a seat, a connection): rebuild them on the next send."""
+        self.meta_rev += 1
+
+    def meta_json(self) -> str:
+        key = self.meta_rev * 1_000_003 + self.version
+        if self._meta is None or self._meta[0] != key:
+            self._meta = (key, protocol.dumps(protocol.table_meta(self)))
+        return self._meta[1]
+
+    def seat_of(self, token: str | None) -> int | None:
+        for s in self.seats:
+            if token_matches(token, s.token_hash):
+                return s.seat
+        return None
+
+    def needs_player(self) -> bool:
+        return any(s.kind == "empty" for s in self.seats)
+
+
+class Connection:
+    """One WebSocket client. It can send only :class:`Payload` objects, through a queue."""
+
+    QUEUE_LIMIT = 256
+
+    def __init__(self, websocket: WebSocket, rate: float, burst: float) -> None:
+        self.__ws = websocket
+        self.seat: int | None = None
+        self.host = False
+        self.table: Table | None = None
+        self._queue: asyncio.Queue[Payload | None] = asyncio.Queue()
+        self._rate, self._burst = rate, burst
+        self._tokens = burst
+        self._stamp = time.monotonic()
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+        self.closed = False
+
+    def send(self, payload: Payload) -> None:
+        """Queue a payload for this client (a client that falls far behind is dropped)."""
+        if not isinstance(payload, Payload):
+            raise TypeError("a connection sends only protocol payloads")
+        if self.closed:
+            return
+        if self._queue.qsize() >= self.QUEUE_LIMIT:
+            self.close()
+            return
+        self._queue.put_nowait(payload)
+
+    def allow(self) -> bool:
+        """Token bucket: may this client send another message now?"""
+        t = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (t - self._stamp) * self._rate)
+        self._stamp = t
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+    async def receive(self) -> str | bytes:
+        """The next message's raw text (bytes for a binary frame)."""
+        message = await self.__ws.receive()
+        if message["type"] == "websocket.disconnect":
+            raise ConnectionClosed
+        if message.get("text") is not None:
+            return str(message["text"])
+        return bytes(message.get("bytes") or b"")
+
+    async def _write(self) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                payload = await self._queue.get()
+                if payload is None:
+                    break
+                await self.__ws.send_text(payload.text)
+        self.closed = True
+
+    def close(self) -> None:
+        self.closed = True
+        self._queue.put_nowait(None)
+
+    async def finish(self) -> None:
+        """Flush what is queued and stop writing."""
+        self._queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer, 5)
+
+
+class ConnectionClosed(Exception):
+    """The client went away."""
+
+
+def _state_from(data: TableData, config: Config) -> State:
+    state = State.new(config, data.seed)
+    for text in data.moves:
+        state.push(Move.parse(text))
+    return state
+
+
+class Hub:
+    """Every live table, and the operations on them."""
+
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor,
+        bot_delay: float = 0.5,
+        rate: float = 20.0,
+        burst: float = 40.0,
+    ) -> None:
+        self.store = store
+        self.executor = executor
+        self.bot_delay = bot_delay
+        self.rate, self.burst = rate, burst
+        self.tables: dict[str, Table] = {}
+        self._random = random.Random(secrets.randbits(64))
+        self.on_error: Callable[[BaseException], None] | None = None
+
+    # --- start-up ---------------------------------------------------------------------------------
+
+    def _table_from(self, data: TableData) -> Table:
+        config = config_from_dict(data.config)
+        table = Table(
+            id=data.id,
+            code=data.code,
+            config=config,
+            seed=data.seed,
+            public=data.public,
+            status=data.status,
+            host_hash=data.host_hash,
+            seats=[Seat(s.seat, s.name, s.token_hash, s.bot, s.stand_in) for s in data.seats],
+            result=data.result,
+            rematch_code=data.rematch_code,
+        )
+        if data.status in ("playing", "finished"):
+            table.state = _state_from(data, config)
+        return table
+
+    async def resume(self) -> int:
+        """Load every table in the lobby or in play and let its bots go on; return how many."""
+        for data in await self.store.run(self.store.load_active):
+            try:
+                table = self._table_from(data)
+            except Exception:
+                log.exception("table %s does not replay; left out", data.code)
+                continue
+            self.tables[table.code] = table
+            self.kick_bots(table)
+        return len(self.tables)
+
+    async def get(self, code: str) -> Table:
+        """A table by its code: live, or a finished one read from the database."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        data = await self.store.run(self.store.load, code) if 0 < len(code) <= 16 else None
+        if data is None:
+            raise RequestError("unknown_table", f"there is no table {code!r}", 404)
+        table = self._table_from(data)
+        if table.status != "finished":
+            self.tables[table.code] = table
+        return table
+
+    # --- lobby ----------------------------------------------------------------------------------
+
+    async def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables and not await self.store.run(self.store.code_taken, code):
+                return code
+
+    async def create(
+        self,
+        config: Config,
+        bots: list[str | None],
+        public: bool,
+        name: str | None,
+        seat: int | None,
+    ) -> tuple[Table, str, str | None, int | None]:
+        """Create a table; return it, the host token, and the creator's seat token and seat."""
+        if len(bots) > config.players:
+            raise RequestError("bad_message", f"{len(bots)} bot entries for {config.players} seats")
+        seats = [Seat(i) for i in range(config.players)]
+        for i, level in enumerate(bots):
+            if level:
+                seats[i].bot = check_level(level)
+                seats[i].name = level
+        host_token = secrets.token_urlsafe(24)
+        seat_token = None
+        if name is not None:
+            if seat is None:
+                seat = next((s.seat for s in seats if s.kind == "empty"), None)
+                if seat is None:
+                    raise RequestError("bad_message", "every seat is a bot: leave one for yourself")
+            if not 0 <= seat < config.players or seats[seat].kind != "empty":
+                raise RequestError("bad_message", f"seat {seat + 1} is not free")
+            seat_token = secrets.token_urlsafe(24)
+            seats[seat].token_hash = hash_token(seat_token)
+            seats[seat].name = clean_name(name)
+        data = TableData(
+            id=0,
+            code=await self._new_code(),
+            config=config.to_dict(),
+            seed=secrets.randbits(62),
+            public=public,
+            status="lobby",
+            host_hash=hash_token(host_token),
+            result=None,
+            rematch_code=None,
+            seats=[s.data() for s in seats],
+            moves=[],
+        )
+        data.id = await self.store.run(self.store.create_table, data)
+        table = self._table_from(data)
+        self.tables[table.code] = table
+        return table, host_token, seat_token, seat if seat_token else None
+
+    async def join(self, table: Table, seat: int | None, name: str) -> tuple[int, str]:
+        """Take a seat in the lobby; return it and its secret token."""
+        async with table.lock:
+            if table.status != "lobby":
+                raise RequestError("bad_message", "the game has started: you can watch it", 409)
+            if seat is None:
+                seat = next((s.seat for s in table.seats if s.kind == "empty"), None)
+                if seat is None:
+                    raise RequestError("bad_message", "the table is full", 409)
+            if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+                raise RequestError("bad_message", f"there is no seat {seat} at this table")
+            target = table.seats[seat]
+            if target.kind != "empty":
+                raise RequestError("bad_message", f"seat {seat + 1} is taken", 409)
+            token = secrets.token_urlsafe(24)
+            target.token_hash, target.name = hash_token(token), clean_name(name)
+            await self.store.run(self.store.save_seat, table.id, target.data())
+            table.touch()
+            self.broadcast(table)
+            return seat, token
+
+    def check_host(self, table: Table, host_token: str | None) -> None:
+        if not token_matches(host_token, table.host_hash):
+            raise RequestError("not_host", "only the table's host may do this", 403)
+
+    async def set_bot(
+        self, table: Table, seat: int, level: str | None, host_token: str | None
+    ) -> None:
+        """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one."""
+        self.check_host(table, host_token)
+        async with table.lock:
+            if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+                raise RequestError("bad_message", f"there is no seat {seat} at this table")
+            target = table.seats[seat]
+            if table.status == "finished":
+                raise RequestError("game_over", "the game is over")
+            if table.status == "lobby":
+                if target.kind == "human":
+                    raise RequestError("bad_message", f"seat {seat + 1} is taken by a player", 409)
+                target.bot = None if level is None else check_level(level)
+                target.name = target.bot
+            else:
+                if level is None:
+                    raise RequestError("bad_message", "choose a bot level")
+                check_level(level)
+                if target.kind == "human" and target.connections > 0:
+                    raise RequestError("bad_message", f"seat {seat + 1}'s player is here", 409)
+                target.stand_in = target.kind == "human" or target.stand_in
+                target.bot = level
+            await self.store.run(self.store.save_seat, table.id, target.data())
+            table.touch()
+            self.broadcast(table)
+            self.kick_bots(table)
+
+    async def start(self, table: Table, host_token: str | None) -> None:
+        """Deal and begin, once every seat has a player or a bot."""
+        self.check_host(table, host_token)
+        async with table.lock:
+            if table.status != "lobby":
+                raise RequestError("bad_message", "the game has already started", 409)
+            empty = [s.seat + 1 for s in table.seats if s.kind == "empty"]
+            if empty:
+                raise RequestError("bad_message", f"seats {empty} are still empty", 409)
+            await self.store.run(self.store.set_status, table.id, "playing")
+            table.state = State.new(table.config, table.seed)
+            table.status = "playing"
+            table.touch()
+            self.broadcast(table)
+            self.kick_bots(table)
+
+    async def rematch(self, table: Table, token: str | None) -> Table:
+        """A new table with the same settings and the same people (their tokens still work)."""
+        if table.seat_of(token) is None and not token_matches(token, table.host_hash):
+            raise RequestError("not_seated", "only the players can ask for a rematch", 403)
+        async with table.lock:
+            if table.status != "finished":
+                raise RequestError("bad_message", "the game is still going", 409)
+            if table.rematch_code:
+                return await self.get(table.rematch_code)
+            data = TableData(
+                id=0,
+                code=await self._new_code(),
+                config=table.config.to_dict(),
+                seed=secrets.randbits(62),
+                public=table.public,
+                status="playing",
+                host_hash=table.host_hash,
+                result=None,
+                rematch_code=None,
+                seats=[
+                    SeatData(s.seat, s.name, s.token_hash, None if s.stand_in else s.bot)
+                    for s in table.seats
+                ],
+                moves=[],
+            )
+            data.id = await self.store.run(self.store.create_table, data)
+            await self.store.run(self.store.set_status, data.id, "playing")
+            new = self._table_from(data)
+            self.tables[new.code] = new
+            table.rematch_code = new.code
+            await self.store.run(self.store.set_status, table.id, "finished", new.code)
+            table.touch()
+            self.broadcast(table)
+            self.kick_bots(new)
+            return new
+
+    # --- connections ------------------------------------------------------------------------
+
+    def attach(
+        self, table: Table, conn: Connection, token: str | None, host_token: str | None
+    ) -> None:
+        """Seat a connection by its token (a spectator without one) and send it the state."""
+        if token:
+            seat = table.seat_of(token)
+            if seat is None:
+                raise RequestError(
+                    "bad_token", "this seat token does not belong to this table", 403
+                )
+            conn.seat = seat
+        conn.host = token_matches(host_token, table.host_hash)
+        conn.table = table
+        table.conns.add(conn)
+        if conn.seat is not None:
+            s = table.seats[conn.seat]
+            s.connections += 1
+            if s.stand_in and table.status == "playing":
+                s.bot, s.stand_in = None, False
+                asyncio.get_running_loop().create_task(self._save_seat(table, s))
+        table.touch()
+        self.broadcast(table)
+
+    async def _save_seat(self, table: Table, seat: Seat) -> None:
+        await self.store.run(self.store.save_seat, table.id, seat.data())
+
+    def detach(self, conn: Connection) -> None:
+        table = conn.table
+        if table is None or conn not in table.conns:
+            return
+        table.conns.discard(conn)
+        if conn.seat is not None:
+            table.seats[conn.seat].connections -= 1
+        table.touch()
+        self.broadcast(table)
+
+    def broadcast(self, table: Table) -> None:
+        """Send every connection at the table its own view of it."""
+        for conn in list(table.conns):
+            conn.send(protocol.state_payload(table, conn.seat, conn.host))
+
+    # --- moves ------------------------------------------------------------------------------
+
+    def _check_version(self, table: Table, version: Any) -> None:
+        if table.state is None:
+            raise RequestError("not_started", "the game has not started yet")
+        if table.state.is_over():
+            raise RequestError("game_over", "the game is over")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise RequestError("bad_message", "a move must carry the version it was made at")
+        if version != table.version:
+            raise RequestError(
+                "stale",
+                f"stale or duplicate: this was sent at version {version}, the table is at"
+                f" version {table.version}",
+            )
+
+    async def play(self, conn: Connection, text: Any, version: Any) -> None:
+        """A seated player's move."""
+        table = conn.table
+        assert table is not None
+        if conn.seat is None:
+            raise RequestError("not_seated", "spectators cannot move")
+        if not isinstance(text, str) or len(text) > 32:
+            raise RequestError("bad_message", "a move is its notation, e.g. 5H@c3")
+        try:
+            move = Move.parse(text)
+        except InvalidNotationError as exc:
+            raise RequestError("bad_message", str(exc)) from None
+        if move.kind in (MoveKind.ROLL, MoveKind.PENALTY):
+            raise RequestError("illegal", "dice are rolled and penalties imposed by the server")
+        async with table.lock:
+            self._check_version(table, version)
+            await self._apply(table, move, conn.seat)
+
+    async def roll(self, conn: Connection, version: Any) -> None:
+        """Sequence Dice: the player to act rolls (the server's seeded dice decide)."""
+        table = conn.table
+        assert table is not None
+        if conn.seat is None:
+            raise RequestError("not_seated", "spectators cannot roll")
+        async with table.lock:
+            self._check_version(table, version)
+            state = table.state
+            assert state is not None
+            if not state.is_chance():
+                raise RequestError("illegal", "no dice to roll now")
+            if state.to_move != conn.seat:
+                raise RequestError(
+                    "illegal", f"it is not your turn (seat {state.to_move + 1} is to roll)"
+                )
+            await self._apply(table, state.sample_chance(), conn.seat)
+
+    async def penalty(self, conn: Connection, team: Any, version: Any) -> None:
+        """The host's table-talk penalty on a team."""
+        table = conn.table
+        assert table is not None
+        if not conn.host:
+            raise RequestError("not_host", "only the host may impose a penalty")
+        if not isinstance(team, str) or len(team) != 1 or team.upper() not in TEAM_LETTERS:
+            raise RequestError("bad_message", "name the team by its letter, e.g. B")
+        async with table.lock:
+            self._check_version(table, version)
+            state = table.state
+            assert state is not None
+            index = TEAM_LETTERS.index(team.upper())
+            reason = state.penalty_allowed(index)
+            if reason:
+                raise RequestError("illegal", reason)
+            await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
+
+    async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
+        """Push, store, broadcast. Call with the table's lock held and the version checked."""
+        state = table.state
+        assert state is not None
+        try:
+            state.push(move, seat=seat)
+        except IllegalMoveError as exc:
+            raise RequestError("illegal", str(exc)) from None
+        outcome = state.outcome()
+        result = None if outcome is None else outcome.result()
+        try:
+            await self.store.append_move(
+                table.id, table.version, str(move), seat, result, outcome is not None
+            )
+        except Exception:
+            state.pop()
+            log.exception("could not store move %s at %s", move, table.code)
+            raise RequestError(
+                "unavailable", "the move could not be stored; try again", 503
+            ) from None
+        if outcome is not None:
+            table.status, table.result = "finished", result
+            table.touch()
+        self.broadcast(table)
+        self.kick_bots(table)
+
+    # --- bots -------------------------------------------------------------------------------
+
+    def _bot_to_act(self, table: Table) -> int | None:
+        state = table.state
+        if state is None or state.is_over() or table.status != "playing":
+            return None
+        for seat in state.pending_draws:
+            if table.seats[seat].bot:
+                return seat
+        actor = state.to_move
+        if table.seats[actor].bot:
+            return actor
+        return None
+
+    def kick_bots(self, table: Table) -> None:
+        """If a bot must act, start its turn (one bot task per table at a time)."""
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        if self._bot_to_act(table) is None:
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(table))
+
+    async def _bot_turn(self, table: Table) -> None:
+        try:
+            seat = self._bot_to_act(table)
+            state = table.state
+            if seat is None or state is None:
+                return
+            version = table.version
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay * (0.5 + self._random.random()))
+            if table.version != version or self._bot_to_act(table) != seat:
+                return
+            if state.is_chance():
+                move = state.sample_chance()
+            else:
+                spec = table.seats[seat].bot
+                assert spec is not None
+                view = state.view(seat)
+                loop = asyncio.get_running_loop()
+                text = await loop.run_in_executor(
+                    self.executor, choose_move, spec, self._random.randrange(1 << 62), view
+                )
+                move = Move.parse(text)
+            async with table.lock:
+                if table.version == version and self._bot_to_act(table) == seat:
+                    await self._apply(table, move, seat)
+        except RequestError as exc:
+            log.error("bot at %s seat %s: %s", table.code, seat, exc.message)
+        except Exception as exc:
+            log.exception("bot turn failed at %s", table.code)
+            if self.on_error:
+                self.on_error(exc)
+        finally:
+            table.bot_task = None
+        self.kick_bots(table)
+
+    # --- lists ----------------------------------------------------------------------------------
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Public tables: those with free seats, and those being played (to watch)."""
+        out = []
+        for t in self.tables.values():
+            if not t.public or t.status == "finished":
+                continue
+            out.append(
+                {
+                    "code": t.code,
+                    "config": t.config.to_dict(),
+                    "status": t.status,
+                    "free": [s.seat for s in t.seats if s.kind == "empty"],
+                    "players": [s.name for s in t.seats],
+                    "spectators": t.spectators,
+                }
+            )
+        out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
+        return out[:200]
+
+    async def shutdown(self) -> None:
+        """Stop the bots and close every connection."""
+        for t in self.tables.values():
+            if t.bot_task:
+                t.bot_task.cancel()
+            for c in list(t.conns):
+                c.close()
+
+
+def clean_name(name: Any) -> str:
+    """A player's display name: trimmed, printable, at most :data:`NAME_LENGTH` characters."""
+    if not isinstance(name, str):
+        raise RequestError("bad_message", "a name is text")
+    name = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH]
+    if not name:
+        raise RequestError("bad_message", "choose a name")
+    return name

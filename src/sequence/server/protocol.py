@@ -1,0 +1,158 @@
+"""Everything the server sends to a client, built in one place.
+
+A client may learn only what its seat's :class:`~sequence.engine.View` holds (or the spectators'
+view). Every message therefore leaves the server as a :class:`Payload`, and only this module can
+make one: game state passes through :func:`state_payload`, which calls ``state.view(seat)`` and
+nothing else of the state; errors are short texts about the sender's own request. A connection
+sends nothing but payloads (see :class:`sequence.server.hub.Connection`), so a message that skipped
+the filter cannot be sent at all -- the lesson of boardgame.io's ``playerView`` bugs (the first
+state, the undo history, the log).
+
+Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
+
+``{"type": "hello", "token": SEAT_TOKEN|null, "host": HOST_TOKEN|null, "version": N|null}``
+    first message: take a seat (or spectate) and get the current state;
+``{"type": "move", "move": "5H@c3", "version": N}``
+    make a move in the position at version ``N``;
+``{"type": "roll", "version": N}``
+    Sequence Dice: roll the dice for your turn;
+``{"type": "penalty", "team": "B", "version": N}``
+    the host imposes the table-talk penalty on a team;
+``{"type": "sync"}``
+    send me the current state again;
+``{"type": "ping"}``
+    keep-alive, answered by ``{"type": "pong"}``.
+
+Server to client:
+
+``{"type": "state", "version": N, "you": {...}, "table": {...}, "view": VIEW|null}``
+    the whole table as this connection may see it (``view`` is ``View.to_dict()``);
+``{"type": "error", "code": CODE, "message": TEXT, "version": N|null}``
+    the request was refused and nothing changed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Final, final
+
+if TYPE_CHECKING:
+    from .hub import Table
+
+MAX_MESSAGE: Final = 4096
+"""The largest message a client may send, in bytes; larger ones are refused."""
+
+ERROR_CODES: Final = (
+    "bad_json",
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "unknown_table",
+    "bad_token",
+    "not_seated",
+    "not_host",
+    "not_started",
+    "game_over",
+    "stale",
+    "illegal",
+    "unavailable",
+)
+"""Every error code a client can get."""
+
+_SEAL = object()
+
+
+@final
+class Payload:
+    """A message that may go to one connection. Made only by this module's functions."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str, seal: object) -> None:
+        if seal is not _SEAL:
+            raise TypeError("payloads are built only by sequence.server.protocol")
+        self.text = text
+
+    def data(self) -> Any:
+        """The message decoded (for tests and logs)."""
+        return json.loads(self.text)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def view_json(table: Table, seat: int | None) -> str:
+    """The JSON of ``seat``'s view of the game (``null`` before the start), cached per version.
+
+    This is the one place where a game state turns into something a client can get.
+    """
+    state = table.state
+    if state is None:
+        return "null"
+    key = (table.version, seat)
+    cached = table.view_cache.get(key)
+    if cached is None:
+        if len(table.view_cache) > 64:
+            table.view_cache.clear()
+        cached = _dumps(state.view(seat).to_dict())
+        table.view_cache[key] = cached
+    return cached
+
+
+def table_meta(table: Table) -> dict[str, Any]:
+    """The public facts about a table: settings, seats, names, who is away, where it stands."""
+    state = table.state
+    return {
+        "code": table.code,
+        "config": table.config.to_dict(),
+        "public": table.public,
+        "status": table.status,
+        "result": table.result,
+        "rematch": table.rematch_code,
+        "spectators": table.spectators,
+        "seats": [
+            {
+                "seat": s.seat,
+                "team": table.config.team_of(s.seat),
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot,
+                "stand_in": s.stand_in,
+                "connected": s.kind == "bot" or s.connections > 0,
+            }
+            for s in table.seats
+        ],
+        "version": table.version,
+        "chance": bool(state is not None and state.is_chance() and not state.is_over()),
+    }
+
+
+def state_payload(table: Table, seat: int | None, host: bool) -> Payload:
+    """The state message for a connection sitting at ``seat`` (``None``: spectator)."""
+    meta = table.meta_json()
+    you = _dumps({"seat": seat, "host": host})
+    text = (
+        f'{{"type":"state","version":{table.version},"you":{you},'
+        f'"table":{meta},"view":{view_json(table, seat)}}}'
+    )
+    return Payload(text, _SEAL)
+
+
+def error_payload(code: str, message: str, version: int | None = None) -> Payload:
+    """An error: the request was refused and nothing changed."""
+    if code not in ERROR_CODES:
+        raise ValueError(f"unknown error code {code!r}")
+    return Payload(
+        _dumps({"type": "error", "code": code, "message": message, "version": version}), _SEAL
+    )
+
+
+def pong_payload() -> Payload:
+    """The answer to a ping."""
+    return Payload('{"type":"pong"}', _SEAL)
+
+
+def dumps(obj: Any) -> str:
+    """Compact JSON, as every payload is written."""
+    return _dumps(obj)

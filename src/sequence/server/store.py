@@ -1,0 +1,239 @@
+"""The database behind the hub: one thread does every query, moves are committed in groups.
+
+All SQL runs on a single worker thread, so the event loop never waits on the database and
+SQLite sees one writer. :meth:`Store.append_move` resolves only once its move is committed:
+moves that arrive together share one transaction (group commit), and a move is never shown to
+anybody before it is stored, so a killed server resumes exactly where the players saw it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload, sessionmaker
+
+from .db import MoveRow, SeatRow, TableRow, make_engine, migrate, now
+
+T = TypeVar("T")
+
+
+@dataclass
+class SeatData:
+    """A seat as stored."""
+
+    seat: int
+    name: str | None = None
+    token_hash: str | None = None
+    bot: str | None = None
+    stand_in: bool = False
+
+
+@dataclass
+class TableData:
+    """A table as stored, with its moves in order."""
+
+    id: int
+    code: str
+    config: dict[str, Any]
+    seed: int
+    public: bool
+    status: str
+    host_hash: str
+    result: str | None
+    rematch_code: str | None
+    seats: list[SeatData]
+    moves: list[str]
+    finished_at: str | None = None
+
+
+@dataclass
+class _Pending:
+    table_id: int
+    ply: int
+    move: str
+    seat: int | None
+    result: str | None
+    finished: bool
+    future: asyncio.Future[None]
+
+
+def _data(row: TableRow, with_moves: bool = True) -> TableData:
+    return TableData(
+        id=row.id,
+        code=row.code,
+        config=json.loads(row.config),
+        seed=row.seed,
+        public=row.public,
+        status=row.status,
+        host_hash=row.host_hash,
+        result=row.result,
+        rematch_code=row.rematch_code,
+        seats=[SeatData(s.seat, s.name, s.token_hash, s.bot, s.stand_in) for s in row.seats],
+        moves=[m.move for m in row.moves] if with_moves else [],
+        finished_at=row.finished_at.isoformat() if row.finished_at else None,
+    )
+
+
+class Store:
+    """Tables, seats and moves in the database at ``url`` (migrated on opening)."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        migrate(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
+        self._pending: list[_Pending] = []
+        self._flushing = False
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        """Finish queued work and release the database."""
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
+
+    # --- synchronous queries (database thread only) ------------------------------------------
+
+    def create_table(self, data: TableData) -> int:
+        """Insert a table and its seats; return its id."""
+        with self._sessions.begin() as session:
+            row = TableRow(
+                code=data.code,
+                config=json.dumps(data.config),
+                seed=data.seed,
+                public=data.public,
+                status=data.status,
+                host_hash=data.host_hash,
+                seats=[
+                    SeatRow(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
+                            stand_in=s.stand_in)
+                    for s in data.seats
+                ],
+            )  # fmt: skip
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def save_seat(self, table_id: int, seat: SeatData) -> None:
+        """Store one seat's occupant."""
+        with self._sessions.begin() as session:
+            row = session.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
+            ).one()
+            row.name, row.token_hash, row.bot, row.stand_in = (
+                seat.name,
+                seat.token_hash,
+                seat.bot,
+                seat.stand_in,
+            )
+
+    def set_status(self, table_id: int, status: str, rematch_code: str | None = None) -> None:
+        """Mark a table started (``playing``) or record its rematch."""
+        with self._sessions.begin() as session:
+            row = session.get_one(TableRow, table_id)
+            row.status = status
+            if status == "playing" and row.started_at is None:
+                row.started_at = now()
+            if rematch_code is not None:
+                row.rematch_code = rematch_code
+
+    def _commit_moves(self, batch: list[_Pending]) -> None:
+        with self._sessions.begin() as session:
+            for p in batch:
+                session.add(MoveRow(table_id=p.table_id, ply=p.ply, move=p.move, seat=p.seat))
+            session.flush()
+            for p in batch:
+                if p.finished:
+                    row = session.get_one(TableRow, p.table_id)
+                    row.status, row.result, row.finished_at = "finished", p.result, now()
+
+    def load_active(self) -> list[TableData]:
+        """Every table in the lobby or being played, with its moves: what a restart resumes."""
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(TableRow)
+                .where(TableRow.status.in_(("lobby", "playing")))
+                .options(selectinload(TableRow.seats), selectinload(TableRow.moves))
+            ).all()
+            return [_data(r) for r in rows]
+
+    def load(self, code: str) -> TableData | None:
+        """One table by its code, or ``None``."""
+        with self._sessions() as session:
+            row = session.scalars(
+                select(TableRow)
+                .where(TableRow.code == code)
+                .options(selectinload(TableRow.seats), selectinload(TableRow.moves))
+            ).one_or_none()
+            return None if row is None else _data(row)
+
+    def code_taken(self, code: str) -> bool:
+        """Whether a table already has ``code``."""
+        with self._sessions() as session:
+            return (
+                session.scalars(select(TableRow.id).where(TableRow.code == code)).first()
+                is not None
+            )
+
+    def finished(self, limit: int) -> list[TableData]:
+        """The latest finished games, newest first (without their moves)."""
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(TableRow)
+                .where(TableRow.status == "finished")
+                .order_by(TableRow.finished_at.desc(), TableRow.id.desc())
+                .limit(limit)
+                .options(selectinload(TableRow.seats))
+            ).all()
+            return [_data(r, with_moves=False) for r in rows]
+
+    # --- moves, committed in groups --------------------------------------------------------------
+
+    async def append_move(
+        self,
+        table_id: int,
+        ply: int,
+        move: str,
+        seat: int | None,
+        result: str | None,
+        finished: bool,
+    ) -> None:
+        """Store move number ``ply``; return once it is committed (raise if it could not be)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(table_id, ply, move, seat, result, finished, future))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    await self.run(self._commit_moves, batch)
+                except Exception as exc:  # one bad row must not lose the others' moves
+                    for p in batch:
+                        try:
+                            await self.run(self._commit_moves, [p])
+                        except Exception:
+                            if not p.future.done():
+                                p.future.set_exception(exc)
+                        else:
+                            if not p.future.done():
+                                p.future.set_result(None)
+                    continue
+                for p in batch:
+                    if not p.future.done():
+                        p.future.set_result(None)
+        finally:
+            self._flushing = False

@@ -1,0 +1,185 @@
+"""A real server on a random loopback port, and a WebSocket client that keeps every message."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from sequence.server.app import create_app
+from sequence.server.store import Store
+
+PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerThread:
+    """uvicorn serving :func:`create_app` in a thread, on 127.0.0.1 and a free port."""
+
+    def __init__(self, db: str, **kwargs: Any) -> None:
+        self.db = db
+        self.app = create_app(db=db, **kwargs)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub()
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=20)
+
+    def stored(self, code: str) -> Any:
+        """The table as the database holds it (seed and moves: what the test checks against)."""
+        store = Store(self.db)
+        try:
+            return store.load(code)
+        finally:
+            store.close()
+
+
+class Client:
+    """A WebSocket client for one seat (or a spectator) that records everything it receives."""
+
+    def __init__(
+        self, server: ServerThread, code: str, token: str | None = None, host: str | None = None
+    ) -> None:
+        self.server, self.code, self.token, self.host = server, code, token, host
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        url = f"{server.ws_url}/ws/{code}"
+        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**22).__enter__()
+        self.send({"type": "hello", "token": token, "host": host})
+
+    def send(self, msg: Any) -> None:
+        self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg = json.loads(text)
+        self.received.append(msg)
+        return msg
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(timeout=quiet)
+            except TimeoutError:
+                return
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        for msg in reversed(self.received):
+            if msg["type"] == "state":
+                return msg
+        return None
+
+    def wait(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        """Read until the latest state satisfies ``pred``; return it."""
+        deadline = time.monotonic() + timeout
+        st = self.state
+        while st is None or not pred(st):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(
+                    f"timed out waiting; last state version {st and st['version']}"
+                )
+            self.recv(timeout=left)
+            st = self.state
+        return st
+
+    def wait_version(self, version: int, timeout: float = 20) -> dict[str, Any]:
+        return self.wait(lambda s: s["version"] >= version, timeout)
+
+    def error(self, timeout: float = 10) -> dict[str, Any]:
+        """Read until an error arrives; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self.recv(timeout=max(0.01, deadline - time.monotonic()))
+            if msg["type"] == "error":
+                return msg
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'test.db'}"
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[ServerThread]:
+    with ServerThread(sqlite_url, bot_delay=0, rate=10_000, burst=10_000) as srv:
+        yield srv
+
+
+def postgres_available() -> str | None:
+    """``None`` if the test PostgreSQL answers, else why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed"
+    try:
+        with psycopg.connect(PG_URL.replace("+psycopg", ""), connect_timeout=3):
+            return None
+    except Exception as exc:
+        return f"PostgreSQL at {PG_URL} is not reachable: {exc}"
+
+
+def create_table(server: ServerThread, **body: Any) -> dict[str, Any]:
+    with server.http() as http:
+        r = http.post("/api/tables", json=body)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+
+def join(server: ServerThread, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    with server.http() as http:
+        r = http.post(f"/api/tables/{code}/join", json={"name": name, "seat": seat})
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+
+def start(server: ServerThread, code: str, host_token: str) -> None:
+    with server.http() as http:
+        r = http.post(f"/api/tables/{code}/start", json={"host_token": host_token})
+        assert r.status_code == 200, r.text

@@ -1,0 +1,218 @@
+"""Whole games through real WebSockets, several clients each, every message checked.
+
+Each client plays random legal moves from the view it was sent. Afterwards every message any
+client received is compared with what the engine's one filter gives for that client's seat at
+that version: a seat's view or the spectators', exactly, and nothing more (no seed, no other
+hand, no deck order), including the first state and the errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+
+from sequence.engine import GameRecord, State
+
+from .conftest import PG_URL, Client, ServerThread, create_table, join, postgres_available, start
+
+ERROR_KEYS = {"type", "code", "message", "version"}
+
+
+def drive(
+    observer: Client,
+    players: dict[int, Client],
+    rng: random.Random,
+    host: Client | None = None,
+    limit: int = 5000,
+) -> dict[str, Any]:
+    """Play random legal moves for the human seats until the game ends; return the last state."""
+    penalty_tried = False
+    for _ in range(limit):
+        st = observer.wait(lambda s: s["view"] is not None)
+        view = st["view"]
+        if view["outcome"] is not None:
+            return st
+        v = st["version"]
+        if (
+            host is not None
+            and not penalty_tried
+            and view["turns"] >= 4
+            and view["phase"] == "play"
+        ):
+            penalty_tried = True
+            host.send({"type": "penalty", "team": "B", "version": v})
+            observer.wait_version(v + 1)
+            continue
+        for seat, client in players.items():
+            cs = client.wait(lambda s, v=v: s["view"] is not None and s["version"] >= v)
+            if cs["version"] != v:
+                break
+            kind = cs["table"]["seats"][seat]["kind"]
+            if kind != "human":
+                continue
+            if cs["table"]["chance"] and cs["view"]["to_move"] == seat:
+                client.send({"type": "roll", "version": v})
+                break
+            if cs["view"]["legal_moves"]:
+                client.send(
+                    {"type": "move", "move": rng.choice(cs["view"]["legal_moves"]), "version": v}
+                )
+                break
+        progress(observer, players.values(), v)
+    raise AssertionError("the game did not end")
+
+
+def progress(observer: Client, players: Any, v: int, timeout: float = 20) -> None:
+    """Wait until the observer sees version ``v + 1``; fail on an error a player got meanwhile."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for client in players:
+            with contextlib.suppress(TimeoutError):
+                msg = client.recv(timeout=0.001)
+                if msg["type"] == "error" and msg["code"] not in ("stale", "game_over"):
+                    raise AssertionError(f"refused at version {v}: {msg}")
+        with contextlib.suppress(TimeoutError):
+            observer.recv(timeout=0.01)
+        st = observer.state
+        if st is not None and st["version"] > v:
+            return
+    raise AssertionError(f"nothing happened after version {v}")
+
+
+def check_messages(
+    server: ServerThread, code: str, clients: dict[int | None, Client], racing: bool
+) -> None:
+    """Every message each client got is exactly its seat's view at that version."""
+    stored = server.stored(code)
+    record = GameRecord.from_dict(
+        {
+            "config": stored.config,
+            "seed": stored.seed,
+            "moves": stored.moves,
+            "result": stored.result,
+        }
+    )
+    wanted: dict[int, set[int | None]] = {}
+    for seat, client in clients.items():
+        for msg in client.received:
+            if msg["type"] == "state" and msg["view"] is not None:
+                wanted.setdefault(msg["version"], set()).add(seat)
+    views: dict[tuple[int, int | None], Any] = {}
+    state = State.new(record.config, record.seed)
+    for version in range(len(record.moves) + 1):
+        if version:
+            state.push(record.moves[version - 1])
+        for seat in wanted.get(version, ()):
+            views[version, seat] = json.loads(json.dumps(state.view(seat).to_dict()))
+    seed_text = str(stored.seed)
+    for seat, client in clients.items():
+        assert client.received, "a client got nothing"
+        for raw, msg in zip(client.raw, client.received, strict=True):
+            assert seed_text not in raw
+            assert "seed" not in raw
+            if msg["type"] == "error":
+                assert set(msg) == ERROR_KEYS
+                allowed = {"stale", "game_over"} if racing else set()
+                assert msg["code"] in allowed, msg
+                continue
+            assert msg["type"] == "state"
+            assert set(msg) == {"type", "version", "you", "table", "view"}
+            assert msg["you"]["seat"] == seat
+            if msg["view"] is None:
+                continue
+            expected = views[msg["version"], seat]
+            assert msg["view"] == expected, f"seat {seat} version {msg['version']}"
+            if seat is not None:
+                others = [h for s, h in enumerate(msg["view"]["hand_sizes"]) if s != seat]
+                assert (
+                    msg["view"]["hand"] is not None
+                    and len(msg["view"]["hand"]) == msg["view"]["hand_sizes"][seat]
+                )
+                assert all(isinstance(n, int) for n in others)
+            else:
+                assert msg["view"]["hand"] is None
+
+
+CASES = [
+    pytest.param("classic", 2, {}, [None, None], id="classic-2-humans"),
+    pytest.param(
+        "classic", 4, {}, [None, None, "random", "random"], id="classic-4-teams-bots-penalty"
+    ),
+    pytest.param("kids", 3, {}, [None, None, None], id="kids-3"),
+    pytest.param("dice", 4, {}, [None, None, "random", "random"], id="dice-4-teams-bots"),
+    pytest.param("classic", 2, {"manual_draw": True}, [None, None], id="classic-manual-draw"),
+    pytest.param("classic", 2, {"draft": True}, [None, "random"], id="classic-draft-bot"),
+    pytest.param("classic", 3, {"chips_per_colour": "us"}, [None, "random", None], id="classic-3"),
+]
+
+
+def play_whole_game(
+    server: ServerThread,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    bots: list[str | None],
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    created = create_table(
+        server, game=game, players=players, options=options, bots=bots, name="Ann", seat=0
+    )
+    code, host_token = created["code"], created["host_token"]
+    tokens = {0: created["seat_token"]}
+    for seat, level in enumerate(bots):
+        if level is None and seat != 0:
+            tokens[seat] = join(server, code, f"P{seat + 1}", seat)["seat_token"]
+    clients: dict[int | None, Client] = {
+        seat: Client(server, code, token, host_token if seat == 0 else None)
+        for seat, token in tokens.items()
+    }
+    spectator = Client(server, code)
+    clients[None] = spectator
+    for c in clients.values():
+        c.wait(lambda s: s["version"] == 0)
+    start(server, code, host_token)
+    # The record of a game still running is secret.
+    with server.http() as http:
+        assert http.get(f"/api/tables/{code}/record").status_code == 403
+    players_clients = {s: c for s, c in clients.items() if s is not None}
+    host = clients[0] if game == "classic" and players == 4 else None
+    last = drive(spectator, players_clients, rng, host=host)
+    for c in clients.values():
+        c.wait(lambda s: s["view"] is not None and s["view"]["outcome"] is not None)
+        c.drain()
+    racing = any(bots) or bool(options.get("manual_draw"))
+    check_messages(server, code, clients, racing)
+    if host is not None:
+        assert any(m.startswith("penalty:") for m in last["view"]["moves"])
+    with server.http() as http:
+        r = http.get(f"/api/tables/{code}/record")
+        assert r.status_code == 200
+        record = GameRecord.from_dict(r.json()["record"])
+        assert record.replay().outcome().result() == last["view"]["outcome"]["result"]  # type: ignore[union-attr]
+        finished = http.get("/api/finished").json()["games"]
+        assert code in [g["code"] for g in finished]
+    for c in clients.values():
+        c.close()
+
+
+@pytest.mark.parametrize(("game", "players", "options", "bots"), CASES)
+def test_whole_game_hidden_information(
+    server: ServerThread, game: str, players: int, options: dict[str, Any], bots: list[str | None]
+) -> None:
+    play_whole_game(server, game, players, options, bots, seed=players * 31 + len(options))
+
+
+@pytest.mark.postgres
+def test_whole_games_on_postgresql() -> None:
+    why = postgres_available()
+    if why:
+        pytest.skip(why)
+    with ServerThread(PG_URL, bot_delay=0, rate=10_000, burst=10_000) as srv:
+        play_whole_game(srv, "classic", 4, {}, [None, "random", None, "random"], seed=4)
+        play_whole_game(srv, "dice", 2, {}, [None, None], seed=5)
