@@ -164,6 +164,17 @@ def test_five_in_a_row_wins_no_free_spaces() -> None:
     assert not st.is_over()
 
 
+def test_lines_go_across_and_down_too() -> None:
+    st = act("1+2", {"a": "a2 b2 c2 d2"})  # row 2: 4 9 3 4 3
+    push(st, "@e2")
+    assert st.outcome().winner == 0
+    st = act("4+5", {"b": "e1 e2 e3 e4"}, seat=2)  # column e: 6 3 5 9 8
+    assert "@e5" not in {str(m) for m in st.legal_moves()}
+    st = act("4+4", {"b": "e1 e2 e3 e4"}, seat=2)
+    push(st, "@e5")
+    assert st.outcome().winner == 1
+
+
 def test_line_length_six() -> None:
     board = {"a": "a1 b2 d4 e5"}
     st = act("6+6", board, dice_line_length=6)

@@ -174,8 +174,21 @@ def test_cards_and_chips_are_conserved(cfg: Config, seed: int, steps: int) -> No
     game = random_game(cfg, seed, steps)
     deck = Counter(cfg.spec.deck)
     moves = []
-    for _, move, after in game:
+    refill = cfg.spec.uses_cards and not cfg.manual_draw and not cfg.draft
+    for before, move, after in game:
         moves.append(move)
+        if (
+            refill
+            and move.card is not None
+            and move.kind is not MoveKind.FORFEIT
+            and not after.is_over()
+        ):
+            # the card played (or exchanged) is replaced at once: hands keep their size
+            # (a winning play ends the game before the draw)
+            seat = before.to_move
+            assert len(after.hand(seat)) == len(before.hand(seat))
+            if cfg.game == "kids":
+                assert len(after.hand(seat)) == 3
         if cfg.spec.uses_cards:
             assert count_cards(after) == deck
         for team in range(cfg.teams):
