@@ -187,3 +187,17 @@ def test_golden_playthrough(name: str, cfg: Config, seed: int) -> None:
     body = expected[: expected.index("\noutcome ")].splitlines()[3:]
     listed = [line.split(" ", 2)[2] for line in body]
     assert [s.position() for s in record.states()] == listed
+
+
+def test_record_with_penalty_draws_and_passes_replays() -> None:
+    st = State.new(make_config("classic", 4, manual_draw=True), 9)
+    st.push(st.legal_moves()[0])
+    st.push(Move.parse("penalty:A"))
+    while st.forfeits_due():
+        st.push(st.legal_moves()[0])
+    st.push(Move.parse(f"draw:{(st.to_move - 1) % 4 + 1}"))
+    record = GameRecord.from_state(st)
+    assert "penalty:A" in record.to_text() and "forfeit:" in record.to_text()
+    for text in (record.to_json(), record.to_text()):
+        again = GameRecord.load(text).replay()
+        assert again == st and again.position() == st.position()
