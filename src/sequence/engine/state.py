@@ -167,10 +167,11 @@ class _Tables:
     number_mask: dict[int, Bitboard]
     no_defence: Bitboard
     length: int
-    reach: list[tuple[Bitboard, ...]]
-    """Per space, per direction: the spaces a new line through it could use (see LineGeometry)."""
     star: list[Bitboard]
     """Per space: the union of its four reaches; too few of a team's chips there, no new line."""
+    lines: list[tuple[tuple[Bitboard, int, Bitboard], ...]]
+    """Per space, per direction: (its reach, the step between neighbours, where a window
+    through the space starts: space - k * step)."""
     by_card: list[tuple[Bitboard, dict[Bitboard, tuple[Move, ...]], Move] | None]
     """Indexed by card, for ordinary cards: (its spaces, open spaces -> moves, dead-card move)."""
 
@@ -221,8 +222,18 @@ def _tables(game: str, line_length: int) -> _Tables:
         number_mask=number_mask,
         no_defence=number_mask.get(2, 0) | number_mask.get(12, 0),
         length=line_length,
-        reach=[geo.reach.get(s, ()) for s in range(100)],
         star=[_union(geo.reach.get(s, ())) for s in range(100)],
+        lines=[
+            tuple(
+                (
+                    reach,
+                    step,
+                    sum(1 << (s - k * step) for k in range(line_length) if s - k * step >= 0),
+                )
+                for reach, step in zip(geo.reach.get(s, ()), STEPS, strict=False)
+            )
+            for s in range(100)
+        ],
         by_card=[
             (sum(1 << s for s in card_spaces[c]), ordinary[c], card_move(MoveKind.DEAD, c))
             if c in ordinary
@@ -267,7 +278,7 @@ class State:
 
     __slots__ = (
         *_FIELDS, "config", "_t", "_moves", "_stack", "setup", "seed", "_legal",
-        "_players", "_teams", "_auto_draw",
+        "_players", "_teams", "_auto_draw", "_limits", "_max_turns",
     )  # fmt: skip
 
     _chips: tuple[Bitboard, ...]
@@ -300,6 +311,8 @@ class State:
         n, teams = config.players, config.teams
         self._players = n
         self._teams = teams
+        self._limits = config.chips
+        self._max_turns = config.max_turns
         # The common case gets a fast path in _apply: a card game whose draws are automatic.
         self._auto_draw = config.spec.uses_cards and not config.manual_draw and not config.draft
         self._chips = (0,) * teams
@@ -494,12 +507,55 @@ class State:
     def copy(self, stack: bool = True) -> State:
         """An independent copy; with ``stack=False`` it cannot :meth:`pop` past this point."""
         new = State.__new__(State)
-        for name in _FIELDS:
-            setattr(new, name, getattr(self, name))
+        (
+            new._chips,
+            new._occ,
+            new._seqs,
+            new._locked,
+            new._hands,
+            new._discards,
+            new._deck,
+            new._deck_pos,
+            new._draft,
+            new._known,
+            new._to_move,
+            new._phase,
+            new._dead_used,
+            new._passes,
+            new._turns,
+            new._pending,
+            new._forfeit,
+            new._roll,
+            new._rng,
+            new._outcome,
+        ) = (
+            self._chips,
+            self._occ,
+            self._seqs,
+            self._locked,
+            self._hands,
+            self._discards,
+            self._deck,
+            self._deck_pos,
+            self._draft,
+            self._known,
+            self._to_move,
+            self._phase,
+            self._dead_used,
+            self._passes,
+            self._turns,
+            self._pending,
+            self._forfeit,
+            self._roll,
+            self._rng,
+            self._outcome,
+        )  # the fields of _FIELDS, spelled out: copies are on the search hot path
         new.config = self.config
         new._t = self._t
         new._players = self._players
         new._teams = self._teams
+        new._limits = self._limits
+        new._max_turns = self._max_turns
         new._auto_draw = self._auto_draw
         new.setup = self.setup
         new.seed = self.seed
@@ -560,10 +616,10 @@ class State:
 
     def _card_moves(self) -> list[Move]:
         seat = self._to_move
-        team = seat % self.config.teams
+        team = seat % self._teams
         t = self._t
         occ = self._occ
-        can_place = self._chips[team].bit_count() < self.config.chips[team]
+        can_place = self._chips[team].bit_count() < self._limits[team]
         moves: list[Move] = []
         dead: list[Move] = []
         by_card = t.by_card
@@ -636,7 +692,30 @@ class State:
             reason = self._illegal(move, seat)
             if reason is not None:
                 raise IllegalMoveError(f"{move}: {reason}")
-        self._stack.append(self._snapshot())
+        self._stack.append(
+            (
+                self._chips,
+                self._occ,
+                self._seqs,
+                self._locked,
+                self._hands,
+                self._discards,
+                self._deck,
+                self._deck_pos,
+                self._draft,
+                self._known,
+                self._to_move,
+                self._phase,
+                self._dead_used,
+                self._passes,
+                self._turns,
+                self._pending,
+                self._forfeit,
+                self._roll,
+                self._rng,
+                self._outcome,
+            )
+        )  # the same fields as _snapshot(), inlined: this is the hot path
         self._moves.append(move)
         self._legal = None
         kind, card, space, _, _, _ = move
@@ -895,31 +974,29 @@ class State:
 
     def _place_card_and_draw(self, seat: int, card: Card, space: Space) -> None:
         """The hot path: play a card, place its chip, draw, next player (as the general path)."""
-        hand = self._hands[seat]
+        hands = list(self._hands)
+        hand = hands[seat]
         i = hand.index(card)
-        hand = hand[:i] + hand[i + 1 :]
-        discards = self._discards
-        self._discards = discards[:seat] + ((*discards[seat], card),) + discards[seat + 1 :]
+        discards = list(self._discards)
+        discards[seat] += (card,)
+        self._discards = tuple(discards)
         self._place(seat, space)
         pos = self._deck_pos
         deck = self._deck
-        hands = list(self._hands)
-        if self._outcome is not None:
-            hands[seat] = hand
-            self._hands = tuple(hands)
-            return
-        if pos < len(deck):
-            hands[seat] = (*hand, deck[pos])
+        if self._outcome is None and pos < len(deck):
+            hands[seat] = hand[:i] + hand[i + 1 :] + (deck[pos],)
             self._deck_pos = pos + 1
             self._hands = tuple(hands)
         else:
-            hands[seat] = hand
+            hands[seat] = hand[:i] + hand[i + 1 :]
             self._hands = tuple(hands)
+            if self._outcome is not None:
+                return
             self._draw(seat)
         self._passes = 0
         turns = self._turns + 1
         self._turns = turns
-        if turns >= self.config.max_turns:
+        if turns >= self._max_turns:
             self._finish(Termination.MAX_TURNS, None)
             return
         self._to_move = (seat + 1) % self._players
@@ -947,13 +1024,18 @@ class State:
         length = t.length
         own |= t.free
         if (own & t.star[space]).bit_count() >= length:
-            for reach, step in zip(t.reach[space], STEPS, strict=True):
-                run = own & reach
-                if run.bit_count() >= length:
-                    # Keep bit p only if p, p+step, ... (length spaces) are all the team's.
-                    for _ in range(length - 1):
-                        run &= run >> step
-                    if run:
+            for reach, step, starts in t.lines[space]:
+                line = own & reach
+                if line.bit_count() >= length:
+                    # Bit p of `run` survives if p, p+step, ... (length spaces) are all the
+                    # team's; only windows through this space matter (older runs are no news).
+                    pairs = line & line >> step
+                    run = pairs & pairs >> 2 * step  # runs of 4
+                    if length == 5:
+                        run &= line >> 4 * step
+                    elif length == 6:
+                        run &= pairs >> 4 * step
+                    if run & starts:
                         self._new_sequences(team, space, own)
                         break
         if own & HEART == HEART and self.config.draft and self._outcome is None:
