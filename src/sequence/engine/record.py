@@ -212,8 +212,11 @@ class GameRecord:
 
     @classmethod
     def load(cls, text: str) -> GameRecord:
-        """Read a record in either form (JSON if it starts with ``{``)."""
-        return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
+        """Read a record in either form: text starts with a ``[Name "value"]`` header."""
+        stripped = text.lstrip()
+        if stripped[:1] in ("{", "[") and not _HEADER.match(stripped.split("\n", 1)[0].strip()):
+            return cls.from_json(text)
+        return cls.from_text(text)
 
 
 _HEADER = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')

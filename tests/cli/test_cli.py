@@ -1,0 +1,168 @@
+"""The engine's commands as a user runs them: simulate, bench, replay."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sequence.cli.main import main
+from sequence.engine import GameRecord, State, make_config, play_random_game
+
+LEGAL = (
+    [
+        ("classic", n, t)
+        for n, teams in {
+            2: [2],
+            3: [3],
+            4: [2],
+            6: [2, 3],
+            8: [2],
+            9: [3],
+            10: [2],
+            12: [2, 3],
+        }.items()
+        for t in teams
+    ]
+    + [("kids", n, None) for n in (2, 3, 4)]
+    + [("dice", n, None) for n in (2, 3, 4)]
+)
+
+
+@pytest.mark.parametrize(("game", "players", "teams"), LEGAL)
+def test_simulate_runs_every_legal_configuration_to_the_end(
+    game: str, players: int, teams: int | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["simulate", "--game", game, "--players", str(players), "--games", "3", "--json"]
+    if teams:
+        argv += ["--teams", str(teams)]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 3 and len(out["results"]) == 3
+    assert sum(out["wins"].values()) == 3
+    assert all(r["termination"] for r in out["results"])
+
+
+@pytest.mark.parametrize("option", ["draft", "manual_draw", "difficult", "chips_per_colour=us"])
+def test_simulate_with_options(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    players = "4" if option != "chips_per_colour=us" else "3"
+    assert main(["simulate", "--players", players, "-o", option, "--games", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def test_the_issue_command_twelve_players_three_teams(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = "simulate --players 12 --teams 3 --games 100 --seed 1 --json".split()
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["config"] == {"game": "classic", "players": 12, "teams": 3}
+    assert out["games"] == 100
+
+
+def test_simulate_is_deterministic_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    main("simulate --players 4 --games 5 --seed 9 --json".split())
+    first = json.loads(capsys.readouterr().out)["results"]
+    main("simulate --players 4 --games 5 --seed 9 --json".split())
+    assert json.loads(capsys.readouterr().out)["results"] == first
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ("simulate --players 5", "cannot be split into 2 or 3 equal teams"),
+        ("simulate --players 4 --teams 3", "4 players play in 2 equal teams"),
+        ("simulate --game kids --players 5", "Sequence for Kids takes 2 to 4 players"),
+        ("simulate -o draft --players 3", "draft variant is for 2 players or 2 teams of 2"),
+        ("simulate -o nonsense", "unknown option 'nonsense'"),
+        ("bench -o dice_line_length=6", "does not apply to Sequence"),
+    ],
+)
+def test_bad_configurations_fail_with_a_clear_message(
+    argv: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv.split()) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_five_players_from_the_shell_exits_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sequence.cli.main", "simulate", "--players", "5"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "5 players cannot be split" in done.stderr
+
+
+def test_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0.3", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for key in ("moves_per_second", "games_per_second", "copies_per_second", "push_pop_per_second"):
+        assert figures[key] > 0
+
+
+@pytest.mark.parametrize("game", ["kids", "dice"])
+def test_bench_other_games(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--game", game, "--seconds", "0.2"]) == 0
+    assert "moves/s" in capsys.readouterr().out
+
+
+def _record(tmp_path: Path, text: str, name: str = "game.json") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_replay_validates_and_prints_the_final_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = play_random_game(State.new(make_config("classic", 2), seed=4), seed=4)
+    record = GameRecord.from_state(state)
+    assert main(["replay", _record(tmp_path, record.to_json()), "--print"]) == 0
+    out = capsys.readouterr().out
+    assert state.position() in out
+    assert f"result: {state.outcome().result()}" in out  # type: ignore[union-attr]
+    assert (
+        main(["replay", _record(tmp_path, record.to_text(), "g.txt"), "--print", "--to", "3"]) == 0
+    )
+    assert record.replay(3).position() in capsys.readouterr().out
+
+
+def test_replay_names_the_wrong_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = play_random_game(State.new(make_config("classic", 2), seed=4), seed=4)
+    data = GameRecord.from_state(state).to_dict()
+    data["moves"][5] = "JSxa1"  # a free corner never holds a chip to remove
+    assert main(["replay", _record(tmp_path, json.dumps(data)), "--print"]) == 1
+    err = capsys.readouterr().err
+    assert "move 6 (JSxa1) is illegal" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "a JSON object"),
+        ('{"config": {"game": "classic", "players": 5}, "seed": 1, "moves": []}', "bad config"),
+        ('{"config": {"game": "classic"}, "seed": 1, "moves": ["5H@z9"]}', "move 1"),
+    ],
+)
+def test_replay_refuses_malformed_records(
+    tmp_path: Path, text: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", _record(tmp_path, text), "--print"]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_replay_of_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "/nonexistent/game.json", "--print"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    out = capsys.readouterr().out
+    for command in ("simulate", "bench", "replay", "tournament", "play", "serve", "rules"):
+        assert command in out
