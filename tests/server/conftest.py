@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
@@ -34,6 +33,7 @@ class ServerThread:
 
     def __init__(self, db: str, **kwargs: Any) -> None:
         self.db = db
+        self.tokens: dict[int, str] = {}
         self.app = create_app(db=db, **kwargs)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

@@ -1,0 +1,452 @@
+/* Sequence browser client: lobby, table, replay. No build step, nothing from the internet.
+   The server decides everything; this file renders the view it is sent and sends moves. */
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const app = $("#app");
+let catalogue = {};
+let meta = null;
+
+/* Every user-facing string goes through t(), with {named} placeholders. */
+function t(text, params = {}) {
+  const s = catalogue[text] || text;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+async function api(method, path, body) {
+  const r = await fetch(path, {
+    method, headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.message || t("Request failed ({status})", { status: r.status }));
+  return data;
+}
+
+/* ---- language ---------------------------------------------------------------------------- */
+function chosenLanguage() {
+  return localStorage.getItem("seq.lang") || (meta && meta.language) || "en";
+}
+async function loadLanguage(lang) {
+  try { catalogue = (await api("GET", `/api/i18n/${lang}`)).messages; } catch (e) { catalogue = {}; }
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+}
+function languageSwitcher() {
+  const sel = $("#lang");
+  sel.innerHTML = "";
+  const names = { en: "English", ru: "Русский", de: "Deutsch", uk: "Українська", fr: "Français" };
+  for (const l of meta.languages) sel.append(h("option", { value: l, selected: l === chosenLanguage() }, names[l] || l));
+  sel.onchange = async () => {
+    localStorage.setItem("seq.lang", sel.value);
+    document.cookie = `seq_lang=${sel.value}; path=/; max-age=31536000; SameSite=Lax`;
+    await loadLanguage(sel.value);
+    route();
+  };
+}
+
+/* ---- cards and spaces -------------------------------------------------------------------- */
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+function cardText(name) {
+  if (name.length === 2 && SUITS[name[1]]) return (name[0] === "T" ? "10" : name[0]) + SUITS[name[1]];
+  return t(name.charAt(0) + name.slice(1).toLowerCase());
+}
+const isRed = (name) => name.length === 2 && (name[1] === "H" || name[1] === "D");
+function labelText(label) {
+  if (label === "**") return "★";
+  if (/^\d+$/.test(label)) return label;
+  return cardText(label);
+}
+const spaceOf = (move) => { const m = /[@x=]([a-z]\d+)$/.exec(move || ""); return m ? m[1] : null; };
+
+/* ---- storage of secrets (this browser only) --------------------------------------------- */
+const seatToken = (code) => localStorage.getItem(`seq.seat.${code}`);
+const hostToken = (code) => localStorage.getItem(`seq.host.${code}`);
+function remember(code, seat, host) {
+  if (seat) localStorage.setItem(`seq.seat.${code}`, seat);
+  if (host) localStorage.setItem(`seq.host.${code}`, host);
+}
+
+/* ---- lobby ------------------------------------------------------------------------------- */
+async function lobby() {
+  app.innerHTML = "";
+  const err = h("div");
+  const games = meta.games;
+  const gameSel = h("select", { id: "game" }, Object.entries(games).map(([g, d]) => h("option", { value: g }, t(d.title))));
+  const playersSel = h("select", { id: "players" });
+  const teamsSel = h("select", { id: "teams" });
+  const seatsBox = h("div", { id: "seatbots" });
+  const opts = h("div");
+  const name = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
+  const pub = h("input", { type: "checkbox", id: "public", checked: true });
+  const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), t(label));
+  function refresh() {
+    const g = gameSel.value;
+    const keep = playersSel.value;
+    playersSel.innerHTML = "";
+    for (const n of games[g].players) playersSel.append(h("option", { value: n, selected: String(n) === keep }, n));
+    const n = Number(playersSel.value);
+    teamsSel.innerHTML = "";
+    const teamChoices = g === "classic" ? (n <= 3 ? [n] : [2, 3].filter((k) => n % k === 0)) : [g === "dice" && n === 4 ? 2 : n];
+    for (const k of teamChoices) teamsSel.append(h("option", { value: k }, k));
+    opts.innerHTML = "";
+    if (g === "classic") opts.append(optBox("opt-manual_draw", "Manual draw"), optBox("opt-difficult", "Difficult variant"), optBox("opt-draft", "Draft variant"));
+    if (g === "dice") opts.append(optBox("opt-line6", "Six in a row"));
+    seatsBox.innerHTML = "";
+    for (let i = 0; i < n; i++) {
+      const sel = h("select", { "data-seat": i, id: `seat-${i}` },
+        h("option", { value: "" }, i === 0 ? t("Me") : t("Open seat")),
+        meta.bots.map((b) => h("option", { value: b }, t("Bot: {level}", { level: t(b) }))));
+      seatsBox.append(h("label", {}, t("Seat {n}", { n: i + 1 }), sel));
+    }
+  }
+  gameSel.onchange = refresh; playersSel.onchange = refresh;
+  refresh();
+  async function create() {
+    err.innerHTML = "";
+    try {
+      const g = gameSel.value;
+      const options = {};
+      for (const o of ["manual_draw", "difficult", "draft"]) { const el = $(`#opt-${o}`); if (el && el.checked) options[o] = true; }
+      if ($("#opt-line6") && $("#opt-line6").checked) options.dice_line_length = 6;
+      const bots = [...seatsBox.querySelectorAll("select")].map((s) => s.value || null);
+      const mine = bots.findIndex((b) => b === null);
+      localStorage.setItem("seq.name", name.value);
+      const r = await api("POST", "/api/tables", {
+        game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
+        public: pub.checked, name: mine >= 0 ? (name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
+      });
+      remember(r.code, r.seat_token, r.host_token);
+      go(`/t/${r.code}`);
+    } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
+  }
+  const codeIn = h("input", { id: "code", maxlength: 8, placeholder: t("Code"), size: 8 });
+  app.append(
+    h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
+      h("label", {}, t("Your name"), name),
+      h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
+      h("label", {}, pub, t("Public")), opts, h("div", {}, seatsBox),
+      h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
+    h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
+      h("button", { onclick: () => codeIn.value && go(`/t/${codeIn.value.trim().toUpperCase()}`) }, t("Go"))),
+  );
+  const open = h("section", { class: "panel", id: "open-tables" }, h("h2", {}, t("Open tables")));
+  const done = h("section", { class: "panel", id: "finished" }, h("h2", {}, t("Finished games")));
+  app.append(open, done);
+  try {
+    const { tables } = await api("GET", "/api/tables");
+    if (!tables.length) open.append(h("p", {}, t("No open tables yet.")));
+    else open.append(h("table", { class: "list" }, tables.map((tb) => h("tr", {},
+      h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", t("{n} players", { n: tb.config.players })),
+      h("td", {}, tb.players.map((p) => p || "—").join(", ")),
+      h("td", {}, h("button", { onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" ? t("Join") : t("Watch")))))));
+    const { games: fin } = await api("GET", "/api/finished");
+    if (!fin.length) done.append(h("p", {}, t("No finished games yet.")));
+    else done.append(h("table", { class: "list" }, fin.map((f) => h("tr", {},
+      h("td", { class: "code" }, f.code), h("td", {}, t(games[f.config.game].title)), h("td", {}, f.players.join(", ")),
+      h("td", {}, resultText(f.result)), h("td", {}, h("button", { onclick: () => go(`/replay/${f.code}`) }, t("Replay")))))));
+  } catch (e) { open.append(h("div", { class: "error" }, e.message)); }
+}
+
+function resultText(result) {
+  if (!result) return "";
+  if (result === "draw") return t("Draw");
+  return t("Team {team} wins", { team: result.split(" ")[0] });
+}
+
+/* ---- table ------------------------------------------------------------------------------- */
+const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false };
+window.seq = table;
+
+function send(msg) {
+  if (table.ws && table.ws.readyState === 1) table.ws.send(JSON.stringify(msg));
+}
+function sendMove(move) { send({ type: "move", move, version: table.msg.version }); table.selected = null; }
+
+function connect(code) {
+  if (table.ws) { table.closing = true; table.ws.close(); }
+  table.closing = false;
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`);
+  table.ws = ws;
+  ws.onopen = () => {
+    table.retry = 0;
+    $("#conn").textContent = "";
+    ws.send(JSON.stringify({ type: "hello", token: seatToken(code), host: hostToken(code), version: table.msg && table.msg.version }));
+  };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") {
+      if (!table.msg || msg.version !== table.msg.version) table.selected = null;
+      table.msg = msg; table.error = null; renderTable();
+    } else if (msg.type === "error") {
+      if (msg.code === "stale") send({ type: "sync" });
+      table.error = msg.message; renderTable();
+    }
+  };
+  ws.onclose = () => {
+    if (table.ws !== ws || table.closing) return;
+    $("#conn").textContent = t("Reconnecting…");
+    table.retry = Math.min(table.retry + 1, 6);
+    setTimeout(() => { if (table.code === code) connect(code); }, 300 * table.retry);
+  };
+}
+
+async function tablePage(code) {
+  table.code = code; table.msg = null; table.selected = null; table.error = null;
+  app.innerHTML = "";
+  app.append(h("p", {}, t("Connecting…")));
+  connect(code);
+}
+
+function seatLabel(m, s) {
+  const seat = m.table.seats[s];
+  const who = seat.name || t("Open seat");
+  return seat.kind === "bot" ? t("{name} (bot)", { name: who }) : who;
+}
+
+function teamSwatch(view, team) {
+  const colour = view ? view.teams[team].colour : ["blue", "green", "red", "yellow"][team];
+  return h("span", { class: "swatch", style: `background: var(--${colour})` });
+}
+
+function lobbyView(m) {
+  const code = m.table.code;
+  const you = m.you;
+  const link = `${location.origin}/t/${code}`;
+  const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
+  const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
+    teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
+    s.kind === "empty" ? "" : seatLabel(m, s.seat),
+    you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
+    s.kind === "empty" && you.seat === null ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
+      try {
+        localStorage.setItem("seq.name", nameIn.value);
+        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player") });
+        remember(code, r.seat_token); connect(code);
+      } catch (e) { table.error = e.message; renderTable(); }
+    } }, t("Sit here")) : null,
+    s.kind === "empty" && you.host ? h("button", { onclick: () => setBot(s.seat, meta.bots[0]) }, t("Add a bot")) : null)));
+  const full = m.table.seats.every((s) => s.kind !== "empty");
+  return h("section", { class: "panel" },
+    h("h2", {}, t("Table {code}", { code })),
+    h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
+    you.seat === null ? h("label", {}, t("Your name"), nameIn) : null,
+    list,
+    you.host ? h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
+      try { await api("POST", `/api/tables/${code}/start`, { host_token: hostToken(code) }); } catch (e) { table.error = e.message; renderTable(); }
+    } }, t("Start")) : h("p", {}, t("Waiting for the host to start.")));
+}
+
+async function setBot(seat, level) {
+  try { await api("POST", `/api/tables/${table.code}/seats/${seat}/bot`, { host_token: hostToken(table.code), level }); }
+  catch (e) { table.error = e.message; renderTable(); }
+}
+
+const SHAPES = ["circle", "square", "triangle", "diamond"];
+function chipShape(team, x, y, r, colour, locked) {
+  const cls = `chip${locked ? " locked" : ""}`;
+  const fill = `var(--${colour})`;
+  const ns = "http://www.w3.org/2000/svg";
+  let el;
+  const shape = SHAPES[team % 4];
+  if (shape === "circle") { el = document.createElementNS(ns, "circle"); el.setAttribute("cx", x); el.setAttribute("cy", y); el.setAttribute("r", r); }
+  else if (shape === "square") { el = document.createElementNS(ns, "rect"); el.setAttribute("x", x - r * .85); el.setAttribute("y", y - r * .85); el.setAttribute("width", r * 1.7); el.setAttribute("height", r * 1.7); }
+  else if (shape === "triangle") { el = document.createElementNS(ns, "polygon"); el.setAttribute("points", `${x},${y - r} ${x + r},${y + r * .8} ${x - r},${y + r * .8}`); }
+  else { el = document.createElementNS(ns, "polygon"); el.setAttribute("points", `${x},${y - r} ${x + r},${y} ${x},${y + r} ${x - r},${y}`); }
+  el.setAttribute("class", cls); el.setAttribute("fill", fill); el.setAttribute("data-team", team);
+  return el;
+}
+
+function boardSvg(view, targets, onSpace) {
+  const ns = "http://www.w3.org/2000/svg";
+  const S = 52;
+  const { rows, cols, spaces } = view.board;
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${cols * S} ${rows * S}`);
+  svg.setAttribute("id", "board");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("Board"));
+  const last = spaceOf(view.last_move);
+  for (const sp of spaces) {
+    const g = document.createElementNS(ns, "g");
+    const target = targets.has(sp.name);
+    g.setAttribute("class", `space${sp.free ? " free" : ""}${target ? " target" : ""}${last === sp.name ? " last" : ""}`);
+    g.setAttribute("data-space", sp.name);
+    const x = sp.col * S, y = sp.row * S;
+    const rect = document.createElementNS(ns, "rect");
+    rect.setAttribute("class", "cell"); rect.setAttribute("x", x + 1); rect.setAttribute("y", y + 1);
+    rect.setAttribute("width", S - 2); rect.setAttribute("height", S - 2); rect.setAttribute("rx", 5);
+    g.append(rect);
+    const text = document.createElementNS(ns, "text");
+    text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 9));
+    if (isRed(sp.label)) text.setAttribute("class", "red");
+    text.textContent = labelText(sp.label);
+    g.append(text);
+    if (sp.chip !== null) g.append(chipShape(sp.chip, x + S / 2, y + S / 2 + 5, S * 0.28, view.teams[sp.chip].colour, sp.locked));
+    if (target) g.addEventListener("click", () => onSpace(sp.name));
+    svg.append(g);
+  }
+  return svg;
+}
+
+function renderTable() {
+  const m = table.msg;
+  app.innerHTML = "";
+  if (table.error) app.append(h("div", { class: "error", id: "error" }, table.error));
+  if (!m) return;
+  if (m.table.rematch) {
+    app.append(h("div", { class: "notice" }, t("A rematch is ready."), " ",
+      h("button", { id: "go-rematch", onclick: () => go(`/t/${m.table.rematch}`, true) }, t("Go to the rematch"))));
+  }
+  if (!m.view) { app.append(lobbyView(m)); return; }
+  const v = m.view, you = m.you;
+  const legal = v.legal_moves;
+  const myTurn = legal.length > 0 || (m.table.chance && v.to_move === you.seat);
+  const sel = table.selected;
+  const targets = new Set();
+  const dice = v.game === "dice";
+  for (const mv of legal) {
+    if (dice && /^[@=x]/.test(mv)) targets.add(spaceOf(mv));
+    else if (sel && (mv.startsWith(sel + "@") || mv.startsWith(sel + "x"))) targets.add(spaceOf(mv));
+  }
+  const onSpace = (name) => {
+    const mv = legal.find((x) => spaceOf(x) === name && (dice ? /^[@=x]/.test(x) : x.startsWith(sel)));
+    if (mv) sendMove(mv);
+  };
+  const board = h("section", { class: "panel board" }, boardSvg(v, targets, onSpace));
+  const side = h("div");
+  // Status
+  const o = v.outcome;
+  const status = h("section", { class: "panel", id: "status" });
+  if (o) {
+    status.append(h("div", { class: "result", id: "result" }, o.winner === null ? t("The game is drawn.") : t("Team {team} wins!", { team: v.teams[o.winner].letter })));
+    if (you.seat !== null || you.host) status.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
+      try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); go(r.url, true); }
+      catch (e) { table.error = e.message; renderTable(); }
+    } }, t("Rematch")));
+  } else {
+    const actor = v.to_move;
+    status.append(h("div", { class: "turn", id: "turn" }, myTurn && v.to_move === you.seat ? t("Your turn") : t("{name} to play", { name: seatLabel(m, actor) })));
+  }
+  if (v.roll) status.append(h("div", { class: "dice", id: "dice" }, `⚀⚁⚂⚃⚄⚅`[v.roll[0] - 1], " ", `⚀⚁⚂⚃⚄⚅`[v.roll[1] - 1], " = ", v.roll[0] + v.roll[1]));
+  if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
+  // Hand and actions
+  const handBox = h("section", { class: "panel", id: "hand-panel" });
+  if (v.hand) {
+    const dead = new Set(legal.filter((x) => x.startsWith("dead:")).map((x) => x.slice(5)));
+    handBox.append(h("h2", {}, t("Your hand")), h("div", { class: "hand", id: "hand" }, v.hand.map((c, i) => h("button", {
+      class: `card${isRed(c) ? " red" : ""}${sel === c ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
+      "data-card": c, "data-index": i, title: dead.has(c) ? t("Dead card") : "",
+      onclick: () => { table.selected = sel === c ? null : c; renderTable(); },
+    }, cardText(c)))));
+    const acts = h("div", { class: "actions", id: "actions" });
+    const cardMove = (prefix) => sel && legal.includes(`${prefix}:${sel}`) ? `${prefix}:${sel}` : null;
+    if (cardMove("dead")) acts.append(h("button", { id: "act-dead", onclick: () => sendMove(cardMove("dead")) }, t("Exchange dead card")));
+    if (cardMove("discard")) acts.append(h("button", { id: "act-discard", onclick: () => sendMove(cardMove("discard")) }, t("Discard and pass")));
+    if (cardMove("forfeit")) acts.append(h("button", { id: "act-forfeit", onclick: () => sendMove(cardMove("forfeit")) }, t("Give up this card")));
+    if (cardMove("pick")) acts.append(h("button", { id: "act-pick", onclick: () => sendMove(cardMove("pick")) }, t("Take this card")));
+    if (legal.some((x) => x.startsWith("forfeit:")) && !sel) acts.append(h("span", {}, t("Table talk: choose a card to give up.")));
+    if (legal.some((x) => x.startsWith("pick:")) && !sel) acts.append(h("span", {}, t("Choose a card to take from the draft.")));
+    if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
+    const draw = legal.find((x) => x.startsWith("draw:"));
+    if (draw) acts.append(h("button", { id: "act-draw", class: "primary", onclick: () => sendMove(draw) }, t("Draw a card")));
+    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => send({ type: "roll", version: m.version }) }, t("Roll the dice")));
+    handBox.append(acts);
+    if (v.draft && v.draft.length) handBox.append(h("h2", {}, t("Draft")), h("div", { class: "hand", id: "draft" }, v.draft.map((c) => h("button", {
+      class: `card small${isRed(c) ? " red" : ""}${sel === c ? " selected" : ""}`, "data-card": c,
+      onclick: () => { table.selected = sel === c ? null : c; renderTable(); } }, cardText(c)))));
+  } else if (you.seat !== null && dice) {
+    const acts = h("div", { class: "actions", id: "actions" });
+    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => send({ type: "roll", version: m.version }) }, t("Roll the dice")));
+    if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
+    handBox.append(acts);
+  }
+  // Players and public information
+  const players = h("section", { class: "panel", id: "players" }, h("h2", {}, t("Players")),
+    h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
+      teamSwatch(v, s.team), " ", h("b", {}, v.teams[s.team].letter), " ", seatLabel(m, s.seat),
+      s.seat === you.seat ? h("span", { class: "badge" }, t("you")) : null,
+      s.seat === v.to_move && !o ? h("span", { class: "badge turn" }, t("to play")) : null,
+      !s.connected ? h("span", { class: "badge away" }, t("away")) : null,
+      v.game !== "dice" ? h("span", { class: "badge" }, t("{n} cards", { n: v.hand_sizes[s.seat] })) : null,
+      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
+      you.host && !s.connected && s.kind === "human" && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, meta.bots[0]) }, t("Hand to a bot")) : null))),
+    h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
+    h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", t("{team}: {n} of {need} sequences", { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
+    h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })));
+  if (you.host && !o && v.config.game === "classic" && v.teams.some((tm) => tm.seats.length > 1)) {
+    players.append(h("div", { class: "actions" }, h("span", {}, t("Table talk penalty:")), v.teams.map((tm) =>
+      h("button", { class: "penalty", "data-team": tm.letter, onclick: () => send({ type: "penalty", team: tm.letter, version: m.version }) }, t("Team {team}", { team: tm.letter })))));
+  }
+  const log = h("section", { class: "panel log", id: "log" }, h("h2", {}, t("Moves")), h("ol", {}, v.moves.map((mv) => h("li", {}, mv))));
+  side.append(status, handBox, players, log);
+  app.append(h("div", { class: "game" }, h("div", {}, board), side));
+  const ol = $("#log"); if (ol) ol.scrollTop = ol.scrollHeight;
+}
+
+/* ---- replay ------------------------------------------------------------------------------ */
+async function replayPage(code) {
+  app.innerHTML = "";
+  let ply = 0, plies = 0;
+  const holder = h("div");
+  const label = h("span", { id: "ply" });
+  async function show(n) {
+    try {
+      const r = await api("GET", `/api/tables/${code}/replay/${n}`);
+      ply = r.ply; plies = r.plies;
+      label.textContent = t("Move {n} of {total}", { n: ply, total: plies });
+      holder.innerHTML = "";
+      holder.append(h("section", { class: "panel board" }, boardSvg(r.view, new Set(), () => {})),
+        h("p", {}, r.view.last_move || ""), r.view.outcome ? h("p", { class: "result" }, resultText(r.view.outcome.result)) : null);
+    } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
+  }
+  app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),
+    h("div", { class: "actions" },
+      h("button", { id: "first", onclick: () => show(0) }, "⏮"),
+      h("button", { id: "prev", onclick: () => show(Math.max(0, ply - 1)) }, t("Back")),
+      h("button", { id: "next", onclick: () => show(Math.min(plies, ply + 1)) }, t("Next")),
+      h("button", { id: "last", onclick: () => show(plies) }, "⏭"), label)), holder);
+  await show(0);
+}
+
+/* ---- routing ----------------------------------------------------------------------------- */
+function go(path, replace) {
+  if (replace) history.replaceState(null, "", path); else history.pushState(null, "", path);
+  route();
+}
+function route() {
+  const p = location.pathname;
+  let m;
+  if ((m = /^\/t\/([A-Za-z0-9]+)/.exec(p))) {
+    const code = m[1].toUpperCase();
+    // A rematch keeps the same people: their tokens carry over.
+    if (table.msg && table.msg.table.rematch === code) remember(code, seatToken(table.msg.table.code), hostToken(table.msg.table.code));
+    return tablePage(code);
+  }
+  if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }
+  if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
+  return lobby();
+}
+window.addEventListener("popstate", route);
+
+(async function main() {
+  meta = await api("GET", "/api/meta");
+  await loadLanguage(chosenLanguage());
+  languageSwitcher();
+  route();
+})();

@@ -1,0 +1,345 @@
+"""Every rule of the protocol: bad input is refused with a clear error and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from .conftest import Client, ServerThread, create_table, free_port, join, start
+
+
+def two_humans(server: ServerThread, **options: Any) -> tuple[str, str, dict[int, str]]:
+    created = create_table(server, game="classic", players=2, options=options, name="Ann", seat=0)
+    code = created["code"]
+    bob = join(server, code, "Bob")
+    return code, created["host_token"], {0: created["seat_token"], 1: bob["seat_token"]}
+
+
+def started(server: ServerThread) -> tuple[str, str, dict[int, Client], Client]:
+    code, host, tokens = two_humans(server)
+    server.tokens = tokens
+    start(server, code, host)
+    clients = {s: Client(server, code, t) for s, t in tokens.items()}
+    for c in clients.values():
+        c.wait(lambda s: s["view"] is not None)
+    watcher = Client(server, code)
+    watcher.wait(lambda s: s["view"] is not None)
+    return code, host, clients, watcher
+
+
+def mover(clients: dict[int, Client]) -> tuple[int, Client, dict[str, Any]]:
+    for seat, c in clients.items():
+        st = c.state
+        assert st is not None
+        if st["view"]["legal_moves"]:
+            return seat, c, st
+    raise AssertionError("nobody to move")
+
+
+def test_unknown_table_http_and_ws(server: ServerThread) -> None:
+    with server.http() as http:
+        r = http.get("/api/tables/NOPE42")
+        assert r.status_code == 404 and r.json()["error"] == "unknown_table"
+        assert http.post("/api/tables/NOPE42/join", json={"name": "x"}).status_code == 404
+    c = Client(server, "NOPE42")
+    msg = c.recv()
+    assert msg["type"] == "error" and msg["code"] == "unknown_table"
+
+
+def test_bad_create_requests(server: ServerThread) -> None:
+    with server.http() as http:
+        r = http.post("/api/tables", json={"game": "classic", "players": 5})
+        assert r.status_code == 400 and "5 players" in r.json()["message"]
+        r = http.post("/api/tables", content=b"{not json")
+        assert r.status_code == 400 and r.json()["error"] == "bad_json"
+        r = http.post("/api/tables", json={"players": 2, "bots": ["os:system"]})
+        assert r.status_code == 400 and "unknown bot level" in r.json()["message"]
+        r = http.post("/api/tables", content=b"x" * 20_000)
+        assert r.status_code == 413 and r.json()["error"] == "too_large"
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_join_full_table_and_taken_seat(server: ServerThread) -> None:
+    code, _host, _tokens = two_humans(server)
+    with server.http() as http:
+        r = http.post(f"/api/tables/{code}/join", json={"name": "Cy"})
+        assert r.status_code == 409 and "full" in r.json()["message"]
+        r = http.post(f"/api/tables/{code}/join", json={"name": "Cy", "seat": 0})
+        assert r.status_code == 409
+        r = http.post(f"/api/tables/{code}/join", json={"name": "", "seat": 1})
+        assert r.status_code in (400, 409)
+
+
+def test_start_needs_host_and_full_seats(server: ServerThread) -> None:
+    created = create_table(server, game="kids", players=3, name="Ann", bots=[None, "random"])
+    code = created["code"]
+    with server.http() as http:
+        r = http.post(f"/api/tables/{code}/start", json={"host_token": "wrong"})
+        assert r.status_code == 403 and r.json()["error"] == "not_host"
+        r = http.post(f"/api/tables/{code}/start", json={"host_token": created["host_token"]})
+        assert r.status_code == 409 and "empty" in r.json()["message"]
+        listed = http.get("/api/tables").json()["tables"]
+        assert [t["code"] for t in listed] == [code] and listed[0]["free"] == [2]
+    private = create_table(server, game="kids", players=2, public=False, name="Zed")
+    with server.http() as http:
+        assert private["code"] not in [t["code"] for t in http.get("/api/tables").json()["tables"]]
+
+
+def test_malformed_oversized_and_unknown_messages_change_nothing(server: ServerThread) -> None:
+    _code, _host, clients, watcher = started(server)
+    seat, c, st = mover(clients)
+    before = st["version"]
+    for raw, code in [
+        ("not json", "bad_json"),
+        ("[1, 2]", "bad_message"),
+        (json.dumps({"type": "dance"}), "bad_message"),
+        (json.dumps({"type": "move", "move": "zz", "version": before}), "bad_message"),
+        (json.dumps({"type": "move", "move": st["view"]["legal_moves"][0]}), "bad_message"),
+        (json.dumps({"type": "move", "move": "x" * 5000, "version": before}), "too_large"),
+        (b"\x00\x01", "bad_message"),
+    ]:
+        c.send(raw)
+        err = c.error()
+        assert err["code"] == code, (raw, err)
+        assert err["message"]
+    c.send({"type": "sync"})
+    assert c.wait(lambda s: True)["version"] == before
+    assert watcher.state is not None and watcher.state["version"] == before
+
+
+def test_frame_beyond_the_server_limit_closes_with_message_too_big(server: ServerThread) -> None:
+    _code, _host, clients, _watcher = started(server)
+    c = clients[0]
+    c.send("x" * 100_000)
+    with pytest.raises(ConnectionClosed) as info:
+        for _ in range(10):
+            c.recv(timeout=5)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+
+
+def test_out_of_turn_stale_duplicate_and_spectator_moves(server: ServerThread) -> None:
+    _code, host, clients, watcher = started(server)
+    seat, c, st = mover(clients)
+    other = clients[1 - seat]
+    v = st["version"]
+    move = st["view"]["legal_moves"][0]
+    other.send({"type": "move", "move": move, "version": v})
+    err = other.error()
+    assert err["code"] == "illegal" and "not your turn" in err["message"]
+    watcher.send({"type": "move", "move": move, "version": v})
+    assert watcher.error()["code"] == "not_seated"
+    watcher.send({"type": "roll", "version": v})
+    assert watcher.error()["code"] == "not_seated"
+    c.send({"type": "move", "move": move, "version": v})
+    c.wait_version(v + 1)
+    c.send({"type": "move", "move": move, "version": v})
+    err = c.error()
+    assert err["code"] == "stale" and f"version {v}" in err["message"] and err["version"] == v + 1
+    c.send({"type": "penalty", "team": "B", "version": v + 1})
+    assert c.error()["code"] == "not_host"
+    h = Client(server, _code, server.tokens[0], host)
+    h.wait(lambda s: s["you"]["host"])
+    h.send({"type": "penalty", "team": "B", "version": v + 1})
+    err = h.error()
+    assert err["code"] == "illegal" and "alone" in err["message"]
+    c.send({"type": "roll", "version": v + 1})
+    assert c.error()["code"] in ("illegal",)
+    watcher.send({"type": "ping"})
+    assert watcher.recv()["type"] in ("pong", "state")
+
+
+def test_bad_token_and_rate_limit(sqlite_url: str) -> None:
+    with ServerThread(sqlite_url, bot_delay=0, rate=5, burst=5) as server:
+        code, host, tokens = two_humans(server)
+        start(server, code, host)
+        bad = Client(server, code, "forged-token")
+        err = bad.recv()
+        assert err["type"] == "error" and err["code"] == "bad_token"
+        c = Client(server, code, tokens[0])
+        c.wait(lambda s: s["view"] is not None)
+        v = c.state["version"]  # type: ignore[index]
+        for _ in range(30):
+            c.send({"type": "sync"})
+        codes = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and "rate_limited" not in codes:
+            msg = c.recv(timeout=5)
+            if msg["type"] == "error":
+                codes.append(msg["code"])
+        assert "rate_limited" in codes
+        assert c.state["version"] == v  # type: ignore[index]
+
+
+def test_reconnect_keeps_the_seat_and_away_seat_goes_to_a_bot(server: ServerThread) -> None:
+    code, host, tokens = two_humans(server)
+    start(server, code, host)
+    ann = Client(server, code, tokens[0], host)
+    bob = Client(server, code, tokens[1])
+    st = ann.wait(lambda s: s["view"] is not None and s["table"]["seats"][1]["connected"])
+    hand = bob.wait(lambda s: s["view"] is not None)["view"]["hand"]
+    bob.close()
+    st = ann.wait(lambda s: not s["table"]["seats"][1]["connected"])
+    assert st["table"]["seats"][1]["kind"] == "human"
+    # Back from elsewhere with the same token: the same seat, the same hand, resynchronised.
+    bob2 = Client(server, code, tokens[1])
+    st2 = bob2.wait(lambda s: s["view"] is not None)
+    assert st2["you"]["seat"] == 1 and st2["view"]["hand"] == hand
+    assert st2["version"] == st["version"]
+    bob2.close()
+    ann.wait(lambda s: not s["table"]["seats"][1]["connected"])
+    with server.http() as http:
+        r = http.post(
+            f"/api/tables/{code}/seats/1/bot", json={"host_token": "nope", "level": "random"}
+        )
+        assert r.status_code == 403
+        r = http.post(
+            f"/api/tables/{code}/seats/0/bot", json={"host_token": host, "level": "random"}
+        )
+        assert r.status_code == 409  # Ann is here
+        r = http.post(
+            f"/api/tables/{code}/seats/1/bot", json={"host_token": host, "level": "random"}
+        )
+        assert r.status_code == 200
+    st = ann.wait(lambda s: s["table"]["seats"][1]["kind"] == "bot")
+    assert st["table"]["seats"][1]["stand_in"]
+    # The bot plays Bob's turns: play Ann's until the bot has moved.
+    for _ in range(20):
+        st = ann.wait(lambda s: s["view"] is not None)
+        if (
+            any(m for m in st["view"]["moves"][1:])
+            and st["view"]["to_move"] == 0
+            and st["version"] >= 2
+        ):
+            break
+        if st["view"]["legal_moves"]:
+            ann.send(
+                {"type": "move", "move": st["view"]["legal_moves"][0], "version": st["version"]}
+            )
+        ann.wait_version(st["version"] + 1)
+    assert st["version"] >= 2
+    bob3 = Client(server, code, tokens[1])
+    st3 = bob3.wait(lambda s: s["table"]["seats"][1]["kind"] == "human")
+    assert st3["you"]["seat"] == 1
+
+
+def test_rematch_and_replay(server: ServerThread) -> None:
+    created = create_table(server, game="kids", players=2, name="Ann", bots=[None, "random"])
+    code, host, token = created["code"], created["host_token"], created["seat_token"]
+    start(server, code, host)
+    ann = Client(server, code, token, host)
+    with server.http() as http:
+        assert http.post(f"/api/tables/{code}/rematch", json={"token": token}).status_code == 409
+    for _ in range(500):
+        st = ann.wait(lambda s: s["view"] is not None)
+        if st["view"]["outcome"]:
+            break
+        if st["view"]["legal_moves"]:
+            ann.send(
+                {"type": "move", "move": st["view"]["legal_moves"][0], "version": st["version"]}
+            )
+        ann.wait_version(st["version"] + 1)
+    plies = len(st["view"]["moves"])
+    with server.http() as http:
+        r = http.get(f"/api/tables/{code}/replay/0")
+        assert (
+            r.status_code == 200 and r.json()["view"]["hand"] is None and r.json()["plies"] == plies
+        )
+        last = http.get(f"/api/tables/{code}/replay/{plies}").json()["view"]
+        assert last["outcome"] == st["view"]["outcome"] and last["board"] == st["view"]["board"]
+        assert http.get(f"/api/tables/{code}/replay/{plies + 1}").status_code == 404
+        assert http.post(f"/api/tables/{code}/rematch", json={"token": "x"}).status_code == 403
+        r = http.post(f"/api/tables/{code}/rematch", json={"token": token})
+        new = r.json()["code"]
+        assert r.status_code == 200 and new != code
+        assert http.post(f"/api/tables/{code}/rematch", json={"token": host}).json()["code"] == new
+    ann.wait(lambda s: s["table"]["rematch"] == new)
+    again = Client(server, new, token, host)
+    st = again.wait(lambda s: s["view"] is not None)
+    assert st["you"] == {"seat": 0, "host": True} and st["table"]["status"] == "playing"
+
+
+def test_i18n_catalogue_and_meta(server: ServerThread) -> None:
+    with server.http() as http:
+        en = http.get("/api/i18n/en").json()
+        assert en["lang"] == "en" and en["messages"]
+        assert all(k == v for k, v in en["messages"].items())
+        assert http.get("/api/i18n/xx").status_code == 404
+        meta = http.get("/api/meta", headers={"Accept-Language": "de-DE,de;q=0.9"}).json()
+        assert meta["language"] == "de" and "random" in meta["bots"]
+        assert http.get("/").status_code == 200 and "<svg" not in http.get("/").text[:0]
+
+
+def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port), "--db", db,
+           "--bot-threads", "--bot-delay", "0"]  # fmt: skip
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+class _Remote:
+    def __init__(self, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=20)
+
+
+def test_server_killed_mid_game_resumes_the_same_position(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    port = free_port()
+    proc = _serve(db, port)
+    try:
+        remote: Any = _Remote(port)
+        code, host, tokens = two_humans(remote)
+        start(remote, code, host)
+        clients = {s: Client(remote, code, t) for s, t in tokens.items()}
+        for _ in range(12):
+            for c in clients.values():
+                c.wait(lambda s: s["view"] is not None)
+            seat, c, st = mover(clients)
+            c.send(
+                {"type": "move", "move": st["view"]["legal_moves"][-1], "version": st["version"]}
+            )
+            for cl in clients.values():
+                cl.wait_version(st["version"] + 1)
+        before = {s: c.state for s, c in clients.items()}
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = _serve(db, port)
+        after = {
+            s: Client(remote, code, t).wait(lambda s: s["view"] is not None)
+            for s, t in tokens.items()
+        }
+        for s in tokens:
+            assert after[s]["version"] == before[s]["version"] == 12  # type: ignore[index]
+            assert after[s]["view"] == before[s]["view"]  # type: ignore[index]
+        # ... and the game goes on.
+        clients = {s: Client(remote, code, t) for s, t in tokens.items()}
+        for c in clients.values():
+            c.wait(lambda s: s["view"] is not None)
+        seat, c, st = mover(clients)
+        c.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": 12})
+        assert c.wait_version(13)["version"] == 13
+    finally:
+        proc.kill()
+        proc.wait(10)
