@@ -46,12 +46,12 @@ LANGUAGE_NAMES: dict[str, str] = {
 """Each language's name in itself, for a language switcher."""
 
 
-def N_(message: str) -> str:  # noqa: N802  (the gettext convention)
+def N_(message: str) -> str:
     """Mark a constant for extraction without translating it now; translate it where shown."""
     return message
 
 
-def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a plural pair for extraction; show it with ``translator(lang).ngettext(*pair, n)``."""
     return singular, plural
 
@@ -208,8 +208,8 @@ def rules_html(game: str, lang: str | None) -> str:
 __all__ = [
     "DEFAULT",
     "LANGUAGE_NAMES",
-    "SUPPORTED",
     "N_",
+    "SUPPORTED",
     "Nn_",
     "catalog_json",
     "load_catalog",

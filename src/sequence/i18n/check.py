@@ -22,7 +22,13 @@ HERE = Path(__file__).parent
 SOURCE_ROOT = HERE.parent
 """``src/sequence``: what is extracted (``babel.cfg`` says which files, and how)."""
 BABEL_CFG = HERE / "babel.cfg"
-KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, "N_": None, "Nn_": (1, 2), "t": None, "tn": (1, 2)}
+KEYWORDS: dict[str, object] = {
+    **DEFAULT_KEYWORDS,
+    "N_": None,
+    "Nn_": (1, 2),
+    "t": None,
+    "tn": (1, 2),
+}
 """Babel's defaults plus ``N_``/``Nn_`` (mark now, translate where shown) and the web client's
 ``t("...")`` / ``tn("one", "many", n)``. The script passes the same as ``-k`` options."""
 
@@ -40,7 +46,10 @@ def extract_template() -> Catalog:
         method_map, options_map = parse_mapping_cfg(f, filename=str(BABEL_CFG))
     catalog = Catalog(project="sequence-games")
     for filename, lineno, message, comments, context in extract_from_dir(
-        str(SOURCE_ROOT), method_map, options_map, keywords=KEYWORDS  # type: ignore[arg-type]
+        str(SOURCE_ROOT),
+        method_map,
+        options_map,
+        keywords=KEYWORDS,  # type: ignore[arg-type]
     ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return catalog

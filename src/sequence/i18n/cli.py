@@ -13,7 +13,7 @@ import sys
 from rich.console import Console
 from rich.markdown import Markdown
 
-from . import SUPPORTED, N_, normalise, system_language, translator
+from . import N_, SUPPORTED, normalise, system_language, translator
 from .howto import ALIASES, GAMES, rules_markdown
 
 _UNKNOWN_GAME = N_("unknown game {game}: choose one of {games}")

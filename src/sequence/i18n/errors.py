@@ -138,7 +138,10 @@ PATTERNS: tuple[ErrorPattern, ...] = (
         r"{card} removes a chip; it does not place one \(write (?P<hint>\S+)\)",
         N_("{card} removes a chip; it does not place one (write {hint})"),
     ),
-    _P(r"{space} is a free corner: no chip goes there", N_("{space} is a free corner: no chip goes there")),
+    _P(
+        r"{space} is a free corner: no chip goes there",
+        N_("{space} is a free corner: no chip goes there"),
+    ),
     _P(r"{space} is taken", N_("{space} is taken")),
     _P(
         r"{card} goes on {space1} and {space2}, not {space}",
@@ -191,7 +194,10 @@ PATTERNS: tuple[ErrorPattern, ...] = (
         ),
     ),
     # --- configuration (games.make_config) ---------------------------------------------------
-    _P(r"option {name} takes true or false, not {value}", N_("option {name} takes true or false, not {value}")),
+    _P(
+        r"option {name} takes true or false, not {value}",
+        N_("option {name} takes true or false, not {value}"),
+    ),
     _P(
         r"option {name} takes a whole number, not {value}",
         N_("option {name} takes a whole number, not {value}"),
@@ -240,13 +246,19 @@ PATTERNS: tuple[ErrorPattern, ...] = (
         r" not {teams}",
         N_("{players} players play in {listed} equal teams (at most 3 teams), not in {teams}"),
     ),
-    _P(r"unknown game {text}: choose classic, kids or dice", N_("unknown game {text}: choose classic, kids or dice")),
+    _P(
+        r"unknown game {text}: choose classic, kids or dice",
+        N_("unknown game {text}: choose classic, kids or dice"),
+    ),
     _P(r"players and teams must be whole numbers", N_("players and teams must be whole numbers")),
     _P(
         r"unknown option {text}; the options are: (?P<known>.+)",
         N_("unknown option {text}; the options are: {known}"),
     ),
-    _P(r"option {name} does not apply to (?P<title>.+)", N_("option {name} does not apply to {title}")),
+    _P(
+        r"option {name} does not apply to (?P<title>.+)",
+        N_("option {name} does not apply to {title}"),
+    ),
     _P(
         r"the draft variant is for 2 players or 2 teams of 2, not {players} players",
         N_("the draft variant is for 2 players or 2 teams of 2, not for {players} players"),
@@ -260,14 +272,23 @@ PATTERNS: tuple[ErrorPattern, ...] = (
         r"in Sequence for Kids everyone plays alone: teams = players",
         N_("in Sequence for Kids everyone plays alone: there are as many teams as players"),
     ),
-    _P(r"Sequence Dice takes 2 to 4 players, not {players}", N_("Sequence Dice takes 2 to 4 players, not {players}")),
+    _P(
+        r"Sequence Dice takes 2 to 4 players, not {players}",
+        N_("Sequence Dice takes 2 to 4 players, not {players}"),
+    ),
     _P(
         r"Sequence Dice with 4 players: seats 1 and 3 play against seats 2 and 4; teams must be 2",
-        N_("in Sequence Dice with 4 players, players 1 and 3 play against players 2 and 4: there must be 2 teams"),
+        N_(
+            "in Sequence Dice with 4 players, players 1 and 3 play against players 2 and 4:"
+            " there must be 2 teams"
+        ),
     ),
     _P(
         r"Sequence Dice with {players} players: each plays alone; teams must be \d+",
-        N_("in Sequence Dice with {players} players each plays alone: there must be {players} teams"),
+        N_(
+            "in Sequence Dice with {players} players each plays alone:"
+            " there must be {players} teams"
+        ),
     ),
     _P(
         r"manual_draw does not apply to the draft variant, where cards are taken face up",

@@ -52,7 +52,9 @@ def page_path(game: str, lang: str) -> Path:
 
 def _animals(lang: str) -> str:
     gettext = translator(lang).gettext
-    rows = [f"| `{name}` | {gettext(ANIMALS[name])} |" for name in (*KIDS_ANIMALS, "UNICORN", "DRAGON")]
+    rows = [
+        f"| `{name}` | {gettext(ANIMALS[name])} |" for name in (*KIDS_ANIMALS, "UNICORN", "DRAGON")
+    ]
     head = {
         "en": "| card | animal |",
         "ru": "| карта | животное |",
@@ -65,7 +67,9 @@ def _animals(lang: str) -> str:
 
 def _languages(game: str, lang: str) -> str:
     return " · ".join(
-        f"**{LANGUAGE_NAMES[code]}**" if code == lang else f"[{LANGUAGE_NAMES[code]}](../{code}/{game}.md)"
+        f"**{LANGUAGE_NAMES[code]}**"
+        if code == lang
+        else f"[{LANGUAGE_NAMES[code]}](../{code}/{game}.md)"
         for code in SUPPORTED
     )
 

@@ -1,0 +1,137 @@
+"""The "how to play" pages and ``sequence rules``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sequence.cli.main import main
+from sequence.engine import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD, OPTIONS
+from sequence.i18n import SUPPORTED, rules_html, rules_markdown, translator
+from sequence.i18n.howto import GAMES, page_path
+
+PAGES = [(g, lang) for g in GAMES for lang in SUPPORTED]
+BOARDS = {"classic": CLASSIC_BOARD, "kids": KIDS_BOARD, "dice": DICE_BOARD}
+
+
+@pytest.mark.parametrize(("game", "lang"), PAGES)
+def test_page_exists_and_names_every_option(game: str, lang: str) -> None:
+    assert page_path(game, lang).exists()
+    text = rules_markdown(game, lang)
+    for name, option in OPTIONS.items():
+        if game in option.games:
+            assert f"`{name}`" in text, (game, lang, name)
+    assert "{{" not in text
+    assert BOARDS[game].render() in text
+
+
+@pytest.mark.parametrize(("game", "lang"), PAGES)
+def test_pages_agree_on_the_numbers(game: str, lang: str) -> None:
+    """Every number from 5 up that a page states, the English page states too, and back.
+
+    (Small numbers are often words: "two players", "вчетвером".)"""
+    numbers = lambda t: {n for n in re.findall(r"\d+", t) if int(n) >= 5}  # noqa: E731
+    assert numbers(rules_markdown(game, lang)) == numbers(rules_markdown(game, "en"))
+
+
+@pytest.mark.parametrize(("game", "lang"), PAGES)
+def test_pages_have_the_same_sections(game: str, lang: str) -> None:
+    count = lambda t: len(re.findall(r"^## ", t, re.M))  # noqa: E731
+    assert count(rules_markdown(game, lang)) == count(rules_markdown(game, "en"))
+
+
+SEED_TERMS = {
+    ("classic", "ru"): ["секвенци", "Счастлив", "Пуст", "банкир", "Сложный вариант", "жетон"],
+    ("classic", "de"): [
+        "Sequenz",
+        "tote Karte",
+        "Bonusfeld",
+        "Nachziehstapel",
+        "Ablagestapel",
+        "einäugige",
+    ],
+    ("classic", "en"): [
+        "sequence",
+        "free corner",
+        "dead card",
+        "one-eyed Jack",
+        "two-eyed Jack",
+        "Loss of card",
+        "Table talk",
+    ],
+    ("kids", "uk"): ["послідовн", "Єдиноріг", "Дракон", "купк", "скидання", "Вільні місця", "фішк"],
+    ("dice", "fr"): ["SEQUENCE", "DÉFENSE", "FOU", "carreau", "table de jeu", "jetons"],
+}
+
+
+@pytest.mark.parametrize(("page", "terms"), SEED_TERMS.items())
+def test_pages_use_the_rule_books_words(page: tuple[str, str], terms: list[str]) -> None:
+    text = rules_markdown(*page)
+    for term in terms:
+        assert term in text, (page, term)
+
+
+def test_draft_is_a_section_of_classic() -> None:
+    for lang in SUPPORTED:
+        text = rules_markdown("draft", lang)
+        assert text == rules_markdown("classic", lang)
+        assert "## " in text and "`draft`" in text and "e5, f5, e6, f6" in text
+
+
+def test_kids_page_names_the_animals_in_its_language() -> None:
+    for lang in SUPPORTED:
+        text = rules_markdown("kids", lang)
+        assert translator(lang).gettext("Giraffe") in text
+
+
+def test_html() -> None:
+    html = rules_html("dice", "fr")
+    assert html.startswith("<h1>") and "<table>" in html and "<code>dice_line_length</code>" in html
+
+
+def test_unknown_page() -> None:
+    with pytest.raises(ValueError):
+        rules_markdown("chess", "en")
+    with pytest.raises(ValueError):
+        rules_markdown("classic", "es")
+
+
+TITLES = {
+    "en": "How to play Sequence",
+    "ru": "Как играть в Sequence",
+    "de": "So spielt man Sequence",
+    "uk": "Як грати в Sequence",
+    "fr": "Comment jouer à Sequence",
+}
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_cli_rules_in_each_language(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "classic", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert TITLES[lang] in out
+    assert "8C KS 6C 5C 4C 3C 2C 8D 8H KS" in out
+
+
+def test_cli_rules_default_language_is_the_system_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "uk_UA.UTF-8")
+    assert main(["rules", "kids"]) == 0
+    assert "Як грати в Sequence для дітей" in capsys.readouterr().out
+    monkeypatch.setenv("LANG", "C")
+    assert main(["rules", "dice", "--markdown"]) == 0
+    assert capsys.readouterr().out.startswith("# How to play Sequence Dice")
+
+
+def test_cli_rules_errors(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "de")
+    assert main(["rules", "chess"]) == 2
+    assert "unbekanntes Spiel chess" in capsys.readouterr().err
+    assert main(["rules", "kids", "--lang", "es"]) == 2
+    assert "unbekannte Sprache es" in capsys.readouterr().err
