@@ -35,12 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     who.add_argument(
         "--vs",
         metavar="LEVEL",
-        help=f"you take seat 1, the computer at this level takes every other seat ({', '.join(bot_choices())})",
+        help="you take seat 1; the computer at this level takes every other seat"
+        f" ({', '.join(bot_choices())})",
     )
     who.add_argument(
         "--seats",
         metavar="LIST",
-        help="who sits where, comma-separated per seat: human or a bot level, e.g. human,hard,human,easy",
+        help="who sits where, comma-separated per seat: human or a bot level,"
+        " e.g. human,hard,human,easy",
     )
     who.add_argument(
         "--hotseat", action="store_true", help="every seat is a person at this keyboard"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
@@ -29,7 +30,7 @@ class HandoffScreen(ModalScreen[None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="HandoffScreen") + "HandoffScreen { background: $background 100%; }"
     )
-    BINDINGS = [Binding("enter,space", "ready", "Ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "ready", "Ready")]
 
     def __init__(self, player: str, gettext: Gettext) -> None:
         super().__init__()
@@ -64,7 +65,7 @@ class SaveScreen(ModalScreen[Path | None]):
     """Asks for a file name; returns the path (or ``None`` when cancelled)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="SaveScreen")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, default: str, gettext: Gettext) -> None:
         super().__init__()
@@ -90,7 +91,7 @@ class GameOverScreen(ModalScreen[str]):
     """The result; returns ``new``, ``save``, ``quit`` or ``look`` (close and look at the board)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", "New game"),
         Binding("s", "choose('save')", "Save"),
         Binding("q", "choose('quit')", "Quit"),
@@ -124,7 +125,7 @@ class PenaltyScreen(ModalScreen[int | None]):
     """Table talk: choose the team that must give up a card each (only teams the engine allows)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PenaltyScreen")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, teams: list[tuple[int, str]], gettext: Gettext) -> None:
         super().__init__()
@@ -152,7 +153,9 @@ class HelpScreen(ModalScreen[None]):
     """The keys."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="HelpScreen")
-    BINDINGS = [Binding("escape,enter,question_mark,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,question_mark,q", "close", "Close")
+    ]
 
     def __init__(self, text: str, gettext: Gettext) -> None:
         super().__init__()

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -47,7 +48,6 @@ from .widgets import (
     card_label,
     log_text,
     players_text,
-    team_badge,
     team_style,
 )
 
@@ -105,7 +105,7 @@ class GameScreen(Screen[None]):
     """
 
     AUTO_FOCUS = None
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor(0, -1)", show=False),
         Binding("down", "cursor(0, 1)", show=False),
         Binding("left", "cursor(-1, 0)", show=False),
@@ -257,7 +257,7 @@ class GameScreen(Screen[None]):
         return out
 
     def extra_turn(self, view: View) -> bool:
-        """Dice: the seat about to roll also made the previous play (a 2 or a 12 gives another turn)."""
+        """Dice: the seat about to roll made the previous play too (a 2 or 12 gives a turn)."""
         if view.phase is not Phase.ROLL or len(view.moves) < 2:
             return False
         actors = self.session.actors
@@ -315,10 +315,12 @@ class GameScreen(Screen[None]):
             return _("n new game · s save · q quit · ? help")
         if view.config.spec.uses_cards:
             return _(
-                "1-9 card · arrows/click space · Enter play · x dead · : type · s save · u undo · ? help · q quit"
+                "1-9 card · arrows/click space · Enter play · x dead · : type"
+                " · s save · u undo · ? help · q quit"
             )
         return _(
-            "r roll · arrows/click space · Enter play · p pass · : type · s save · u undo · ? help · q quit"
+            "r roll · arrows/click space · Enter play · p pass · : type"
+            " · s save · u undo · ? help · q quit"
         )
 
     def hint(self) -> None:
@@ -586,7 +588,7 @@ class GameScreen(Screen[None]):
         self.human_push(Move(kind, card, space), seat)
 
     def action_act(self) -> None:
-        """Enter: end a turn without drawing, pass, use a card that needs no space, or play at the cursor."""
+        """Enter: end a turn without drawing, pass, use a card needing no space, or play."""
         if self.awaiting_draw is not None:
             self.awaiting_draw = None
             self.say("")
@@ -665,10 +667,16 @@ class GameScreen(Screen[None]):
             return
         view = self.state_view
         labels = [
-            (t, _("Team {letter} ({symbol} {colour})").format(
-                letter=TEAM_LETTERS[t], symbol=TEAM_SYMBOLS[t], colour=_(view.config.spec.colours[t])))
+            (
+                t,
+                _("Team {letter} ({symbol} {colour})").format(
+                    letter=TEAM_LETTERS[t],
+                    symbol=TEAM_SYMBOLS[t],
+                    colour=_(view.config.spec.colours[t]),
+                ),
+            )
             for t in allowed
-        ]  # fmt: skip
+        ]
         self.app.push_screen(PenaltyScreen(labels, _), self._impose)
 
     def _impose(self, team: int | None) -> None:
@@ -704,8 +712,8 @@ class GameScreen(Screen[None]):
         self.awaiting_draw = None
         self.selected = None
         self.over_shown = False
-        self.say(_("Took back {n} moves.").format(n=count))
         self.advance()
+        self.say(_("Took back {n} moves.").format(n=count))
 
     def action_save(self) -> None:
         cfg = self.session.config
@@ -744,7 +752,7 @@ class GameScreen(Screen[None]):
         self.typed(event.value.strip())
 
     def typed(self, text: str) -> None:
-        """A space moves the cursor there (and plays the chosen card), a card chooses it, a move is made."""
+        """A space: move there (and play the chosen card); a card: choose it; a move: make it."""
         if not text:
             return
         try:

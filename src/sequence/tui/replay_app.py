@@ -7,9 +7,11 @@ the result. :func:`run_replay` is what ``sequence replay FILE`` calls in a termi
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
@@ -35,7 +37,7 @@ class ReplayApp(App[int]):
     #jump { display: none; }
     #jump.shown { display: block; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,l,space", "step(1)", show=False),
         Binding("left,h,backspace", "step(-1)", show=False),
         Binding("pagedown", "step(10)", show=False),

@@ -122,7 +122,7 @@ class Session:
 
     @classmethod
     def start(cls, setup: GameSetup) -> Session:
-        """A new game from a setup; raises ConfigError or ValueError (unknown bot) with the reason."""
+        """A new game; raises ConfigError or ValueError (unknown bot) with the reason."""
         config = setup.config()
         seats = setup.seat_kinds()
         state = State.new(config, setup.seed)
@@ -130,7 +130,7 @@ class Session:
 
     @classmethod
     def load(cls, text: str, seats: tuple[str, ...] = (), undo: bool = True) -> Session:
-        """Resume a saved game (a GameRecord in JSON or text); seats default to the record's tags."""
+        """Resume a saved game (a GameRecord); seats default to the record's tags."""
         record = GameRecord.load(text)
         state = record.replay()
         n = state.config.players
@@ -160,7 +160,7 @@ class Session:
         return tuple(s for s, kind in enumerate(self.seats) if kind == HUMAN)
 
     def actor(self) -> int | None:
-        """The seat that must act now (at a Dice roll, the seat about to roll); ``None`` when over."""
+        """The seat to act now (at a Dice roll, the one about to roll); ``None`` when over."""
         if self.state.is_over():
             return None
         return self.state.to_move
@@ -174,7 +174,7 @@ class Session:
     # --- acting -----------------------------------------------------------------------------------
 
     def push(self, move: Move, seat: int | None) -> None:
-        """Make ``move`` for ``seat`` (``None``: the host); IllegalMoveError says why it is refused."""
+        """Make ``move`` for ``seat`` (``None``: the host); IllegalMoveError says why not."""
         self.state.push(move, seat=seat)
         self.actors.append(seat if seat is not None else None)
 
@@ -225,7 +225,7 @@ class Session:
                 return i
         return None
 
-    # --- saving ------------------------------------------------------------------------------------
+    # --- saving ------------------------------------------------------------------------------
 
     def record(self) -> GameRecord:
         """The game so far as a record; the seats go in its tags so a resumed game keeps them."""

@@ -8,9 +8,10 @@ configuration shows the engine's reason.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
@@ -58,17 +59,20 @@ class StartScreen(Screen[None]):
     StartScreen { align: center top; }
     #form { width: 78; max-width: 100%; height: 1fr; padding: 0 1; }
     #form Label { width: 14; padding: 0 1 0 0; }
-    #form Horizontal { height: 1; margin: 0 0 1 0; }
+    #form Horizontal { height: 1; margin: 0 0 0 0; }
     #form Select { width: 1fr; }
     #form Input { width: 20; }
     #form Checkbox { width: auto; margin: 0 2 0 0; }
-    #form .options { height: 3; }
-    #title { text-style: bold; width: 1fr; content-align: center middle; height: 1; margin: 0 0 1 0; }
+    #form .options { height: 1; margin: 1 0; }
+    #title { text-style: bold; width: 1fr; content-align: center middle; height: 1; }
     #error { color: $error; height: auto; margin: 0 0 1 0; }
-    #buttons { height: 3; }
+    #buttons { height: 3; margin: 1 0 0 0; }
     #buttons Button { margin: 0 2 0 0; }
     """
-    BINDINGS = [Binding("ctrl+s", "start", show=False), Binding("escape", "quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", show=False),
+        Binding("escape", "quit", show=False),
+    ]
 
     def __init__(
         self, gettext: Gettext, setup: GameSetup | None = None, bot_delay: float = 0.5
@@ -125,9 +129,9 @@ class StartScreen(Screen[None]):
                         id=f"seat-{seat}",
                     )
             with Horizontal(classes="options"):
-                yield Checkbox(_("Difficult"), setup.difficult, id="difficult")
-                yield Checkbox(_("Manual draw"), setup.manual_draw, id="manual_draw")
-                yield Checkbox(_("Undo"), setup.undo_allowed, id="undo")
+                yield Checkbox(_("Difficult"), setup.difficult, id="difficult", compact=True)
+                yield Checkbox(_("Manual draw"), setup.manual_draw, id="manual_draw", compact=True)
+                yield Checkbox(_("Undo"), setup.undo_allowed, id="undo", compact=True)
             with Horizontal(id="line-row"):
                 yield Label(_("Line length"))
                 yield Select(

@@ -365,7 +365,7 @@ def players_text(view: View, names: list[str], _: Gettext, viewer: int | None) -
 def log_text(
     moves: tuple[Move, ...], players: int, _: Gettext, limit: int, current: int | None = None
 ) -> Text:
-    """The last ``limit`` moves in notation, numbered; ``current`` (a 1-based number) is highlighted."""
+    """The last ``limit`` moves, numbered; ``current`` (1-based) is highlighted."""
     out = Text(_("Moves") + "\n", style="bold underline")
     numbered = list(enumerate(moves, start=1))
     if current is not None:

@@ -1,0 +1,290 @@
+"""Whole games of every kind played through the terminal interface with Textual's pilot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sequence.engine import GameRecord, MoveKind, Phase, card_symbol, make_config
+from sequence.tui.app import SequenceApp
+from sequence.tui.dialogs import GameOverScreen, HandoffScreen
+from sequence.tui.session import GameSetup, Session
+
+from .helpers import click_space, play_to_the_end, screen_text, settle, type_text
+
+
+def app_for(setup: GameSetup) -> SequenceApp:
+    return SequenceApp(session=Session.start(setup), lang="en", bot_delay=0)
+
+
+def check_game_over(app: SequenceApp) -> None:
+    """The result dialog says what the engine says, and the board shows every chip."""
+    assert isinstance(app.screen, GameOverScreen)
+    session = app.game_screen.session
+    outcome = session.state.outcome()
+    assert outcome is not None
+    result = str(app.screen.query_one("#result").render())
+    if outcome.winner is None:
+        assert "drawn" in result
+    else:
+        assert f"Team {'ABC'[outcome.winner]}" in result and "wins" in result
+    # Every chip on the board is drawn with its team's symbol.
+    text = screen_text(app)
+    for team, symbol in enumerate("●▲■◆"[: session.config.teams]):
+        assert text.count(symbol) >= session.state.chips(team).bit_count()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seats", "seed"),
+    [
+        ("classic", 2, ("human", "random"), 1),
+        ("kids", 3, ("human", "random", "random"), 2),
+        ("dice", 2, ("human", "random"), 3),
+        ("draft", 2, ("human", "random"), 4),
+    ],
+)
+async def test_whole_game_against_a_bot(
+    game: str, players: int, seats: tuple[str, ...], seed: int
+) -> None:
+    app = app_for(GameSetup(game=game, players=players, seats=seats, seed=seed))
+    async with app.run_test(size=(100, 34)) as pilot:
+        steps = await play_to_the_end(pilot, app, seed=seed)
+        assert steps > 3
+        check_game_over(app)
+        # The record replays to the same end.
+        record = app.game_screen.session.record()
+        assert record.replay().outcome() == app.game_screen.session.state.outcome()
+
+
+async def test_hotseat_hides_each_hand_until_the_next_player_is_ready() -> None:
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "human"), seed=5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for _ in range(6):
+            assert isinstance(app.screen, HandoffScreen)
+            text = screen_text(app)
+            assert "Your hand" not in text and "Pass the keyboard to Player" in text
+            await pilot.press("enter")
+            await settle(pilot, app)
+            screen = app.game_screen
+            seat = screen.viewer
+            assert seat == screen.session.actor()
+            hand = screen.session.state.hand(seat)
+            shown = screen_text(app)
+            for card in hand:
+                assert card_symbol(card).capitalize() in shown
+            # Play the first legal move by keys: card number, then its space typed.
+            move = screen.session.view(seat).legal_moves[0]
+            await pilot.press(str(screen.choices(screen.session.view(seat)).index(move.card) + 1))
+            from sequence.engine import space_name
+
+            if move.space is not None:
+                await type_text(pilot, space_name(move.space))
+            else:
+                await pilot.press("enter")
+            await settle(pilot, app)
+
+
+async def test_classic_four_players_two_humans_with_manual_draw() -> None:
+    setup = GameSetup(
+        game="classic",
+        players=4,
+        seats=("human", "random", "human", "random"),
+        manual_draw=True,
+        seed=8,
+    )
+    app = app_for(setup)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await play_to_the_end(pilot, app, seed=8)
+        check_game_over(app)
+        moves = app.game_screen.session.state.move_stack
+        assert any(m.kind is MoveKind.DRAW for m in moves)
+
+
+async def test_illegal_input_is_explained_not_crashed() -> None:
+    app = app_for(GameSetup(game="classic", players=2, seats=("human", "random"), seed=11))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.game_screen
+        before = screen.session.state.move_stack
+        await click_space(pilot, screen, 44)  # no card chosen yet
+        assert "Choose a card first" in screen.message.plain
+        await pilot.press("1")
+        card = screen.selected_card()
+        legal_spaces = {m.space for m in screen.my_legal() if m.card == card}
+        wrong = next(s for s in range(1, 99) if s not in legal_spaces and s not in (9, 90))
+        await click_space(pilot, screen, wrong)
+        assert screen.message.plain.startswith("Not allowed:")
+        await type_text(pilot, "zz9")
+        assert "Not a move" in screen.message.plain
+        await type_text(pilot, "a1")  # a free corner
+        assert "free corner" in screen.message.plain
+        await pilot.press("9")
+        assert "no card 9" in screen.message.plain
+        await pilot.press("r")
+        assert screen.message.plain.startswith("Not allowed:")
+        await pilot.press("d")
+        assert screen.message.plain.startswith("Not allowed:")
+        assert screen.session.state.move_stack == before
+        assert "Not allowed" in screen_text(app)
+
+
+async def test_save_then_load_resumes_the_same_game(tmp_path: Path) -> None:
+    app = app_for(GameSetup(game="classic", players=2, seats=("human", "random"), seed=21))
+    path = tmp_path / "game.json"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.game_screen
+        await pilot.press("1")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("ctrl+a", "ctrl+k", *str(path), "enter")
+        await pilot.pause()
+        assert "Saved to" in screen.message.plain
+        saved_moves = screen.session.state.move_stack
+    data = json.loads(path.read_text())
+    assert data["tags"] == {"Seat1": "human", "Seat2": "random"}
+    session = Session.load(path.read_text())
+    assert session.state.move_stack == saved_moves and session.seats == ("human", "random")
+    resumed = SequenceApp(session=session, lang="en", bot_delay=0)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, resumed)
+        assert resumed.game_screen.viewer == 0
+        assert str(saved_moves[-1]) in screen_text(resumed)
+
+
+async def test_undo_takes_back_the_human_move_and_the_bot_reply() -> None:
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "random"), seed=4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = app.game_screen
+        start = screen.session.state.move_stack
+        hand = screen.session.state.hand(0)
+        await pilot.press("1", "enter")
+        await settle(pilot, app)
+        assert len(screen.session.state.move_stack) > len(start)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert screen.session.state.move_stack == start
+        assert screen.session.state.hand(0) == hand
+        assert "Took back" in screen.message.plain
+
+
+async def test_undo_is_off_in_rated_games() -> None:
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "random"), seed=4, rated=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("1", "enter")
+        await settle(pilot, app)
+        before = app.game_screen.session.state.move_stack
+        await pilot.press("u")
+        assert app.game_screen.session.state.move_stack == before
+        assert "Undo is off" in app.game_screen.message.plain
+
+
+async def test_table_talk_penalty_makes_the_team_give_up_cards() -> None:
+    setup = GameSetup(
+        game="classic", players=4, seats=("human", "random", "random", "random"), seed=6
+    )
+    app = app_for(setup)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, app)
+        screen = app.game_screen
+        sizes = [len(screen.session.state.hand(s)) for s in range(4)]
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.click("#team-0")  # team A: seats 1 and 3
+        await settle(pilot, app)
+        assert screen.session.state.phase is Phase.FORFEIT
+        assert "give up" in screen_text(app)
+        await pilot.press("2", "enter")
+        await settle(pilot, app)
+        forfeits = [m for m in screen.session.state.move_stack if m.kind is MoveKind.FORFEIT]
+        assert len(forfeits) == 2
+        assert len(screen.session.state.hand(0)) == sizes[0] - 1
+
+
+async def test_penalty_refused_with_the_engines_reason_when_nobody_has_team_mates() -> None:
+    app = app_for(GameSetup(game="classic", players=2, seats=("human", "random"), seed=6))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        assert "no team-mates" in app.game_screen.message.plain
+
+
+async def test_dice_roll_is_shown_and_extra_turn_announced() -> None:
+    app = app_for(GameSetup(game="dice", players=2, seats=("human", "random"), seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await settle(pilot, app)
+            screen = app.game_screen
+            view = screen.session.view(0)
+            if view.outcome is not None:
+                break
+            if view.phase is Phase.ROLL:
+                extra = screen.extra_turn(view)
+                if extra:
+                    assert "Extra turn!" in screen_text(app)
+                    return
+                await pilot.press("r")
+                await pilot.pause()
+                roll = screen.session.state.roll
+                assert roll is not None and f"= {sum(roll)}" in screen_text(app)
+            else:
+                move = view.legal_moves[0]
+                if move.space is None:
+                    await pilot.press("enter")
+                else:
+                    await click_space(pilot, screen, move.space)
+        pytest.fail("no 2 or 12 was rolled by the human in 200 turns")
+
+
+async def test_start_screen_starts_the_chosen_game() -> None:
+    app = SequenceApp(setup=GameSetup(seed=9), lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        await pilot.click("#game")
+        await pilot.pause()
+        app.screen.query_one("#game").value = "kids"
+        await pilot.pause()
+        app.screen.query_one("#players").value = 3
+        await pilot.pause()
+        app.screen.query_one("#seat-1").value = "random"
+        app.screen.query_one("#seat-2").value = "random"
+        await pilot.click("#start")
+        await settle(pilot, app)
+        session = app.game_screen.session
+        assert session.config == make_config("kids", 3)
+        assert session.seats == ("human", "random", "random")
+        assert session.state.seed == 9
+
+
+async def test_start_screen_offers_the_draft_variant_for_four() -> None:
+    setup = GameSetup(seed=9, seats=("human", "random", "random", "random"))
+    app = SequenceApp(setup=setup, lang="en", bot_delay=0)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#game").value = "draft"
+        await pilot.pause()
+        app.screen.query_one("#players").value = 4
+        await pilot.pause()
+        assert [v for _l, v in app.screen.query_one("#teams")._options] == [2]
+        app.screen.query_one("#seed").value = "not a number"
+        await pilot.click("#start")
+        await settle(pilot, app)
+        session = app.game_screen.session
+        assert session.config == make_config("classic", 4, 2, draft=True)
+        assert session.state.seed == 0
+
+
+def test_record_from_the_interface_loads_in_the_engine(tmp_path: Path) -> None:
+    session = Session.start(GameSetup(game="dice", players=2, seats=("human", "random"), seed=2))
+    session.roll()
+    path = tmp_path / "g.json"
+    session.save(path)
+    record = GameRecord.load(path.read_text())
+    assert record.moves == session.state.move_stack

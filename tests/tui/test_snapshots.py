@@ -1,0 +1,78 @@
+"""Snapshots of the main screens at 80x24 (fixed seeds, no bot delay)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from sequence.engine import GameRecord, State, make_config, play_random_game
+from sequence.tui.app import SequenceApp
+from sequence.tui.replay_app import ReplayApp
+from sequence.tui.session import GameSetup, Session
+
+from .helpers import settle
+
+Snap = Callable[..., bool]
+
+
+def game(setup: GameSetup) -> SequenceApp:
+    return SequenceApp(session=Session.start(setup), lang="en", bot_delay=0)
+
+
+def waiting(app: SequenceApp, *keys: str) -> Callable[[Pilot[Any]], Any]:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot, app)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot, app)
+
+    return run_before
+
+
+def test_start_screen(snap_compare: Snap) -> None:
+    app = SequenceApp(setup=GameSetup(seed=7, seats=("human", "random")), lang="en", bot_delay=0)
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_classic_card_chosen(snap_compare: Snap) -> None:
+    app = game(GameSetup(game="classic", players=2, seats=("human", "random"), seed=3))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=waiting(app, "1"))
+
+
+def test_classic_after_a_few_moves_large_terminal(snap_compare: Snap) -> None:
+    app = game(
+        GameSetup(game="classic", players=4, seats=("human", "random", "random", "random"), seed=5)
+    )
+    assert snap_compare(
+        app, terminal_size=(120, 36), run_before=waiting(app, "1", "enter", "2", "enter")
+    )
+
+
+def test_kids(snap_compare: Snap) -> None:
+    app = game(GameSetup(game="kids", players=3, seats=("human", "random", "random"), seed=2))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=waiting(app, "2"))
+
+
+def test_dice_after_a_roll(snap_compare: Snap) -> None:
+    app = game(GameSetup(game="dice", players=2, seats=("human", "random"), seed=3))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=waiting(app, "r"))
+
+
+def test_hotseat_handoff(snap_compare: Snap) -> None:
+    app = game(GameSetup(game="classic", players=2, seats=("human", "human"), seed=3))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=waiting(app))
+
+
+def test_game_over(snap_compare: Snap) -> None:
+    state = play_random_game(State.new(make_config("classic", 2), seed=12), seed=12)
+    record = GameRecord.from_state(state, tags={"Seat1": "human", "Seat2": "random"})
+    app = SequenceApp(session=Session.load(record.to_json()), lang="en", bot_delay=0)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=waiting(app))
+
+
+def test_replay(snap_compare: Snap) -> None:
+    state = play_random_game(State.new(make_config("kids", 2), seed=4), seed=4)
+    app = ReplayApp(GameRecord.from_state(state), lang="en")
+    assert snap_compare(app, terminal_size=(80, 24), press=["home", "right", "right", "right"])
