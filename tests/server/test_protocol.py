@@ -97,7 +97,7 @@ def test_start_needs_host_and_full_seats(server: ServerThread) -> None:
 
 def test_malformed_oversized_and_unknown_messages_change_nothing(server: ServerThread) -> None:
     _code, _host, clients, watcher = started(server)
-    seat, c, st = mover(clients)
+    _seat, c, st = mover(clients)
     before = st["version"]
     for raw, code in [
         ("not json", "bad_json"),
@@ -316,7 +316,7 @@ def test_server_killed_mid_game_resumes_the_same_position(tmp_path: Path) -> Non
         for _ in range(12):
             for c in clients.values():
                 c.wait(lambda s: s["view"] is not None)
-            seat, c, st = mover(clients)
+            _seat, c, st = mover(clients)
             c.send(
                 {"type": "move", "move": st["view"]["legal_moves"][-1], "version": st["version"]}
             )
@@ -337,7 +337,7 @@ def test_server_killed_mid_game_resumes_the_same_position(tmp_path: Path) -> Non
         clients = {s: Client(remote, code, t) for s, t in tokens.items()}
         for c in clients.values():
             c.wait(lambda s: s["view"] is not None)
-        seat, c, st = mover(clients)
+        _seat, c, st = mover(clients)
         c.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": 12})
         assert c.wait_version(13)["version"] == 13
     finally:

@@ -1,0 +1,147 @@
+"""The browser client, driven by Playwright in Debian's Chromium (headless).
+
+Two players in two browser contexts and a bot play Sequence for Kids to the end through the
+real UI (clicking cards and board spaces); one reloads mid-game and keeps the seat; a third
+context watches.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import ServerThread
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the playwright package is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def web(sqlite_url: str) -> Iterator[ServerThread]:
+    with ServerThread(sqlite_url, bot_delay=0.05) as srv:
+        yield srv
+
+
+def state(page: Any) -> Any:
+    return page.evaluate("() => window.seq && window.seq.msg")
+
+
+def act(page: Any) -> bool:
+    """Make the first legal move by clicking, if this page may move; return whether it did."""
+    msg = state(page)
+    if not msg or not msg["view"] or msg["view"]["outcome"]:
+        return False
+    legal = msg["view"]["legal_moves"]
+    if not legal:
+        return False
+    move = legal[0]
+    version = msg["version"]
+    if "@" in move or ("x" in move and not move.startswith(("dead:", "discard:"))):
+        sep = "@" if "@" in move else "x"
+        card, space = move.split(sep)
+        page.click(f'#hand [data-card="{card}"]')
+        page.click(f'#board g[data-space="{space}"].target')
+    elif move.startswith("dead:"):
+        page.click(f'#hand [data-card="{move[5:]}"]')
+        page.click("#act-dead")
+    elif move.startswith("discard:"):
+        page.click(f'#hand [data-card="{move[8:]}"]')
+        page.click("#act-discard")
+    elif move == "pass":
+        page.click("#act-pass")
+    else:
+        raise AssertionError(f"no UI path for {move}")
+    page.wait_for_function(f"() => window.seq.msg.version > {version}", timeout=15000)
+    return True
+
+
+def test_create_join_play_reload_spectate(browser: Any, web: ServerThread) -> None:
+    a_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    b_ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    c_ctx = browser.new_context()
+    a = a_ctx.new_page()
+    a.goto(web.url + "/")
+    a.fill("#name", "Ann")
+    a.select_option("#game", "kids")
+    a.select_option("#players", "3")
+    a.select_option("#seat-2", "random")
+    a.click("#create")
+    a.wait_for_selector("#share")
+    link = a.get_attribute("#share", "href")
+    assert link and "/t/" in link
+    code = link.rsplit("/", 1)[1]
+
+    b = b_ctx.new_page()
+    b.goto(link)
+    b.fill("#join-name", "Bob")
+    b.click('button.sit[data-seat="1"]')
+    b.wait_for_function("() => window.seq.msg && window.seq.msg.you.seat === 1")
+    a.wait_for_function("() => window.seq.msg.table.seats[1].name === 'Bob'")
+    a.click("#start")
+    a.wait_for_selector("#board")
+    b.wait_for_selector("#board")
+
+    c = c_ctx.new_page()
+    c.goto(link)
+    c.wait_for_selector("#board")
+    assert c.evaluate("() => window.seq.msg.you.seat") is None
+    assert c.evaluate("() => window.seq.msg.view.hand") is None
+    assert "watching" in c.inner_text("#status")
+
+    reloaded = False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        msg = state(a)
+        if msg["view"]["outcome"]:
+            break
+        moved = act(a) or act(b)
+        if not reloaded and msg["version"] >= 6:
+            hand = a.evaluate("() => window.seq.msg.view.hand")
+            a.reload()
+            a.wait_for_function("() => window.seq.msg && window.seq.msg.view")
+            assert a.evaluate("() => window.seq.msg.you.seat") == 0
+            assert a.evaluate("() => window.seq.msg.view.hand") is not None
+            assert len(a.evaluate("() => window.seq.msg.view.hand")) == len(hand)
+            reloaded = True
+        if not moved:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the game did not finish in time")
+    assert reloaded
+    for page in (a, b, c):
+        page.wait_for_selector("#result")
+    a.wait_for_selector("#rematch")
+    finished = c.evaluate("() => window.seq.msg.view.moves.length")
+    assert finished > 6
+    # The finished game is listed and replays move by move.
+    a.goto(web.url + f"/replay/{code}")
+    a.wait_for_selector("#board")
+    a.click("#next")
+    a.wait_for_function("() => document.querySelector('#ply').textContent.includes('1')")
+    for ctx in (a_ctx, b_ctx, c_ctx):
+        ctx.close()
