@@ -1,0 +1,77 @@
+"""`sequence play` options and the replay entry point."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from sequence.cli.main import build_parser
+from sequence.engine import GameRecord, State, make_config, play_random_game
+from sequence.tui import cli
+from sequence.tui.replay_app import ReplayApp
+from sequence.tui.session import GameSetup, Session
+
+from .helpers import screen_text
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser("play").parse_args(["play", *argv])
+
+
+def test_vs_puts_you_in_seat_one_and_bots_elsewhere() -> None:
+    setup = cli.setup_from_args(parse("--players", "4", "--vs", "random", "--seed", "3"))
+    assert setup.seat_kinds() == ("human", "random", "random", "random")
+    assert setup.seed == 3 and setup.config().teams == 2
+
+
+def test_seats_hotseat_and_options() -> None:
+    setup = cli.setup_from_args(parse("--seats", "human,random,human"))
+    assert setup.players == 3 and setup.seat_kinds() == ("human", "random", "human")
+    setup = cli.setup_from_args(parse("--game", "dice", "--hotseat", "--line-length", "6"))
+    assert setup.seat_kinds() == ("human", "human") and setup.config().line_length == 6
+    setup = cli.setup_from_args(parse("--manual-draw", "--difficult", "--rated"))
+    assert setup.config().manual_draw and setup.config().difficult and not setup.undo_allowed
+    assert cli.setup_from_args(parse("--game", "draft")).config().draft
+
+
+def test_bad_options_are_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.run(parse("--players", "5", "--vs", "random")) == 2
+    assert "cannot be played by 5 players" in capsys.readouterr().err
+    assert cli.run(parse("--vs", "nobody")) == 2
+    assert "unknown bot" in capsys.readouterr().err
+    assert cli.run(parse("--seats", "human,random", "--players", "3")) == 2
+    assert "names 2 seats for 3 players" in capsys.readouterr().err
+
+
+def test_load_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"config": {"game": "classic"}, "seed": 1, "moves": ["ZZ@a1"]}')
+    assert cli.run(parse("--load", str(path))) == 2
+    assert "move 1" in capsys.readouterr().err
+
+
+def test_load_keeps_seats_from_the_record() -> None:
+    session = Session.start(GameSetup(game="kids", players=3, seats=("human", "random", "human"), seed=1))
+    loaded = Session.load(session.record().to_text())
+    assert loaded.seats == ("human", "random", "human")
+
+
+async def test_replay_steps_forward_back_and_jumps() -> None:
+    state = play_random_game(State.new(make_config("classic", 2), seed=4), seed=4)
+    record = GameRecord.from_state(state)
+    app = ReplayApp(record, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        total = len(record.moves)
+        assert app.index == total and "wins" in screen_text(app)
+        await pilot.press("home")
+        assert app.index == 0 and f"Move 0 of {total}" in screen_text(app)
+        await pilot.press("right", "right", "right", "left")
+        assert app.index == 2 and f"last: {record.moves[1]}" in screen_text(app)
+        await pilot.press("g", "1", "0", "enter")
+        assert app.index == 10
+        assert app.states[10] == record.replay(10)
+        await pilot.press("end")
+        assert app.index == total
+
