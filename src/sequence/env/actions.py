@@ -57,7 +57,6 @@ from ..engine import (
     MoveKind,
     View,
     card_kind,
-    make_config,
 )
 
 MAX_SEATS = 12
@@ -136,7 +135,7 @@ class ActionSpace:
     def legal_action_mask(self, view: View) -> list[int]:
         """One int per action: 1 where the action is in ``view.legal_moves``, else 0.
 
-        >>> from sequence.engine import State
+        >>> from sequence.engine import State, make_config
         >>> view = State.new(make_config("kids"), seed=1).view(1)
         >>> mask = action_space("kids").legal_action_mask(view)
         >>> len(mask), sum(mask) == len(view.legal_moves)
@@ -232,6 +231,7 @@ def _build(game: str) -> ActionSpace:
 def action_space(game: str | Config | View = "classic") -> ActionSpace:
     """The action space of a game (by name, or of a config or view); built once, then cached.
 
+    >>> from sequence.engine import make_config
     >>> action_space(make_config("classic", players=4, draft=True)) is action_space("classic")
     True
     """
@@ -259,7 +259,7 @@ def move_to_action(move: Move | str, game: str | Config | View = "classic") -> i
 def legal_action_mask(view: View) -> list[int]:
     """The 0/1 mask of ``view.legal_moves`` over its game's action space.
 
-    >>> from sequence.engine import State
+    >>> from sequence.engine import State, make_config
     >>> view = State.new(make_config("dice"), seed=2).view(0)
     >>> sum(legal_action_mask(view))  # the dice are still to be rolled: nothing to choose
     0
