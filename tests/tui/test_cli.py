@@ -53,7 +53,8 @@ def test_load_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_load_keeps_seats_from_the_record() -> None:
-    session = Session.start(GameSetup(game="kids", players=3, seats=("human", "random", "human"), seed=1))
+    setup = GameSetup(game="kids", players=3, seats=("human", "random", "human"), seed=1)
+    session = Session.start(setup)
     loaded = Session.load(session.record().to_text())
     assert loaded.seats == ("human", "random", "human")
 
@@ -74,4 +75,3 @@ async def test_replay_steps_forward_back_and_jumps() -> None:
         assert app.states[10] == record.replay(10)
         await pilot.press("end")
         assert app.index == total
-
