@@ -274,7 +274,7 @@ def as_array(values: Sequence[int]) -> Any:
     Raises :class:`ImportError` with a clear message when numpy is not installed.
     """
     try:
-        import numpy
+        import numpy  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise ImportError(
             "as_array needs numpy, which sequence does not depend on: pip install numpy,"
