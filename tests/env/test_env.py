@@ -146,6 +146,7 @@ def test_penalty_mode_ends_the_episode_without_playing() -> None:
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
     assert (reward, terminated, truncated) == (-5.0, True, False)
     assert "is illegal" in info2["illegal_action"] and obs2 == obs
+    assert info2["legal_actions"] == [] and sum(info2["action_mask"]) == 0
     assert env.view.moves == moves_before
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step(info["legal_actions"][0])

@@ -333,6 +333,8 @@ class SequenceEnv:
             raise IllegalActionError(message)
         self._done = True
         info = self._info()
+        info["legal_actions"] = []  # the episode is over: nothing more to choose
+        info["action_mask"] = [0] * self.action_space.n
         info["illegal_action"] = message
         return self._observe(), self.illegal_penalty, True, False, info
 
