@@ -167,7 +167,15 @@ def penalty_move(team: int) -> Move:
 
 
 def roll_move(a: int, b: int) -> Move:
-    if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise InvalidNotationError(f"dice show 1 to 6, not {a} and {b}")
-    lo, hi = (a, b) if a <= b else (b, a)
-    return _intern(Move(MoveKind.ROLL, dice=(lo, hi)))
+    """The roll of two dice (in either order)."""
+    try:
+        return _ROLLS[a, b]
+    except KeyError:
+        raise InvalidNotationError(f"dice show 1 to 6, not {a} and {b}") from None
+
+
+_ROLLS: dict[tuple[int, int], Move] = {
+    (a, b): _intern(Move(MoveKind.ROLL, dice=(min(a, b), max(a, b))))
+    for a in range(1, 7)
+    for b in range(1, 7)
+}

@@ -278,7 +278,7 @@ class State:
 
     __slots__ = (
         *_FIELDS, "config", "_t", "_moves", "_stack", "setup", "seed", "_legal",
-        "_players", "_teams", "_auto_draw", "_limits", "_max_turns",
+        "_players", "_teams", "_auto_draw", "_limits", "_max_turns", "_next_roll",
     )  # fmt: skip
 
     _chips: tuple[Bitboard, ...]
@@ -340,6 +340,8 @@ class State:
         self.setup: Setup | None = None
         self.seed: int | None = None
         self._legal: list[Move] | None = None
+        self._next_roll: tuple[int, int, Move] | None = None
+        """(random source, its state after the roll, the roll): sample_chance's result for push."""
         """The actor's legal moves, kept until the state changes: push checks against it."""
 
     @classmethod
@@ -417,8 +419,14 @@ class State:
         """The roll this game's own random source gives next (what a replay will see)."""
         if self._phase is not Phase.ROLL:
             raise IllegalMoveError("no dice to roll now")
-        _, a, b = _roll(self._rng)
-        return roll_move(a, b)
+        rng = self._rng
+        cached = self._next_roll
+        if cached is not None and cached[0] == rng:
+            return cached[2]
+        after, a, b = _roll(rng)
+        move = roll_move(a, b)
+        self._next_roll = (rng, after, move)
+        return move
 
     def is_over(self) -> bool:
         return self._outcome is not None
@@ -556,6 +564,7 @@ class State:
         new._teams = self._teams
         new._limits = self._limits
         new._max_turns = self._max_turns
+        new._next_roll = self._next_roll
         new._auto_draw = self._auto_draw
         new.setup = self.setup
         new.seed = self.seed
@@ -687,8 +696,11 @@ class State:
         move is not legal.
         """
         legal = self._legal
-        # Fast path: the actor's legal moves are known (bots and playouts ask for them first).
-        if legal is None or seat is not None or move not in legal:
+        # Fast paths: the actor's legal moves are known (bots and playouts ask for them first),
+        # or the dice are rolled at a chance node (every roll is possible).
+        if move.kind is MoveKind.ROLL and self._phase is Phase.ROLL and seat is None:
+            pass
+        elif legal is None or seat is not None or move not in legal:
             reason = self._illegal(move, seat)
             if reason is not None:
                 raise IllegalMoveError(f"{move}: {reason}")
@@ -938,7 +950,8 @@ class State:
             self._play_card(me, move.card)
             self._remove(move.space)  # type: ignore[arg-type]
         elif kind is MoveKind.ROLL:
-            self._rng = _roll(self._rng)[0]
+            cached = self._next_roll
+            self._rng = cached[1] if cached and cached[0] == self._rng else _roll(self._rng)[0]
             self._roll = move.dice
             self._phase = Phase.ACT
             return
