@@ -17,7 +17,9 @@ from .helpers import screen_text
 
 
 def parse(*argv: str) -> argparse.Namespace:
-    return build_parser("play").parse_args(["play", *argv])
+    args = build_parser("play").parse_args(["play", *argv])
+    args.lang = args.lang or "en"
+    return args
 
 
 def test_vs_puts_you_in_seat_one_and_bots_elsewhere() -> None:
@@ -38,11 +40,19 @@ def test_seats_hotseat_and_options() -> None:
 
 def test_bad_options_are_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.run(parse("--players", "5", "--vs", "random")) == 2
-    assert "cannot be played by 5 players" in capsys.readouterr().err
+    assert "cannot be played with 5 players" in capsys.readouterr().err
     assert cli.run(parse("--vs", "nobody")) == 2
     assert "unknown bot" in capsys.readouterr().err
     assert cli.run(parse("--seats", "human,random", "--players", "3")) == 2
     assert "names 2 seats for 3 players" in capsys.readouterr().err
+
+
+def test_refusals_are_in_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.run(parse("--players", "5", "--vs", "random", "--lang", "ru")) == 2
+    assert "нельзя играть, если игроков 5" in capsys.readouterr().err
+    assert cli.run(parse("--seats", "human,random", "--players", "3", "--lang", "de")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sequence play: ") and "2 Plätze für 3 Spieler" in err
 
 
 def test_load_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from textual.app import App
 
-from ..i18n import system_language, translator
+from ..i18n import system_language
 from .game import GameScreen
 from .session import GameSetup, Session
 from .start import StartScreen
+from .widgets import Gettext
 
 
 class SequenceApp(App[int]):
@@ -31,8 +32,8 @@ class SequenceApp(App[int]):
         super().__init__()
         self.session = session
         self.setup = setup
-        self.lang = lang or system_language()
-        self.gettext = translator(self.lang).gettext
+        self.gettext = Gettext(lang or system_language())
+        self.lang = self.gettext.lang
         self.bot_delay = bot_delay
 
     def on_mount(self) -> None:

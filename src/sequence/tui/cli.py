@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from ..engine import SequenceError
-from .session import GAME_CHOICES, HUMAN, GameSetup, Session, bot_choices
+from ..i18n import N_, system_language
+from .session import GAME_CHOICES, HUMAN, BadSetup, GameSetup, Session, bot_choices
 
 START_FLAGS = ("game", "players", "teams", "vs", "seats", "hotseat")
 
@@ -82,7 +83,11 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         seats = tuple(s.strip().lower() for s in args.seats.split(","))
         players = args.players or len(seats)
         if len(seats) != players:
-            raise ValueError(f"--seats names {len(seats)} seats for {players} players")
+            raise BadSetup(
+                N_("--seats names {seats} seats for {players} players"),
+                seats=len(seats),
+                players=players,
+            )
     elif args.hotseat:
         seats = (HUMAN,) * players
     elif args.vs:
@@ -106,6 +111,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
 def run(args: argparse.Namespace) -> int:
     """Start the terminal game; return the exit status."""
     from .app import SequenceApp
+    from .widgets import Gettext
 
     session: Session | None = None
     try:
@@ -117,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
         elif not args.setup and any(getattr(args, flag) for flag in START_FLAGS):
             session = Session.start(setup)
     except (OSError, SequenceError, ValueError) as exc:
-        print(f"sequence play: {exc}", file=sys.stderr)
+        reason = Gettext(args.lang or system_language()).error(exc)
+        print(f"sequence play: {reason}", file=sys.stderr)  # i18n: ignore (the command's name)
         return 2
     app = SequenceApp(session=session, setup=setup, lang=args.lang, bot_delay=args.bot_delay)
     return app.run() or 0

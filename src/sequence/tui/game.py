@@ -369,7 +369,9 @@ class GameScreen(Screen[None]):
             if not self.over_shown:
                 self.over_shown = True
                 view = self.state_view
-                detail = self._("{n} moves played.").format(n=len(view.moves))
+                played = len(view.moves)
+                detail = self._.ngettext("{n} move played.", "{n} moves played.", played)
+                detail = detail.format(n=played)
                 self.app.push_screen(
                     GameOverScreen(result_text(view, self._), detail, self._), self._after_game_over
                 )
@@ -437,7 +439,9 @@ class GameScreen(Screen[None]):
                     self.session.push(Move(MoveKind.DRAW, seat=seat), seat)
         except IllegalMoveError as exc:
             self.say(
-                self._("The computer's move was refused: {reason}").format(reason=str(exc)),
+                self._("The computer's move was refused: {reason}").format(
+                    reason=self._.error(exc)
+                ),
                 error=True,
             )
             self.redraw()
@@ -449,7 +453,7 @@ class GameScreen(Screen[None]):
         try:
             self.session.push(move, seat)
         except IllegalMoveError as exc:
-            self.say(self._("Not allowed: {reason}").format(reason=str(exc)), error=True)
+            self.say(self._("Not allowed: {reason}").format(reason=self._.error(exc)), error=True)
             return False
         self.selected = None
         self.say("")
@@ -627,7 +631,7 @@ class GameScreen(Screen[None]):
         try:
             move = self.session.roll()
         except IllegalMoveError as exc:
-            self.say(self._("Not allowed: {reason}").format(reason=str(exc)), error=True)
+            self.say(self._("Not allowed: {reason}").format(reason=self._.error(exc)), error=True)
             return
         a, b = move.dice or (0, 0)
         self.say(self._("You rolled {a} and {b}: {total}.").format(a=a, b=b, total=a + b))
@@ -648,7 +652,7 @@ class GameScreen(Screen[None]):
         try:
             self.session.push(Move(MoveKind.DRAW, seat=seat), seat)
         except IllegalMoveError as exc:
-            self.say(self._("Not allowed: {reason}").format(reason=str(exc)), error=True)
+            self.say(self._("Not allowed: {reason}").format(reason=self._.error(exc)), error=True)
             return
         self.awaiting_draw = None
         self.say(self._("You drew a card."))
@@ -662,7 +666,7 @@ class GameScreen(Screen[None]):
             return
         allowed = [t for t in range(state.config.teams) if state.penalty_allowed(t) is None]
         if not allowed:
-            reason = state.penalty_allowed(0) or ""
+            reason = self._.error(state.penalty_allowed(0) or "")
             self.say(_("No table-talk penalty now: {reason}").format(reason=reason), error=True)
             return
         view = self.state_view
@@ -685,7 +689,7 @@ class GameScreen(Screen[None]):
         try:
             self.session.push(Move(MoveKind.PENALTY, team=team), None)
         except IllegalMoveError as exc:
-            self.say(self._("Not allowed: {reason}").format(reason=str(exc)), error=True)
+            self.say(self._("Not allowed: {reason}").format(reason=self._.error(exc)), error=True)
             return
         self.generation += 1
         self.selected = None
@@ -713,7 +717,7 @@ class GameScreen(Screen[None]):
         self.selected = None
         self.over_shown = False
         self.advance()
-        self.say(_("Took back {n} moves.").format(n=count))
+        self.say(_.ngettext("Took back {n} move.", "Took back {n} moves.", count).format(n=count))
 
     def action_save(self) -> None:
         cfg = self.session.config
@@ -726,7 +730,9 @@ class GameScreen(Screen[None]):
         try:
             self.session.save(path)
         except (OSError, SequenceError) as exc:
-            self.say(self._("Could not save: {reason}").format(reason=str(exc)), error=True)
+            self.say(
+                self._("Could not save: {reason}").format(reason=self._.error(exc)), error=True
+            )
             return
         self.say(
             self._("Saved to {path}. Resume with: sequence play --load {path}").format(
@@ -786,7 +792,7 @@ class GameScreen(Screen[None]):
         try:
             move = Move.parse(text)
         except InvalidNotationError as exc:
-            self.say(self._("Not a move: {reason}").format(reason=str(exc)), error=True)
+            self.say(self._("Not a move: {reason}").format(reason=self._.error(exc)), error=True)
             return
         if move.kind is MoveKind.PENALTY:
             self._impose(move.team)

@@ -16,15 +16,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
 from ..engine import GameRecord, State
-from ..i18n import system_language, translator
-from .game import result_text
-from .widgets import BoardWidget, Marks, log_text, players_text
+from ..i18n import N_, system_language
+from .game import LEVEL_NAMES, result_text
+from .session import HUMAN
+from .widgets import BoardWidget, Gettext, Marks, log_text, players_text
 
 
 class ReplayApp(App[int]):
     """An interactive replay of one :class:`~sequence.engine.GameRecord`."""
 
-    TITLE = "Sequence replay"
+    TITLE = N_("Sequence replay")
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     #status { height: 1; background: $primary-background; padding: 0 1; }
@@ -52,11 +53,12 @@ class ReplayApp(App[int]):
     def __init__(self, record: GameRecord, lang: str | None = None) -> None:
         super().__init__()
         self.record = record
-        self.gettext = translator(lang or system_language()).gettext
+        self.gettext = Gettext(lang or system_language())
+        self.title = self.gettext(self.TITLE)
         self.states: list[State] = record.states()
         self.index = len(self.states) - 1
         names = [
-            record.tags.get(f"Name{i + 1}") or record.tags.get(f"Seat{i + 1}")
+            record.tags.get(f"Name{i + 1}") or self._seat_kind(record.tags.get(f"Seat{i + 1}"))
             for i in range(record.config.players)
         ]
         self.names = [
@@ -65,6 +67,14 @@ class ReplayApp(App[int]):
             else self.gettext("Player {n}").format(n=i + 1)
             for i, name in enumerate(names)
         ]
+
+    def _seat_kind(self, kind: str | None) -> str | None:
+        """A record's ``SeatN`` tag for people: ``human`` or a bot level, translated."""
+        if kind is None:
+            return None
+        if kind == HUMAN:
+            return self.gettext("Human")
+        return self.gettext(LEVEL_NAMES.get(kind, kind))
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")

@@ -30,6 +30,7 @@ from ..engine import (
     make_config,
 )
 from ..engine.games import Config
+from ..i18n import N_
 
 HUMAN = "human"
 GAME_CHOICES: tuple[str, ...] = ("classic", "kids", "dice", "draft")
@@ -56,6 +57,30 @@ def player_counts(game: str) -> tuple[int, ...]:
     if game == "draft":
         return (2, 4)
     return SPECS[game].player_counts
+
+
+class Marked(Exception):
+    """An error of the terminal game itself, kept as a catalogue msgid and its values.
+
+    ``str(exc)`` is the English text; the screens show ``Gettext.error(exc)``, the player's.
+    """
+
+    def __init__(self, msgid: str, **values: object) -> None:
+        super().__init__(msgid.format(**values))
+        self.msgid = msgid
+        self.values = values
+
+
+class Refused(Marked, IllegalMoveError):
+    """The session refuses an action (nothing to undo, no dice to roll)."""
+
+
+class BadRecord(Marked, RecordError):
+    """A saved game that cannot be resumed with the seats given."""
+
+
+class BadSetup(Marked, ValueError):
+    """Command-line options that describe no game."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +163,7 @@ class Session:
             record.tags.get(f"Seat{i + 1}", HUMAN if i == 0 else default_bot()) for i in range(n)
         ]
         if len(kinds) != n:
-            raise RecordError(f"the game has {n} seats, not {len(kinds)}")
+            raise BadRecord(N_("the saved game has {n} seats, not {given}"), n=n, given=len(kinds))
         for kind in kinds:
             if kind != HUMAN:
                 make_bot(kind)
@@ -181,7 +206,7 @@ class Session:
     def roll(self) -> Move:
         """Dice: roll for the seat to move (the game's own seeded dice)."""
         if not self.state.is_chance():
-            raise IllegalMoveError("no dice to roll now")
+            raise Refused(N_("no dice to roll now"))
         move = self.state.sample_chance()
         seat = self.state.to_move
         self.state.push(move)
@@ -203,10 +228,10 @@ class Session:
     def undo(self) -> int:
         """Take back moves to the last decision of a human seat; return how many were undone."""
         if not self.undo_allowed:
-            raise IllegalMoveError("undo is off in this game")
+            raise Refused(N_("Undo is off in this game."))
         point = self._undo_point()
         if point is None:
-            raise IllegalMoveError("there is no move of yours to take back")
+            raise Refused(N_("There is no move of yours to take back."))
         count = 0
         while len(self.state.move_stack) > point:
             self.state.pop()
@@ -263,8 +288,12 @@ __all__ = [
     "GAME_CHOICES",
     "HUMAN",
     "LEVELS",
+    "BadRecord",
+    "BadSetup",
     "ConfigError",
     "GameSetup",
+    "Marked",
+    "Refused",
     "Session",
     "bot_choices",
     "default_bot",

@@ -218,7 +218,7 @@ class StartScreen(Screen[None]):
             session = Session.start(setup)
         except (ConfigError, ValueError) as exc:
             self.query_one("#error", Static).update(
-                self._("Cannot start: {reason}").format(reason=str(exc))
+                self._("Cannot start: {reason}").format(reason=self._.error(exc))
             )
             return
         self.app.switch_screen(GameScreen(session, self._, self.bot_delay))

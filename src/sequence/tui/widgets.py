@@ -7,7 +7,7 @@ reads the same without colour.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -18,8 +18,43 @@ from textual.widget import Widget
 
 from ..engine import Card, Move, View, card_symbol, space_name, spaces_of
 from ..engine.cards import KIDS_ANIMALS, KIDS_FIRST
+from ..i18n import DEFAULT, normalise, translator
+from ..i18n.errors import translate_error
 
-Gettext = Callable[[str], str]
+
+class Gettext:
+    """The player's language for the terminal game: ``_("...")``, ``_.ngettext`` and errors.
+
+    >>> _ = Gettext("ru")
+    >>> _("Your turn"), _.ngettext("{n} card", "{n} cards", 5).format(n=5)
+    ('Ваш ход', '5 карт')
+    """
+
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = normalise(lang) or DEFAULT
+        self.translations = translator(self.lang)
+
+    def __call__(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of a counted message for ``n`` (placeholders still to fill)."""
+        return self.translations.ngettext(singular, plural, n)
+
+    def error(self, exc: BaseException | str) -> str:
+        """An error's message for the player.
+
+        The terminal game's own refusals carry their msgid and values (``exc.msgid``,
+        ``exc.values``); engine errors are read back by
+        :func:`~sequence.i18n.errors.translate_error` (so is an engine reason given as text);
+        anything else (an operating system error) is shown as it is.
+        """
+        msgid = getattr(exc, "msgid", None)
+        if isinstance(msgid, str):
+            values = getattr(exc, "values", {})
+            return self(msgid).format(**values)
+        return translate_error(exc, self.lang)
+
 
 TEAM_SYMBOLS = ("●", "▲", "■", "◆")
 """One symbol per team, so chips differ without colour (colour-blind safe)."""
@@ -335,7 +370,8 @@ def players_text(view: View, names: list[str], _: Gettext, viewer: int | None) -
         name = names[seat]
         out.append(f" {name}", style="bold" if seat == viewer else "")
         if cfg.spec.uses_cards:
-            out.append(" " + _("{n} cards").format(n=view.hand_sizes[seat]), style="dim")
+            size = view.hand_sizes[seat]
+            out.append(" " + _.ngettext("{n} card", "{n} cards", size).format(n=size), style="dim")
             out.append(" " + _("top:"), style="dim")
             pile = view.discards[seat]
             if pile:
@@ -348,7 +384,8 @@ def players_text(view: View, names: list[str], _: Gettext, viewer: int | None) -
                 out.append(" " + _("took {cards}").format(cards=known), style="dim")
         out.append("\n")
     if cfg.spec.uses_cards:
-        out.append(_("Draw pile: {n} cards").format(n=view.deck_size) + "\n")
+        pile_text = _.ngettext("Draw pile: {n} card", "Draw pile: {n} cards", view.deck_size)
+        out.append(pile_text.format(n=view.deck_size) + "\n")
     if view.draft:
         out.append(_("Face up:") + " ")
         for card in view.draft:
@@ -397,6 +434,7 @@ __all__ = [
     "N_",
     "TEAM_SYMBOLS",
     "BoardWidget",
+    "Gettext",
     "HandBar",
     "HandItem",
     "Marks",
