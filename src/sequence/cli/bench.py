@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from ..engine import Config, ConfigError, State
+from ..engine import Config, ConfigError, State, play_random_game
 from .options import add_config_arguments, config_from_args
 
 
@@ -38,20 +38,10 @@ def random_games(config: Config, seconds: float, seed: int) -> dict[str, float]:
     game_seed = seed
     deadline = time.perf_counter() + seconds
     started = time.perf_counter()
-    manual = config.manual_draw
     while time.perf_counter() < deadline:
-        state = State.new(config, game_seed)
+        state = play_random_game(State.new(config, game_seed), rng)
         game_seed += 1
-        while not state.is_over():
-            if state.is_chance():
-                state.push(state.sample_chance())
-            else:
-                legal = state.legal_moves()
-                seat = state.to_move
-                state.push(legal[int(rng.random() * len(legal))])
-                if manual and seat in state.pending_draws and not state.is_over():
-                    state.push_text(f"draw:{seat + 1}")
-            moves += 1
+        moves += len(state.move_stack)
         games += 1
     elapsed = time.perf_counter() - started
     return {"moves_per_second": moves / elapsed, "games_per_second": games / elapsed,

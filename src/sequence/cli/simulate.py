@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections import Counter
 
-from ..engine import TEAM_LETTERS, ConfigError, State
+from ..engine import TEAM_LETTERS, ConfigError, State, play_random_game
 from .options import add_config_arguments, config_from_args
 
 
@@ -20,21 +19,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, default=0, help="seed of the first game; game i uses seed+i"
     )
     parser.add_argument("--json", action="store_true", help="print JSON, one object")
-
-
-def play_random(state: State, rng: random.Random) -> State:
-    """Play to the end with uniformly random legal moves; pending draws are always taken."""
-    manual = state.config.manual_draw
-    while not state.is_over():
-        if state.is_chance():
-            state.push(state.sample_chance())
-            continue
-        moves = state.legal_moves()
-        seat = state.to_move
-        state.push(moves[int(rng.random() * len(moves))])
-        if manual and seat in state.pending_draws and not state.is_over():
-            state.push_text(f"draw:{seat + 1}")
-    return state
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     total_moves = 0
     for i in range(args.games):
         seed = args.seed + i
-        state = play_random(State.new(config, seed), random.Random(seed))
+        state = play_random_game(State.new(config, seed), seed)
         outcome = state.outcome()
         assert outcome is not None
         winner = None if outcome.winner is None else TEAM_LETTERS[outcome.winner]

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -515,49 +516,7 @@ class State:
     def copy(self, stack: bool = True) -> State:
         """An independent copy; with ``stack=False`` it cannot :meth:`pop` past this point."""
         new = State.__new__(State)
-        (
-            new._chips,
-            new._occ,
-            new._seqs,
-            new._locked,
-            new._hands,
-            new._discards,
-            new._deck,
-            new._deck_pos,
-            new._draft,
-            new._known,
-            new._to_move,
-            new._phase,
-            new._dead_used,
-            new._passes,
-            new._turns,
-            new._pending,
-            new._forfeit,
-            new._roll,
-            new._rng,
-            new._outcome,
-        ) = (
-            self._chips,
-            self._occ,
-            self._seqs,
-            self._locked,
-            self._hands,
-            self._discards,
-            self._deck,
-            self._deck_pos,
-            self._draft,
-            self._known,
-            self._to_move,
-            self._phase,
-            self._dead_used,
-            self._passes,
-            self._turns,
-            self._pending,
-            self._forfeit,
-            self._roll,
-            self._rng,
-            self._outcome,
-        )  # the fields of _FIELDS, spelled out: copies are on the search hot path
+        new._restore(self._snapshot())
         new.config = self.config
         new._t = self._t
         new._players = self._players
@@ -704,30 +663,7 @@ class State:
             reason = self._illegal(move, seat)
             if reason is not None:
                 raise IllegalMoveError(f"{move}: {reason}")
-        self._stack.append(
-            (
-                self._chips,
-                self._occ,
-                self._seqs,
-                self._locked,
-                self._hands,
-                self._discards,
-                self._deck,
-                self._deck_pos,
-                self._draft,
-                self._known,
-                self._to_move,
-                self._phase,
-                self._dead_used,
-                self._passes,
-                self._turns,
-                self._pending,
-                self._forfeit,
-                self._roll,
-                self._rng,
-                self._outcome,
-            )
-        )  # the same fields as _snapshot(), inlined: this is the hot path
+        self._stack.append(self._snapshot())
         self._moves.append(move)
         self._legal = None
         kind, card, space, _, _, _ = move
@@ -1367,18 +1303,21 @@ def count_cards(state: State) -> Counter[Card]:
     return counts
 
 
-def play_random_game(state: State, seed: int) -> State:
-    """Play ``state`` to the end with uniformly random legal moves (and its own dice)."""
-    r = rngmod.seed_state(seed)
+def play_random_game(state: State, seed: int | random.Random = 0) -> State:
+    """Play ``state`` to the end with uniformly random legal moves; return it.
+
+    The dice come from the game's own random source; a seat with a pending draw (option
+    ``manual_draw``) always draws. Deterministic from ``seed`` (or the ``random.Random`` given).
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     manual = state.config.manual_draw
     while state._outcome is None:
         if state._phase is Phase.ROLL:
             state.push(state.sample_chance())
             continue
         legal = state.legal_moves()
-        r, i = rngmod.below(r, len(legal))
         seat = state._to_move
-        state.push(legal[i])
-        if manual and seat in state._pending:
+        state.push(legal[int(rng.random() * len(legal))])
+        if manual and seat in state._pending and state._outcome is None:
             state.push(draw_move(seat))
     return state
