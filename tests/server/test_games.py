@@ -31,22 +31,17 @@ def drive(
     limit: int = 5000,
 ) -> dict[str, Any]:
     """Play random legal moves for the human seats until the game ends; return the last state."""
-    penalty_tried = False
     for _ in range(limit):
         st = observer.wait(lambda s: s["view"] is not None)
         view = st["view"]
         if view["outcome"] is not None:
             return st
         v = st["version"]
-        if (
-            host is not None
-            and not penalty_tried
-            and view["turns"] >= 4
-            and view["phase"] == "play"
-        ):
-            penalty_tried = True
+        done = any(m.startswith("penalty:") for m in view["moves"])
+        if host is not None and not done and view["turns"] >= 4 and view["phase"] == "play":
+            # A bot may move first (the penalty is then stale): try again at the next version.
             host.send({"type": "penalty", "team": "B", "version": v})
-            observer.wait_version(v + 1)
+            progress(observer, [host], v)
             continue
         for seat, client in players.items():
             cs = client.wait(lambda s, v=v: s["view"] is not None and s["version"] >= v)
