@@ -9,7 +9,7 @@ PYBABEL="${PYBABEL:-.venv/bin/pybabel}"
 I18N=src/sequence/i18n
 POT="$I18N/locales/messages.pot"
 
-"$PYBABEL" extract --no-location --sort-output \
+"$PYBABEL" extract --no-location --sort-output --width 100 \
     -F "$I18N/babel.cfg" \
     -k N_ -k Nn_:1,2 -k t -k tn:1,2 \
     --project=sequence-games \
@@ -18,10 +18,10 @@ POT="$I18N/locales/messages.pot"
 for lang in en ru de uk fr; do
     po="$I18N/locales/$lang/LC_MESSAGES/messages.po"
     if [ -f "$po" ]; then
-        "$PYBABEL" update --no-fuzzy-matching --ignore-obsolete \
+        "$PYBABEL" update --no-fuzzy-matching --ignore-obsolete --width 100 \
             -l "$lang" -i "$POT" -o "$po"
     else
-        "$PYBABEL" init -l "$lang" -i "$POT" -o "$po"
+        "$PYBABEL" init --width 100 -l "$lang" -i "$POT" -o "$po"
     fi
 done
 PYTHON="${PYTHON:-.venv/bin/python}"
