@@ -69,6 +69,12 @@ class Move(NamedTuple):
     """The two dice, lower first (``roll``)."""
 
     def __str__(self) -> str:
+        text = _TEXT.get(self)
+        if text is None:
+            text = _TEXT[self] = self._notation()
+        return text
+
+    def _notation(self) -> str:
         k = self.kind
         card = "" if self.card is None else card_name(self.card)
         space = "" if self.space is None else space_name(self.space)
@@ -131,6 +137,8 @@ class Move(NamedTuple):
 _PLACEMENT = re.compile(r"([A-Za-z0-9♠♥♦♣]*?)([@xX=])([a-jA-J]\d{1,2})")
 _ROLL = re.compile(r"([1-6])\+([1-6])")
 _INTERNED: dict[Move, Move] = {}
+_TEXT: dict[Move, str] = {}
+"""Each move's notation, once computed (there are only a few thousand distinct moves)."""
 
 
 def _intern(move: Move) -> Move:

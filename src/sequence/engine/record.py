@@ -87,12 +87,12 @@ class GameRecord:
         return state
 
     def states(self) -> list[State]:
-        """Every state of the game, from the set-up to the last move."""
+        """Every state of the game, from the set-up to the last move, each with its history."""
         state = State.new(self.config, self.seed)
-        out = [state.copy(stack=False)]
+        out = [state.copy()]
         for move in self.moves:
             state.push(move)
-            out.append(state.copy(stack=False))
+            out.append(state.copy())
         return out
 
     # --- JSON ---------------------------------------------------------------------------------

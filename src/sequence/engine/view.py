@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from . import rng as rngmod
 from .board import Bitboard, space_name, spaces_of
 from .cards import Card, card_name
-from .games import Config
+from .games import SPECS, Config
 from .moves import TEAM_LETTERS, Move
 from .state import Outcome, Phase, Setup, State
 
@@ -127,20 +128,11 @@ class View:
         for team_seqs in self.sequences:
             for w in team_seqs:
                 locked |= w
-        spaces = []
-        for s in layout.spaces:
-            chip = self.chip_at(s)
-            spaces.append(
-                {
-                    "name": space_name(s),
-                    "row": s // 10,
-                    "col": s % 10,
-                    "label": layout.label_name(s),
-                    "free": bool(layout.free >> s & 1),
-                    "chip": chip,
-                    "locked": bool(locked >> s & 1) and chip is not None,
-                }
-            )
+        chips: list[int | None] = [None] * len(layout.spaces)
+        index = _space_index(cfg.game)
+        for team, mask in enumerate(self.chips):
+            for s in spaces_of(mask):
+                chips[index[s]] = team
         o = self.outcome
         setup = self.setup
         return {
@@ -162,7 +154,15 @@ class View:
             "discards": [[card_name(c) for c in d] for d in self.discards],
             "deck_size": self.deck_size,
             "draft": [card_name(c) for c in self.draft],
-            "board": {"rows": layout.rows, "cols": layout.cols, "spaces": spaces},
+            # The board in columns, spaces in reading order (a1, b1, ... row by row): small to
+            # build and to send. A space's name and place follow from its index.
+            "board": {
+                "rows": layout.rows,
+                "cols": layout.cols,
+                "labels": _labels(cfg.game),
+                "chips": chips,
+                "locked": [space_name(s) for s in spaces_of(locked & ~layout.free)],
+            },
             "sequences": [
                 [[space_name(s) for s in spaces_of(w)] for w in seqs] for seqs in self.sequences
             ],
@@ -190,6 +190,17 @@ class View:
             },
             "legal_moves": [str(m) for m in self.legal_moves],
         }
+
+
+@cache
+def _space_index(game: str) -> dict[int, int]:
+    return {s: i for i, s in enumerate(SPECS[game].layout.spaces)}
+
+
+@cache
+def _labels(game: str) -> list[str]:
+    layout = SPECS[game].layout
+    return [layout.label_name(s) for s in layout.spaces]
 
 
 def unseen_cards(view: View) -> Counter[Card]:

@@ -272,10 +272,21 @@ function chipShape(team, x, y, r, colour, locked) {
   return el;
 }
 
+/* The view sends the board in columns, spaces in reading order; one object per space here. */
+function boardSpaces(board) {
+  const locked = new Set(board.locked);
+  return board.labels.map((label, i) => {
+    const row = Math.floor(i / board.cols), col = i % board.cols;
+    const name = "abcdefghij"[col] + (row + 1);
+    return { name, row, col, label, free: label === "**", chip: board.chips[i], locked: locked.has(name) };
+  });
+}
+
 function boardSvg(view, targets, onSpace) {
   const ns = "http://www.w3.org/2000/svg";
   const S = 52;
-  const { rows, cols, spaces } = view.board;
+  const { rows, cols } = view.board;
+  const spaces = boardSpaces(view.board);
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${cols * S} ${rows * S}`);
   svg.setAttribute("id", "board");
