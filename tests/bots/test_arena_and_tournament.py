@@ -16,7 +16,7 @@ from sequence.cli.main import main
 from sequence.cli.tournament import bradley_terry, seat_patterns, wilson
 from sequence.engine import GameRecord, Move, View, make_config
 
-CUSTOM = '''
+CUSTOM = """
 import time
 from sequence.bots import Bot
 from sequence.engine import Move
@@ -52,7 +52,7 @@ class Stuck(Bot):
                 time.sleep(0.05)
             except Exception:
                 pass
-'''
+"""
 
 
 @pytest.fixture()
@@ -74,7 +74,9 @@ CONFIG = make_config("classic", 2)
     ],
 )
 @pytest.mark.parametrize("seat", [0, 1])
-def test_a_misbehaving_bot_loses_with_a_clear_message(custom: str, name: str, limit: float | None, reason: str, seat: int) -> None:
+def test_a_misbehaving_bot_loses_with_a_clear_message(
+    custom: str, name: str, limit: float | None, reason: str, seat: int
+) -> None:
     bad = make_bot(f"{custom}:{name}", 0)
     bots = [bad, make_bot("greedy", 1)] if seat == 0 else [make_bot("greedy", 1), bad]
     result = play_game(CONFIG, bots, seed=4, time_limit=limit)
@@ -82,13 +84,17 @@ def test_a_misbehaving_bot_loses_with_a_clear_message(custom: str, name: str, li
     assert result.forfeit.seat % 2 == seat and result.forfeit.team == seat
     assert reason in result.forfeit.message()
     assert f"seat {result.forfeit.seat + 1}" in result.describe()
-    assert result.winner == 1 - seat and result.scores[seat] == 0.0 and result.termination == "forfeit"
+    assert (
+        result.winner == 1 - seat and result.scores[seat] == 0.0 and result.termination == "forfeit"
+    )
     GameRecord.load(result.record.to_json()).replay()  # the record up to the forfeit is sound
 
 
 def test_a_bot_that_never_returns_is_interrupted(custom: str) -> None:
     start = time.perf_counter()
-    result = play_game(CONFIG, [make_bot(f"{custom}:Stuck"), make_bot("greedy")], seed=1, time_limit=0.2, grace=0.2)
+    result = play_game(
+        CONFIG, [make_bot(f"{custom}:Stuck"), make_bot("greedy")], seed=1, time_limit=0.2, grace=0.2
+    )
     assert time.perf_counter() - start < 3
     assert result.forfeit is not None and "still thinking" in result.forfeit.reason
 
@@ -102,12 +108,15 @@ def test_not_a_move_is_a_forfeit() -> None:
     assert result.forfeit is not None and "not a Move" in result.forfeit.reason
 
 
-def test_a_user_bot_in_a_few_lines_plays_a_tournament(custom: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_user_bot_in_a_few_lines_plays_a_tournament(
+    custom: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "r.json"
     save = tmp_path / "games"
     rc = main([
         "tournament", "--bot", f"{custom}:First", "--bot", "greedy", "--bot", f"{custom}:Crash",
-        "--game", "kids", "--games", "2", "--workers", "1", "--json", str(out), "--save", str(save), "--quiet",
+        "--game", "kids", "--games", "2", "--workers", "1",
+        "--json", str(out), "--save", str(save), "--quiet",
     ])  # fmt: skip
     assert rc == 0
     data = json.loads(out.read_text())
@@ -126,8 +135,9 @@ def test_a_user_bot_in_a_few_lines_plays_a_tournament(custom: str, tmp_path: Pat
 
 def test_tournament_json_to_stdout_in_parallel(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main([
-        "tournament", "--bot", "random", "--bot", "greedy", "--bot", "mcts@iterations=5,time=0,depth=2",
-        "--game", "dice", "--players", "3", "--games", "6", "--workers", "2", "--json", "-", "--seed", "3",
+        "tournament", "--bot", "random", "--bot", "greedy",
+        "--bot", "mcts@iterations=5,time=0,depth=2", "--game", "dice", "--players", "3",
+        "--games", "6", "--workers", "2", "--json", "-", "--seed", "3",
     ])  # fmt: skip
     assert rc == 0
     data = json.loads(capsys.readouterr().out)

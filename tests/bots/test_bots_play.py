@@ -30,7 +30,9 @@ FAST_MCTS = "mcts@iterations=6,time=0,depth=3"
 
 
 @pytest.mark.parametrize(("game", "players", "teams", "options"), CONFIGS)
-def test_bots_finish_games_with_legal_moves(game: str, players: int, teams: int | None, options: dict) -> None:
+def test_bots_finish_games_with_legal_moves(
+    game: str, players: int, teams: int | None, options: dict
+) -> None:
     config = make_config(game, players, teams, max_turns=80, **options)
     specs = ["greedy", FAST_MCTS, "random", "greedy"][: config.teams]
     if config.teams == 2:
@@ -43,7 +45,10 @@ def test_bots_finish_games_with_legal_moves(game: str, players: int, teams: int 
     assert sum(st.moves for st in result.seats) > 0
 
 
-@pytest.mark.parametrize("spec", ["random", "easy", "medium@iterations=5,time=0,depth=2", "hard@iterations=5,time=0,depth=2"])
+@pytest.mark.parametrize(
+    "spec",
+    ["random", "easy", "medium@iterations=5,time=0,depth=2", "hard@iterations=5,time=0,depth=2"],
+)
 def test_every_level_plays_a_short_game(spec: str) -> None:
     config = make_config("classic", 2, max_turns=30)
     result = play_game(config, [make_bot(spec, 1), make_bot("greedy", 2)], seed=3, time_limit=20)

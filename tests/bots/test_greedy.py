@@ -45,7 +45,9 @@ def test_jacks_are_kept_unless_they_win_or_block() -> None:
     assert plain - wild == WILD_COST
     # A two-eyed Jack that completes a sequence is worth its cost.
     chips = (bits("b1", "c1", "d1"), 0)
-    assert EV.move_value(Move.parse("JD@e1"), chips, NO_SEQS, 0) > EV.move_value(Move.parse("3D@d3"), chips, NO_SEQS, 0)
+    assert EV.move_value(Move.parse("JD@e1"), chips, NO_SEQS, 0) > EV.move_value(
+        Move.parse("3D@d3"), chips, NO_SEQS, 0
+    )
 
 
 def test_a_one_eyed_jack_goes_on_the_most_dangerous_chip() -> None:

@@ -1,10 +1,10 @@
-"""A bot sees only its seat's view: it cannot reach hidden cards, and they do not change its moves."""
+"""A bot sees only its seat's view: it cannot reach hidden cards, nor do they change its moves."""
 
 from __future__ import annotations
 
 import gc
 import types
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -28,7 +28,9 @@ def _reachable(root: object, limit: int = 20000) -> list[object]:
     stack = [root]
     while stack and len(seen) < limit:
         obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType, types.CodeType)):
+        if id(obj) in seen or isinstance(
+            obj, (type, types.ModuleType, types.FunctionType, types.CodeType)
+        ):
             continue
         seen[id(obj)] = obj
         stack.extend(gc.get_referents(obj))
@@ -52,7 +54,7 @@ class Spy(Bot):
     """Records what the arena hands it, and plays the first legal move."""
 
     name = "spy"
-    seen: list[Any] = []
+    seen: ClassVar[list[Any]] = []
 
     def choose(self, view: View) -> Move:
         Spy.seen.append(view)

@@ -68,7 +68,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name, or from ``package.module:Class``, with optional ``@key=value`` arguments.
+    """A bot from its name or ``package.module:Class``, with optional ``@key=value`` arguments.
 
     >>> make_bot("easy").choose  # doctest: +ELLIPSIS
     <bound method GreedyBot.choose of <EasyBot easy>>

@@ -13,7 +13,8 @@ the run.
 
 >>> from sequence.engine import make_config
 >>> from sequence.bots import make_bot
->>> result = play_game(make_config("kids", players=2), [make_bot("greedy", 1), make_bot("random", 2)], seed=5)
+>>> bots = [make_bot("greedy", 1), make_bot("random", 2)]
+>>> result = play_game(make_config("kids", players=2), bots, seed=5)
 >>> result.winner in (0, 1, None), result.forfeit is None
 (True, True)
 """
@@ -57,7 +58,8 @@ class Forfeit:
 
     def message(self) -> str:
         return (
-            f"seat {self.seat + 1} (team {TEAM_LETTERS[self.team]}, bot {self.bot!r}) loses the game:"
+            f"seat {self.seat + 1} (team {TEAM_LETTERS[self.team]}, bot {self.bot!r})"
+            " loses the game:"
             f" {self.reason}"
         )
 
@@ -74,7 +76,8 @@ class GameResult:
     """The winning team, or ``None`` for a draw. After a forfeit in a game of two sides, the other
     side; of three sides, ``None`` (:attr:`scores` says who lost)."""
     scores: tuple[float, ...]
-    """Per team: 1 win, 0.5 draw, 0 loss. After a forfeit: 0 for the forfeiting team, 1 for the rest."""
+    """Per team: 1 win, 0.5 draw, 0 loss. After a forfeit: 0 for the forfeiting team, 1 for
+    the rest."""
     termination: str
     """The engine's termination (``sequences``, ``stalemate``, ...) or ``forfeit``."""
     forfeit: Forfeit | None
@@ -120,7 +123,8 @@ def ask(
 
     >>> from sequence.engine import State, make_config
     >>> from sequence.bots import make_bot
-    >>> view = State.new(make_config("kids"), seed=1).view(0)
+    >>> state = State.new(make_config("kids"), seed=1)
+    >>> view = state.view(state.to_move)
     >>> move, seconds, reason = ask(make_bot("random"), view, time_limit=1.0)
     >>> reason is None and move in view.legal_moves
     True
@@ -148,7 +152,11 @@ def ask(
         elapsed = time.perf_counter() - start
     except MoveTimeout:
         elapsed = time.perf_counter() - start
-        return None, elapsed, f"still thinking after {elapsed:.2f} s; the limit is {time_limit:.2f} s a move"
+        return (
+            None,
+            elapsed,
+            f"still thinking after {elapsed:.2f} s; the limit is {time_limit:.2f} s a move",
+        )
     except Exception as exc:  # a bot's bug loses its game, not the run
         elapsed = time.perf_counter() - start
         return None, elapsed, f"choose() raised {type(exc).__name__}: {exc}"
@@ -213,7 +221,9 @@ def play_game(
                 st.searched += 1
             try:
                 state.push(move, seat=seat)  # type: ignore[arg-type]
-            except IllegalMoveError as exc:  # pragma: no cover - the view's legal moves are the state's
+            except (
+                IllegalMoveError
+            ) as exc:  # pragma: no cover - the view's legal moves are the state's
                 reason = f"returned an illegal move: {exc}"
         if reason is not None:
             forfeit = Forfeit(seat, seat % teams, names[seat], reason)
@@ -232,9 +242,9 @@ def play_game(
         seat = state.to_move
         if not turn(seat):
             break
-        if config.manual_draw and seat in state.pending_draws and not state.is_over():
-            if not turn(seat):
-                break
+        due = config.manual_draw and seat in state.pending_draws and not state.is_over()
+        if due and not turn(seat):
+            break
     all_tags = {f"Seat{s + 1}": names[s] for s in range(n)}
     all_tags.update(tags or {})
     if forfeit is not None:

@@ -23,7 +23,8 @@ removed: the :data:`BLOCK` value of the opponent's windows through it.
 >>> from sequence.engine import State, make_config
 >>> view = State.new(make_config("kids", players=2), seed=3).view(None)
 >>> ev = Evaluator(view.config)
->>> ev.position_value(view.chips, view.sequences, 0) == ev.position_value(view.chips, view.sequences, 1)
+>>> value = [ev.position_value(view.chips, view.sequences, team) for team in (0, 1)]
+>>> value[0] == value[1]
 True
 """
 
@@ -53,6 +54,10 @@ JACK_KEEP = 400.0
 """How much holding a Jack is worth when choosing what to discard, forfeit or pick."""
 SEQUENCE_BONUS = 3000.0
 """Position value of each completed sequence."""
+HELD_WILD = 100.0
+"""Position value of a two-eyed Jack or Unicorn in a team's hands (a search must not waste it)."""
+HELD_REMOVER = 70.0
+"""Position value of a one-eyed Jack or Dragon in a team's hands."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +93,7 @@ def _geo(config: Config) -> _Geo:
 
 
 def _blocked_by_own(w: Bitboard, seqs: tuple[Bitboard, ...]) -> bool:
-    for e in seqs:
-        if (w & e).bit_count() > 1:
-            return True
-    return False
+    return any((w & e).bit_count() > 1 for e in seqs)
 
 
 class Evaluator:
@@ -191,9 +193,16 @@ class Evaluator:
         return value
 
     def remove_value(
-        self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int, space: Space
+        self,
+        chips: tuple[Bitboard, ...],
+        seqs: tuple[tuple[Bitboard, ...], ...],
+        team: int,
+        space: Space,
     ) -> float:
-        """The danger of the opponent chip on ``space``: what its owner's windows through it hold."""
+        """The danger of the opponent chip on ``space``: what its owner's windows through it hold.
+
+        Plus a little for the room it opens in our own windows.
+        """
         bit = 1 << space
         owner = next((t for t, m in enumerate(chips) if m & bit), None)
         if owner is None or owner == team:
@@ -223,7 +232,13 @@ class Evaluator:
                 value += ATTACK[min(self.length - 1 - (own & w).bit_count(), len(ATTACK) - 1)] * 0.2
         return value
 
-    def card_value(self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int, card: int) -> float:
+    def card_value(
+        self,
+        chips: tuple[Bitboard, ...],
+        seqs: tuple[tuple[Bitboard, ...], ...],
+        team: int,
+        card: int,
+    ) -> float:
         """What holding ``card`` is worth: a Jack a lot, an ordinary card its best open space."""
         kind = card_kind(card)
         if kind is not CardKind.ORDINARY:
@@ -273,7 +288,21 @@ class Evaluator:
 
     # --- positions ------------------------------------------------------------------------------
 
-    def position_value(self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int) -> float:
+    def hand_value(self, cards: tuple[int, ...]) -> float:
+        """Position value of the Jacks (Unicorns, Dragons) in a hand: :data:`HELD_WILD` and
+        :data:`HELD_REMOVER` each, so a search spends them only for more than that."""
+        value = 0.0
+        for c in cards:
+            kind = card_kind(c)
+            if kind is CardKind.WILD:
+                value += HELD_WILD
+            elif kind is CardKind.REMOVER:
+                value += HELD_REMOVER
+        return value
+
+    def position_value(
+        self, chips: tuple[Bitboard, ...], seqs: tuple[tuple[Bitboard, ...], ...], team: int
+    ) -> float:
         """Static value of the board for ``team``: completed sequences plus open windows."""
         g = self.geo
         occ = 0

@@ -33,7 +33,13 @@ class MediumBot(MCTSBot):
 
     name = "medium"
 
-    def __init__(self, seed: int = 0, iterations: int | None = 400, time: float | None = 0.2, **options: float) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = 400,
+        time: float | None = 0.2,
+        **options: float,
+    ) -> None:
         super().__init__(seed, iterations=iterations, time=time, **options)  # type: ignore[arg-type]
 
 
@@ -42,8 +48,18 @@ class HardBot(MCTSBot):
 
     name = "hard"
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, time: float | None = 1.0, **options: float) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = None,
+        time: float | None = 1.0,
+        **options: float,
+    ) -> None:
         super().__init__(seed, iterations=iterations, time=time, **options)  # type: ignore[arg-type]
 
 
-LEVELS: dict[str, type[MCTSBot] | type[GreedyBot]] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+LEVELS: dict[str, type[MCTSBot] | type[GreedyBot]] = {
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
+}

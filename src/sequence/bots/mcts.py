@@ -1,9 +1,11 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
-The bot is given only its seat's :class:`~sequence.engine.View`. Every iteration it deals the
-hidden cards at random, consistently with that view (:meth:`State.sample_from_view`: the other
-hands and the draw pile; its own hand, the board and the discards are what it sees), and runs
-one UCT descent on that *determinization*:
+The bot is given only its seat's :class:`~sequence.engine.View`. Every iteration runs one UCT
+descent on a *determinization*: a deal of the hidden cards made at random, consistently with
+that view (:meth:`State.sample_from_view`: the other hands and the draw pile; its own hand, the
+board and the discards are what it sees). The first ``deals`` iterations each deal afresh; later
+ones cycle through those deals, pushing moves and popping them back (dealing costs more than a
+whole iteration), with fresh dice every time:
 
 1. **select** down one tree shared by all determinizations. A node's children are moves; a
    child competes only when its move is legal in this determinization, and UCB uses how often
@@ -14,7 +16,8 @@ one UCT descent on that *determinization*:
 3. **play out** ``depth`` moves with a cheap policy: the best by the heuristic of
    ``playout_k`` legal moves drawn at random.
 4. **evaluate**: a finished game scores 1 for the winner's team, 0 for the others, ½ each for a
-   draw; otherwise the static :meth:`Evaluator.position_value` of every team through a softmax.
+   draw; otherwise the static :meth:`Evaluator.position_value` of every team, plus the Jacks in
+   its hands in this deal (:meth:`Evaluator.hand_value`), through a softmax.
 5. **back up** each node's score for the team that made the move into it.
 
 Chance is handled as chance: at a Dice roll the search rolls the dice itself (its own random
@@ -62,13 +65,14 @@ def _board(state: State) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         teams = state.config.teams
         chips = tuple(state.chips(t) for t in range(teams))
         seqs = tuple(
-            tuple(sum(1 << s for s in spaces) for spaces in state.sequences(t)) for t in range(teams)
+            tuple(sum(1 << s for s in spaces) for spaces in state.sequences(t))
+            for t in range(teams)
         )
         return chips, seqs
 
 
 class _Node:
-    __slots__ = ("children", "n", "w", "avail", "team", "ranked", "ranked_set")
+    __slots__ = ("avail", "children", "n", "ranked", "ranked_set", "team", "w")
 
     def __init__(self, team: int) -> None:
         self.children: dict[Move, _Node] = {}
@@ -94,12 +98,13 @@ class MCTSBot(Bot):
         seed: int = 0,
         iterations: int | None = None,
         time: float | None = 1.0,
-        depth: int = 12,
-        c: float = 0.6,
-        widen_base: int = 3,
-        widen_k: float = 1.0,
-        playout_k: int = 3,
-        scale: float = 250.0,
+        depth: int = 2,
+        c: float = 0.35,
+        widen_base: int = 2,
+        widen_k: float = 0.5,
+        playout_k: int = 24,
+        scale: float = 60.0,
+        deals: int = 64,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
@@ -112,6 +117,7 @@ class MCTSBot(Bot):
         self.widen_k = float(widen_k)
         self.playout_k = int(playout_k)
         self.scale = float(scale)
+        self.deals = max(1, int(deals))
         self._last: dict[str, float] = {}
         self._evaluators: dict[Any, Evaluator] = {}
 
@@ -142,13 +148,19 @@ class MCTSBot(Bot):
         root = _Node(view.team)
         rng = self.rng
         n = 0
+        deals: list[State] = []
         while True:
             if limit is not None and n >= limit:
                 break
             if deadline is not None and n and _time.perf_counter() >= deadline:
                 break
-            state = State.sample_from_view(view, rng.getrandbits(62))
-            self._iterate(root, state, ev)
+            if len(deals) < self.deals:
+                state = State.sample_from_view(view, rng.getrandbits(62))
+                deals.append(state)
+            else:
+                state = deals[n % self.deals]
+            for _ in range(self._iterate(root, state, ev)):
+                state.pop()
             n += 1
         elapsed = _time.perf_counter() - start
         self._last = {
@@ -163,8 +175,10 @@ class MCTSBot(Bot):
         )
         return best if best is not None else legal[0]
 
-    def _iterate(self, root: _Node, state: State, ev: Evaluator) -> None:
+    def _iterate(self, root: _Node, state: State, ev: Evaluator) -> int:
+        """One descent, playout and backup on ``state``; returns the moves pushed (to pop)."""
         rng = self.rng
+        pushed = 0
         teams = state.config.teams
         manual = state.config.manual_draw
         path = [root]
@@ -173,6 +187,7 @@ class MCTSBot(Bot):
             if state.is_chance():
                 roll = rng.choices(_ROLLS, _ROLL_WEIGHTS)[0]
                 state.push(roll)
+                pushed += 1
                 child = node.children.get(roll)
                 if child is None:
                     child = node.children[roll] = _Node(-1)
@@ -184,19 +199,22 @@ class MCTSBot(Bot):
             legal = state.legal_moves()
             move, child = self._select(node, state, legal, ev, team)
             state.push(move)
+            pushed += 1
             if manual and actor in state.pending_draws:
                 state.push(draw_move(actor))
+                pushed += 1
             path.append(child)
             if child.n == 0:
                 node = child
                 break
             node = child
-        rewards = self._playout(state, ev)
+        rewards, played = self._playout(state, ev)
         root.n += 1
         for nd in path[1:]:
             nd.n += 1
             if nd.team >= 0:
                 nd.w += rewards[nd.team]
+        return pushed + played
 
     def _select(
         self, node: _Node, state: State, legal: list[Move], ev: Evaluator, team: int
@@ -254,8 +272,9 @@ class MCTSBot(Bot):
                 return m
         return None
 
-    def _playout(self, state: State, ev: Evaluator) -> list[float]:
+    def _playout(self, state: State, ev: Evaluator) -> tuple[list[float], int]:
         rng = self.rng
+        pushed = 0
         cfg = state.config
         teams = cfg.teams
         manual = cfg.manual_draw
@@ -265,30 +284,34 @@ class MCTSBot(Bot):
                 break
             if state.is_chance():
                 state.push(rng.choices(_ROLLS, _ROLL_WEIGHTS)[0])
+                pushed += 1
                 continue
             actor = state.to_move
             team = actor % teams
             legal = state.legal_moves()
-            if len(legal) <= k:
-                cands = legal
-            else:
-                cands = rng.sample(legal, k)
+            cands = legal if len(legal) <= k else rng.sample(legal, k)
             if len(cands) == 1:
                 move = cands[0]
             else:
                 chips, seqs = _board(state)
                 move = max(cands, key=lambda m: ev.move_value(m, chips, seqs, team))
             state.push(move)
+            pushed += 1
             if manual and actor in state.pending_draws:
                 state.push(draw_move(actor))
+                pushed += 1
         outcome = state.outcome()
         if outcome is not None:
             if outcome.winner is None:
-                return [1.0 / teams] * teams
-            return [1.0 if t == outcome.winner else 0.0 for t in range(teams)]
+                return [1.0 / teams] * teams, pushed
+            return [1.0 if t == outcome.winner else 0.0 for t in range(teams)], pushed
         chips, seqs = _board(state)
-        values = [ev.position_value(chips, seqs, t) / self.scale for t in range(teams)]
+        values = [ev.position_value(chips, seqs, t) for t in range(teams)]
+        if cfg.spec.uses_cards:
+            for seat in range(cfg.players):
+                values[seat % teams] += ev.hand_value(state.hand(seat))
+        values = [v / self.scale for v in values]
         top = max(values)
         exps = [math.exp(v - top) for v in values]
         total = sum(exps)
-        return [e / total for e in exps]
+        return [e / total for e in exps], pushed

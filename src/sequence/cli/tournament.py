@@ -162,7 +162,9 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bradley_terry(n_bots: int, games: list[tuple[int, int, float]], iterations: int = 200) -> list[float]:
+def bradley_terry(
+    n_bots: int, games: list[tuple[int, int, float]], iterations: int = 200
+) -> list[float]:
     """Elo ratings (first bot at 0) from ``(a, b, score of a)`` games by Bradley-Terry.
 
     Draws count half a win each. One virtual draw between every pair that met keeps a perfect
@@ -186,7 +188,9 @@ def bradley_terry(n_bots: int, games: list[tuple[int, int, float]], iterations: 
         for i in range(n_bots):
             w = sum(wins[i])
             d = sum(
-                (wins[i][j] + wins[j][i]) / (p[i] + p[j]) for j in range(n_bots) if j != i and wins[i][j] + wins[j][i]
+                (wins[i][j] + wins[j][i]) / (p[i] + p[j])
+                for j in range(n_bots)
+                if j != i and wins[i][j] + wins[j][i]
             )
             new.append(w / d if d > 0 else p[i])
         geo = math.exp(sum(math.log(max(x, 1e-300)) for x in new) / n_bots)
@@ -214,7 +218,9 @@ def rating_intervals(
     return out
 
 
-def summarise(specs: list[str], results: list[dict[str, Any]], config: Config, mode: str, seconds: float) -> dict[str, Any]:
+def summarise(
+    specs: list[str], results: list[dict[str, Any]], config: Config, mode: str, seconds: float
+) -> dict[str, Any]:
     """The tables of a finished tournament as plain data (what ``--json`` writes)."""
     n_bots = len(specs)
     by_pair: dict[tuple[int, int], list[dict[str, Any]]] = {}
@@ -280,10 +286,15 @@ def summarise(specs: list[str], results: list[dict[str, Any]], config: Config, m
         "seconds": seconds,
         "pairings": pairings,
         "ratings": ratings,
-        "forfeits": [r["forfeit"] for r in sorted(results, key=lambda r: r["index"]) if r["forfeit"]],
+        "forfeits": [
+            r["forfeit"] for r in sorted(results, key=lambda r: r["index"]) if r["forfeit"]
+        ],
         "terminations": dict(
             sorted(
-                {t: sum(1 for r in results if r["termination"] == t) for t in {r["termination"] for r in results}}.items()
+                {
+                    t: sum(1 for r in results if r["termination"] == t)
+                    for t in {r["termination"] for r in results}
+                }.items()
             )
         ),
     }
@@ -296,7 +307,10 @@ def render(summary: dict[str, Any]) -> None:
 
     console = Console(stderr=summary.get("_stderr", False))
     cfg = summary["config"]
-    title = f"{cfg['game']} {cfg['players']} players, {cfg['teams']} sides: {summary['games']} games in {summary['seconds']:.0f} s"
+    title = (
+        f"{cfg['game']} {cfg['players']} players, {cfg['teams']} sides:"
+        f" {summary['games']} games in {summary['seconds']:.0f} s"
+    )
     t = Table(title=title)
     for col in ("A", "B", "games", "A wins", "draws", "B wins", "A score", "95% interval"):
         t.add_column(col, justify="left" if col in ("A", "B") else "right")
@@ -308,12 +322,22 @@ def render(summary: dict[str, Any]) -> None:
         )  # fmt: skip
     console.print(t)
     r = Table(title="ratings (Bradley-Terry Elo, first bot = 0)")
-    for col in ("bot", "Elo", "95% interval", "games", "score", "ms/move", "iterations/move", "iterations/s"):
+    for col in (
+        "bot",
+        "Elo",
+        "95% interval",
+        "games",
+        "score",
+        "ms/move",
+        "iterations/move",
+        "iterations/s",
+    ):
         r.add_column(col, justify="left" if col == "bot" else "right")
     for x in sorted(summary["ratings"], key=lambda x: -x["elo"]):
         lo, hi = x["elo_95"]
         r.add_row(
-            x["bot"], f"{x['elo']:.0f}", f"{lo:.0f} to {hi:.0f}", str(x["games"]), f"{100 * x['score']:.1f}%",
+            x["bot"], f"{x['elo']:.0f}", f"{lo:.0f} to {hi:.0f}", str(x["games"]),
+            f"{100 * x['score']:.1f}%",
             f"{x['ms_per_move']:.1f}",
             f"{x['iterations_per_move']:.0f}" if x["iterations_per_move"] else "-",
             f"{x['iterations_per_second']:.0f}" if x["iterations_per_second"] else "-",
@@ -334,20 +358,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "bots: random, greedy, mcts, easy, medium, hard, or package.module:Class;\n"
         "add @key=value,... for arguments, e.g. mcts@time=0.5 or mcts@iterations=200,time=0"
     )
-    parser.add_argument("--bot", action="append", default=[], metavar="SPEC", help="a bot (give two or more)")
+    parser.add_argument(
+        "--bot", action="append", default=[], metavar="SPEC", help="a bot (give two or more)"
+    )
     parser.add_argument("--mode", choices=("round-robin", "gauntlet"), default="round-robin",
                         help="every pair, or the first bot against each of the others")  # fmt: skip
     parser.add_argument("--game", default="classic", choices=("classic", "kids", "dice"))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, default=None)
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option, e.g. draft=true, manual_draw=true, dice_line_length=6")  # fmt: skip
+                        help="a rule option: draft=true, manual_draw=true, ...")  # fmt: skip
     parser.add_argument("--games", type=int, default=20,
-                        help="games per pairing (rounded up to whole sets of seat patterns)")  # fmt: skip
-    parser.add_argument("--seed", type=int, default=1, help="first deal's seed; deals are seed, seed+1, ...")
+                        help="games a pairing (rounded up to whole seat patterns)")  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=1, help="first deal's seed; deals are seed, seed+1, ..."
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--time-limit", type=float, default=30.0,
-                        help="seconds a move; a bot over it loses the game (0: no limit)")  # fmt: skip
+                        help="seconds a move; over it loses the game (0: none)")  # fmt: skip
     parser.add_argument("--json", metavar="PATH", help="write the results as JSON ('-' for stdout)")
     parser.add_argument("--save", metavar="DIR", help="write every game's record (JSON) into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -392,7 +420,14 @@ def run(args: argparse.Namespace) -> int:
     workers = max(1, min(args.workers, len(tasks)))
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     progress = Progress(
@@ -403,7 +438,9 @@ def run(args: argparse.Namespace) -> int:
     def collect(result: dict[str, Any]) -> None:
         record = result.pop("record")
         if save_dir is not None and record is not None:
-            (save_dir / f"game-{result['index'] + 1:05d}.json").write_text(record + "\n", encoding="utf-8")
+            (save_dir / f"game-{result['index'] + 1:05d}.json").write_text(
+                record + "\n", encoding="utf-8"
+            )
         results.append(result)
 
     with progress:

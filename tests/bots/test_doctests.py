@@ -1,0 +1,24 @@
+"""The examples in the bots' and the tournament's docstrings run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "sequence.bots",
+    "sequence.bots.arena",
+    "sequence.bots.greedy",
+    "sequence.bots.heuristic",
+    "sequence.bots.levels",
+    "sequence.bots.mcts",
+    "sequence.cli.tournament",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
