@@ -10,8 +10,10 @@ import pytest
 from sequence.cli.main import build_parser
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui import cli
+from sequence.tui.game import result_text
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
+from sequence.tui.widgets import Gettext
 
 from .helpers import screen_text
 
@@ -75,7 +77,8 @@ async def test_replay_steps_forward_back_and_jumps() -> None:
     app = ReplayApp(record, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         total = len(record.moves)
-        assert app.index == total and "wins" in screen_text(app)
+        result = result_text(state.view(None), Gettext("en"))
+        assert app.index == total and result in screen_text(app)
         await pilot.press("home")
         assert app.index == 0 and f"Move 0 of {total}" in screen_text(app)
         await pilot.press("right", "right", "right", "left")

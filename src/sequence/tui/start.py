@@ -66,7 +66,7 @@ class StartScreen(Screen[None]):
     #form .options { height: 1; margin: 1 0; }
     #title { text-style: bold; width: 1fr; content-align: center middle; height: 1; }
     #error { color: $error; height: auto; margin: 0 0 1 0; }
-    #buttons { height: 3; margin: 1 0 0 0; }
+    #form #buttons { height: 3; margin: 1 0 0 0; }
     #buttons Button { margin: 0 2 0 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
