@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,10 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
+
+from sequence.engine import ConfigError, config_from_dict
+from sequence.i18n import catalog_json, translator
+from sequence.i18n.errors import translate_error
 
 from .conftest import Client, ServerThread, create_table, free_port, join, start
 
@@ -271,11 +276,14 @@ def test_rematch_and_replay(server: ServerThread) -> None:
 def test_i18n_catalogue_and_meta(server: ServerThread) -> None:
     with server.http() as http:
         en = http.get("/api/i18n/en").json()
-        assert en["lang"] == "en" and en["messages"]
-        assert all(k == v for k, v in en["messages"].items())
+        assert en["lang"] == "en" and en["plural"] == "(n != 1)"
+        ru = http.get("/api/i18n/ru").json()
+        assert ru == catalog_json("ru") and ru["messages"]["New table"] == "Новый стол"
+        assert len(ru["messages"]["{n} card"]) == 3  # plural forms, chosen by ru["plural"]
         assert http.get("/api/i18n/xx").status_code == 404
         meta = http.get("/api/meta", headers={"Accept-Language": "de-DE,de;q=0.9"}).json()
         assert meta["language"] == "de" and "random" in meta["bots"]
+        assert meta["language_names"]["uk"] == "Українська"
         assert http.get("/").status_code == 200 and "<svg" not in http.get("/").text[:0]
 
 
@@ -343,3 +351,59 @@ def test_server_killed_mid_game_resumes_the_same_position(tmp_path: Path) -> Non
     finally:
         proc.kill()
         proc.wait(10)
+
+
+def test_http_errors_in_the_requests_language(server: ServerThread) -> None:
+    with server.http() as http:
+        body = {"game": "classic", "players": 5}
+        with pytest.raises(ConfigError) as engine:
+            config_from_dict(body)
+        english = str(engine.value)
+        german = http.post("/api/tables", json=body, headers={"Accept-Language": "de"}).json()
+        assert german["error"] == "bad_message" and "5" in german["message"]
+        assert german["message"] == translate_error(english, "de") != english
+        code, _host, _tokens = two_humans(server)
+        r = http.post(
+            f"/api/tables/{code}/join", json={"name": "Cy"}, headers={"Accept-Language": "ru"}
+        )
+        assert r.status_code == 409
+        assert r.json()["message"] == translator("ru").gettext("the table is full")
+
+
+def test_websocket_errors_in_the_connections_language(server: ServerThread) -> None:
+    created = create_table(server, game="dice", players=2, name="Ann", seat=0)
+    code = created["code"]
+    tokens = {0: created["seat_token"], 1: join(server, code, "Bob")["seat_token"]}
+    start(server, code, created["host_token"])
+    clients = {s: Client(server, code, t) for s, t in tokens.items()}
+    st = clients[0].wait(lambda s: s["view"] is not None)
+    waiting = clients[1 - st["view"]["to_move"]]
+    waiting.wait(lambda s: s["view"] is not None)
+
+    def refusal() -> str:
+        waiting.send({"type": "roll", "version": st["version"]})
+        err = waiting.error()
+        assert err["code"] == "illegal" and err["version"] == st["version"]
+        return str(err["message"])
+
+    english = refusal()
+    assert english == f"it is not your turn (player {st['view']['to_move'] + 1} is to act)"
+    expected = {
+        lang: translator(lang)
+        .gettext("it is not your turn (player {seat} is to act)")
+        .format(seat=st["view"]["to_move"] + 1)
+        for lang in ("fr", "ru")
+    }
+    waiting.send({"type": "hello", "token": tokens[1 - st["view"]["to_move"]], "lang": "fr"})
+    waiting.wait(lambda s: True)
+    assert refusal() == expected["fr"] != english
+    waiting.send({"type": "lang", "lang": "ru-RU"})
+    assert refusal() == expected["ru"] != english
+    waiting.send({"type": "lang", "lang": "xx"})
+    assert waiting.error()["code"] == "bad_message"
+    assert refusal() == expected["ru"]
+    # An engine refusal (a move out of turn) is translated too, and nothing changed.
+    waiting.send({"type": "move", "move": "@a2", "version": st["version"]})
+    err = waiting.error()
+    assert err["code"] == "illegal" and re.search("[а-яё]{3}", err["message"]), err
+    assert clients[0].state is not None and clients[0].state["version"] == st["version"]

@@ -20,10 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import GAMES, OPTIONS, SPECS, ConfigError, GameRecord, Move, config_from_dict
-from ..i18n import SUPPORTED, negotiate, translator
+from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from . import protocol
 from .hub import Connection, ConnectionClosed, Hub, RequestError, bot_levels
 from .protocol import MAX_MESSAGE
@@ -43,36 +41,43 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384
 
 
-def _error(exc: RequestError) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+def request_language(headers: Any) -> str:
+    """The language of a request: its ``Accept-Language`` (the web client sends its choice)."""
+    return negotiate(headers.get("accept-language"))
+
+
+def _error(exc: RequestError, lang: str) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "message": exc.text(lang)}, status_code=exc.status)
+
+
+def _language(value: Any) -> str:
+    """A language a client asked for by code (``hello`` or ``lang`` message)."""
+    code = normalise(value) if isinstance(value, str) else None
+    if code is None:
+        raise RequestError(
+            "bad_message",
+            N_("unknown language {lang}; choose one of {languages}"),
+            lang=repr(value)[:20],
+            languages=", ".join(SUPPORTED),
+        )
+    return code
 
 
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
-        raise RequestError("too_large", f"the request is larger than {MAX_BODY} bytes", 413)
+        raise RequestError(
+            "too_large", N_("the request is larger than {limit} bytes"), 413, limit=MAX_BODY
+        )
     if not raw:
         return {}
     try:
         data = json.loads(raw)
     except ValueError:
-        raise RequestError("bad_json", "the request body is not JSON") from None
+        raise RequestError("bad_json", N_("the request body is not JSON")) from None
     if not isinstance(data, dict):
-        raise RequestError("bad_message", "the request body must be a JSON object")
+        raise RequestError("bad_message", N_("the request body must be a JSON object"))
     return data
-
-
-@cache
-def client_strings() -> tuple[str, ...]:
-    """Every string the client passes to ``t("...")`` or marks ``data-t="..."``."""
-    found: dict[str, None] = {}
-    pattern = re.compile(r"""\bt\(\s*"((?:[^"\\]|\\.)*)"|data-t="([^"]*)\"""")
-    for path in sorted(STATIC.glob("*.*")):
-        if path.suffix in (".js", ".html"):
-            for m in pattern.finditer(path.read_text(encoding="utf-8")):
-                text = m.group(1) if m.group(1) is not None else m.group(2)
-                found[json.loads(f'"{text}"') if m.group(1) is not None else text] = None
-    return tuple(found)
 
 
 def create_app(
@@ -107,8 +112,8 @@ def create_app(
         return state["hub"]  # type: ignore[no-any-return]
 
     @app.exception_handler(RequestError)
-    async def request_error(_request: Request, exc: RequestError) -> JSONResponse:
-        return _error(exc)
+    async def request_error(request: Request, exc: RequestError) -> JSONResponse:
+        return _error(exc, request_language(request.headers))
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -134,17 +139,21 @@ def create_app(
             },
             "bots": bot_levels(),
             "languages": list(SUPPORTED),
-            "language": negotiate(request.headers.get("accept-language")),
+            "language_names": LANGUAGE_NAMES,
+            "language": request_language(request.headers),
         }
 
     @app.get("/api/i18n/{lang}")
     async def i18n(lang: str) -> dict[str, Any]:
         if lang not in SUPPORTED:
             raise RequestError(
-                "bad_message", f"no language {lang!r}; choose one of {', '.join(SUPPORTED)}", 404
+                "bad_message",
+                N_("unknown language {lang}; choose one of {languages}"),
+                404,
+                lang=repr(lang)[:20],
+                languages=", ".join(SUPPORTED),
             )
-        gettext = translator(lang).gettext
-        return {"lang": lang, "messages": {s: gettext(s) for s in client_strings()}}
+        return catalog_json(lang)
 
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
@@ -154,17 +163,17 @@ def create_app(
             spec["teams"] = body["teams"]
         options = body.get("options") or {}
         if not isinstance(options, dict):
-            raise RequestError("bad_message", "options must be an object")
+            raise RequestError("bad_message", N_("options must be an object"))
         try:
             config = config_from_dict({**options, **spec})
         except ConfigError as exc:
-            raise RequestError("bad_message", str(exc)) from None
+            raise RequestError("bad_message", str(exc), engine=True) from None
         bots = body.get("bots") or []
         if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
-            raise RequestError("bad_message", "bots is a list with a level or null per seat")
+            raise RequestError("bad_message", N_("bots is a list with a level or null per seat"))
         seat = body.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise RequestError("bad_message", "seat is a number")
+            raise RequestError("bad_message", N_("seat is a number"))
         table, host_token, seat_token, seat = await hub().create(
             config, bots, bool(body.get("public", True)), body.get("name"), seat
         )
@@ -191,7 +200,7 @@ def create_app(
         table = await hub().get(code)
         seat = body.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise RequestError("bad_message", "seat is a number")
+            raise RequestError("bad_message", N_("seat is a number"))
         seat, token = await hub().join(table, seat, body.get("name"))
         return {"code": table.code, "seat": seat, "seat_token": token}
 
@@ -237,7 +246,7 @@ def create_app(
         table = await hub().get(code)
         if table.status != "finished" or table.state is None:
             raise RequestError(
-                "not_started", "a game's record is published only when the game is over", 403
+                "not_started", N_("a game's record is published only when the game is over"), 403
             )
         return table
 
@@ -253,7 +262,7 @@ def create_app(
         table = await finished_table(code)
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
-            raise RequestError("bad_message", f"the game has {len(moves)} moves", 404)
+            raise RequestError("bad_message", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
         view = rec.replay(upto=ply).view(None).to_dict()
         return Response(
@@ -282,25 +291,32 @@ def create_app(
 def _parse(raw: str | bytes) -> dict[str, Any]:
     if len(raw) > MAX_MESSAGE:
         raise RequestError(
-            "too_large", f"messages are at most {MAX_MESSAGE} bytes; nothing was done"
+            "too_large",
+            N_("messages are at most {limit} bytes; nothing was done"),
+            limit=MAX_MESSAGE,
         )
     if isinstance(raw, bytes):
-        raise RequestError("bad_message", "send JSON text frames, not binary")
+        raise RequestError("bad_message", N_("send JSON text frames, not binary"))
     try:
         msg = json.loads(raw)
     except ValueError:
-        raise RequestError("bad_json", "the message is not JSON; nothing was done") from None
+        raise RequestError("bad_json", N_("the message is not JSON; nothing was done")) from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise RequestError("bad_message", 'a message is a JSON object with a "type"')
+        raise RequestError("bad_message", N_('a message is a JSON object with a "type"'))
     return msg
 
 
 async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
-    """One client's session: the hello, then requests until it leaves."""
+    """One client's session: the hello, then requests until it leaves.
+
+    Error replies are in the connection's language: the browser's ``Accept-Language`` at the
+    handshake, then whatever ``hello`` or a ``lang`` message names.
+    """
+    conn.lang = request_language(conn.headers)
     try:
         table = await hub.get(code)
     except RequestError as exc:
-        conn.send(protocol.error_payload(exc.code, exc.message))
+        conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
         return
     while conn.table is None:
         try:
@@ -309,25 +325,33 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
             return
         try:
             if not conn.allow():
-                raise RequestError("rate_limited", "too many messages: slow down; nothing was done")
+                raise RequestError(
+                    "rate_limited", N_("too many messages: slow down; nothing was done")
+                )
             msg = _parse(raw)
+            if msg.get("lang") is not None:
+                conn.lang = _language(msg["lang"])
             if msg["type"] != "hello":
                 raise RequestError(
-                    "bad_message", 'say "hello" first (with your seat token, if any)'
+                    "bad_message", N_('say "hello" first (with your seat token, if any)')
                 )
             token, host = msg.get("token"), msg.get("host")
             if not isinstance(token, str | None) or not isinstance(host, str | None):
-                raise RequestError("bad_message", "tokens are text")
+                raise RequestError("bad_message", N_("tokens are text"))
             hub.attach(table, conn, token, host)
         except RequestError as exc:
-            conn.send(protocol.error_payload(exc.code, exc.message))
+            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
     while not conn.closed:
         raw = await conn.receive()
         try:
             if not conn.allow():
-                raise RequestError("rate_limited", "too many messages: slow down; nothing was done")
+                raise RequestError(
+                    "rate_limited", N_("too many messages: slow down; nothing was done")
+                )
             msg = _parse(raw)
             kind = msg["type"]
+            if kind in ("hello", "lang") and msg.get("lang") is not None:
+                conn.lang = _language(msg["lang"])
             if kind == "move":
                 await hub.play(conn, msg.get("move"), msg.get("version"))
             elif kind == "roll":
@@ -338,7 +362,12 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
                 conn.send(protocol.state_payload(table, conn.seat, conn.host))
             elif kind == "ping":
                 conn.send(protocol.pong_payload())
+            elif kind == "lang":
+                if msg.get("lang") is None:
+                    raise RequestError("bad_message", N_("name the language, for example fr"))
             else:
-                raise RequestError("bad_message", f"unknown message type {kind[:20]!r}")
+                raise RequestError(
+                    "bad_message", N_("unknown message type {type}"), type=repr(kind[:20])
+                )
         except RequestError as exc:
-            conn.send(protocol.error_payload(exc.code, exc.message, table.version))
+            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), table.version))

@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
 
     executor = make_executor(args.bot_workers, args.bot_threads)
     app = create_app(db=args.db, bot_delay=args.bot_delay, executor=executor)
-    print(f"Sequence: open http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]})")
+    # For whoever runs the server, like its log: English.
+    where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]})"
+    print(f"Sequence: open {where}")  # i18n: ignore
     try:
         uvicorn.run(
             app,

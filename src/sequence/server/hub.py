@@ -35,6 +35,8 @@ from ..engine import (
     View,
     config_from_dict,
 )
+from ..i18n import DEFAULT, N_, translator
+from ..i18n.errors import translate_error
 from . import protocol
 from .db import hash_token, token_matches
 from .protocol import Payload
@@ -48,13 +50,31 @@ NAME_LENGTH = 24
 
 
 class RequestError(Exception):
-    """A refused request: ``code`` is one of :data:`protocol.ERROR_CODES`; nothing changed."""
+    """A refused request: ``code`` is one of :data:`protocol.ERROR_CODES`; nothing changed.
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    ``message`` is an English catalogue msgid (marked with ``N_``) with ``{named}`` fields
+    filled from ``params``; :meth:`text` gives it in a player's language. An ``engine`` error
+    carries the engine's own English message, translated by
+    :func:`sequence.i18n.errors.translate_error`. ``str(exc)`` is the English text (for logs).
+    """
+
+    def __init__(
+        self, code: str, message: str, status: int = 400, /, *, engine: bool = False, **params: Any
+    ) -> None:
         self.code = code
-        self.message = message
+        self.msgid = message
+        self.params = params
+        self.engine = engine
+        self.message = message.format(**params) if params else message
         self.status = status
+        super().__init__(self.message)
+
+    def text(self, lang: str | None) -> str:
+        """The message in ``lang`` (English where the catalogue has no translation)."""
+        if self.engine:
+            return translate_error(self.message, lang)
+        translated = translator(lang).gettext(self.msgid)
+        return translated.format(**self.params) if self.params else translated
 
 
 def bot_levels() -> list[str]:
@@ -67,7 +87,10 @@ def check_level(level: str) -> str:
     """``level`` if it names a bot this server offers (never an importable ``module:Class``)."""
     if not isinstance(level, str) or level not in BOTS:
         raise RequestError(
-            "bad_message", f"unknown bot level {level!r}; choose one of {', '.join(bot_levels())}"
+            "bad_message",
+            N_("unknown bot level {level}; choose one of {levels}"),
+            level=repr(level),
+            levels=", ".join(bot_levels()),
         )
     return level
 
@@ -157,8 +180,10 @@ class Connection:
 
     def __init__(self, websocket: WebSocket, rate: float, burst: float) -> None:
         self.__ws = websocket
+        self.headers = websocket.headers
         self.seat: int | None = None
         self.host = False
+        self.lang: str = DEFAULT
         self.table: Table | None = None
         self._queue: asyncio.Queue[Payload | None] = asyncio.Queue()
         self._rate, self._burst = rate, burst
@@ -287,7 +312,7 @@ class Hub:
             return table
         data = await self.store.run(self.store.load, code) if 0 < len(code) <= 16 else None
         if data is None:
-            raise RequestError("unknown_table", f"there is no table {code!r}", 404)
+            raise RequestError("unknown_table", N_("there is no table {code}"), 404, code=code)
         table = self._table_from(data)
         if table.status != "finished":
             self.tables[table.code] = table
@@ -311,7 +336,12 @@ class Hub:
     ) -> tuple[Table, str, str | None, int | None]:
         """Create a table; return it, the host token, and the creator's seat token and seat."""
         if len(bots) > config.players:
-            raise RequestError("bad_message", f"{len(bots)} bot entries for {config.players} seats")
+            raise RequestError(
+                "bad_message",
+                N_("{bots} bot entries for {seats} seats"),
+                bots=len(bots),
+                seats=config.players,
+            )
         seats = [Seat(i) for i in range(config.players)]
         for i, level in enumerate(bots):
             if level:
@@ -323,9 +353,11 @@ class Hub:
             if seat is None:
                 seat = next((s.seat for s in seats if s.kind == "empty"), None)
                 if seat is None:
-                    raise RequestError("bad_message", "every seat is a bot: leave one for yourself")
+                    raise RequestError(
+                        "bad_message", N_("every seat is a bot: leave one for yourself")
+                    )
             if not 0 <= seat < config.players or seats[seat].kind != "empty":
-                raise RequestError("bad_message", f"seat {seat + 1} is not free")
+                raise RequestError("bad_message", N_("seat {n} is not free"), n=seat + 1)
             seat_token = secrets.token_urlsafe(24)
             seats[seat].token_hash = hash_token(seat_token)
             seats[seat].name = clean_name(name)
@@ -351,16 +383,18 @@ class Hub:
         """Take a seat in the lobby; return it and its secret token."""
         async with table.lock:
             if table.status != "lobby":
-                raise RequestError("bad_message", "the game has started: you can watch it", 409)
+                raise RequestError("bad_message", N_("the game has started: you can watch it"), 409)
             if seat is None:
                 seat = next((s.seat for s in table.seats if s.kind == "empty"), None)
                 if seat is None:
-                    raise RequestError("bad_message", "the table is full", 409)
+                    raise RequestError("bad_message", N_("the table is full"), 409)
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise RequestError("bad_message", f"there is no seat {seat} at this table")
+                raise RequestError(
+                    "bad_message", N_("there is no seat {seat} at this table"), seat=seat
+                )
             target = table.seats[seat]
             if target.kind != "empty":
-                raise RequestError("bad_message", f"seat {seat + 1} is taken", 409)
+                raise RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat + 1)
             token = secrets.token_urlsafe(24)
             target.token_hash, target.name = hash_token(token), clean_name(name)
             await self.store.run(self.store.save_seat, table.id, target.data())
@@ -370,7 +404,7 @@ class Hub:
 
     def check_host(self, table: Table, host_token: str | None) -> None:
         if not token_matches(host_token, table.host_hash):
-            raise RequestError("not_host", "only the table's host may do this", 403)
+            raise RequestError("not_host", N_("only the table's host may do this"), 403)
 
     async def set_bot(
         self, table: Table, seat: int, level: str | None, host_token: str | None
@@ -379,21 +413,27 @@ class Hub:
         self.check_host(table, host_token)
         async with table.lock:
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise RequestError("bad_message", f"there is no seat {seat} at this table")
+                raise RequestError(
+                    "bad_message", N_("there is no seat {seat} at this table"), seat=seat
+                )
             target = table.seats[seat]
             if table.status == "finished":
-                raise RequestError("game_over", "the game is over")
+                raise RequestError("game_over", N_("the game is over"))
             if table.status == "lobby":
                 if target.kind == "human":
-                    raise RequestError("bad_message", f"seat {seat + 1} is taken by a player", 409)
+                    raise RequestError(
+                        "bad_message", N_("seat {n} is taken by a player"), 409, n=seat + 1
+                    )
                 target.bot = None if level is None else check_level(level)
                 target.name = target.bot
             else:
                 if level is None:
-                    raise RequestError("bad_message", "choose a bot level")
+                    raise RequestError("bad_message", N_("choose a bot level"))
                 check_level(level)
                 if target.kind == "human" and target.connections > 0:
-                    raise RequestError("bad_message", f"seat {seat + 1}'s player is here", 409)
+                    raise RequestError(
+                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat + 1
+                    )
                 target.stand_in = target.kind == "human" or target.stand_in
                 target.bot = level
             await self.store.run(self.store.save_seat, table.id, target.data())
@@ -406,10 +446,15 @@ class Hub:
         self.check_host(table, host_token)
         async with table.lock:
             if table.status != "lobby":
-                raise RequestError("bad_message", "the game has already started", 409)
+                raise RequestError("bad_message", N_("the game has already started"), 409)
             empty = [s.seat + 1 for s in table.seats if s.kind == "empty"]
             if empty:
-                raise RequestError("bad_message", f"seats {empty} are still empty", 409)
+                raise RequestError(
+                    "bad_message",
+                    N_("seats {seats} are still empty"),
+                    409,
+                    seats=", ".join(map(str, empty)),
+                )
             await self.store.run(self.store.set_status, table.id, "playing")
             table.state = State.new(table.config, table.seed)
             table.status = "playing"
@@ -420,10 +465,10 @@ class Hub:
     async def rematch(self, table: Table, token: str | None) -> Table:
         """A new table with the same settings and the same people (their tokens still work)."""
         if table.seat_of(token) is None and not token_matches(token, table.host_hash):
-            raise RequestError("not_seated", "only the players can ask for a rematch", 403)
+            raise RequestError("not_seated", N_("only the players can ask for a rematch"), 403)
         async with table.lock:
             if table.status != "finished":
-                raise RequestError("bad_message", "the game is still going", 409)
+                raise RequestError("bad_message", N_("the game is still going"), 409)
             if table.rematch_code:
                 return await self.get(table.rematch_code)
             data = TableData(
@@ -463,7 +508,7 @@ class Hub:
             seat = table.seat_of(token)
             if seat is None:
                 raise RequestError(
-                    "bad_token", "this seat token does not belong to this table", 403
+                    "bad_token", N_("this seat token does not belong to this table"), 403
                 )
             conn.seat = seat
         conn.host = token_matches(host_token, table.host_hash)
@@ -500,16 +545,20 @@ class Hub:
 
     def _check_version(self, table: Table, version: Any) -> None:
         if table.state is None:
-            raise RequestError("not_started", "the game has not started yet")
+            raise RequestError("not_started", N_("the game has not started yet"))
         if table.state.is_over():
-            raise RequestError("game_over", "the game is over")
+            raise RequestError("game_over", N_("the game is over"))
         if not isinstance(version, int) or isinstance(version, bool):
-            raise RequestError("bad_message", "a move must carry the version it was made at")
+            raise RequestError("bad_message", N_("a move must carry the version it was made at"))
         if version != table.version:
             raise RequestError(
                 "stale",
-                f"stale or duplicate: this was sent at version {version}, the table is at"
-                f" version {table.version}",
+                N_(
+                    "stale or duplicate: this was sent at version {sent}, the table is at"
+                    " version {version}"
+                ),
+                sent=version,
+                version=table.version,
             )
 
     async def play(self, conn: Connection, text: Any, version: Any) -> None:
@@ -517,15 +566,15 @@ class Hub:
         table = conn.table
         assert table is not None
         if conn.seat is None:
-            raise RequestError("not_seated", "spectators cannot move")
+            raise RequestError("not_seated", N_("spectators cannot move"))
         if not isinstance(text, str) or len(text) > 32:
-            raise RequestError("bad_message", "a move is its notation, e.g. 5H@c3")
+            raise RequestError("bad_message", N_("a move is its notation, for example 5H@c3"))
         try:
             move = Move.parse(text)
         except InvalidNotationError as exc:
-            raise RequestError("bad_message", str(exc)) from None
+            raise RequestError("bad_message", str(exc), engine=True) from None
         if move.kind in (MoveKind.ROLL, MoveKind.PENALTY):
-            raise RequestError("illegal", "dice are rolled and penalties imposed by the server")
+            raise RequestError("illegal", N_("dice are rolled and penalties imposed by the server"))
         async with table.lock:
             self._check_version(table, version)
             await self._apply(table, move, conn.seat)
@@ -535,16 +584,18 @@ class Hub:
         table = conn.table
         assert table is not None
         if conn.seat is None:
-            raise RequestError("not_seated", "spectators cannot roll")
+            raise RequestError("not_seated", N_("spectators cannot roll"))
         async with table.lock:
             self._check_version(table, version)
             state = table.state
             assert state is not None
             if not state.is_chance():
-                raise RequestError("illegal", "no dice to roll now")
+                raise RequestError("illegal", N_("no dice to roll now"))
             if state.to_move != conn.seat:
                 raise RequestError(
-                    "illegal", f"it is not your turn (seat {state.to_move + 1} is to roll)"
+                    "illegal",
+                    N_("it is not your turn (player {seat} is to act)"),
+                    seat=state.to_move + 1,
                 )
             await self._apply(table, state.sample_chance(), conn.seat)
 
@@ -553,9 +604,9 @@ class Hub:
         table = conn.table
         assert table is not None
         if not conn.host:
-            raise RequestError("not_host", "only the host may impose a penalty")
+            raise RequestError("not_host", N_("only the host may impose a penalty"))
         if not isinstance(team, str) or len(team) != 1 or team.upper() not in TEAM_LETTERS:
-            raise RequestError("bad_message", "name the team by its letter, e.g. B")
+            raise RequestError("bad_message", N_("name the team by its letter, for example B"))
         async with table.lock:
             self._check_version(table, version)
             state = table.state
@@ -563,7 +614,7 @@ class Hub:
             index = TEAM_LETTERS.index(team.upper())
             reason = state.penalty_allowed(index)
             if reason:
-                raise RequestError("illegal", reason)
+                raise RequestError("illegal", reason, engine=True)
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
@@ -573,7 +624,7 @@ class Hub:
         try:
             state.push(move, seat=seat)
         except IllegalMoveError as exc:
-            raise RequestError("illegal", str(exc)) from None
+            raise RequestError("illegal", str(exc), engine=True) from None
         outcome = state.outcome()
         result = None if outcome is None else outcome.result()
         try:
@@ -584,7 +635,7 @@ class Hub:
             state.pop()
             log.exception("could not store move %s at %s", move, table.code)
             raise RequestError(
-                "unavailable", "the move could not be stored; try again", 503
+                "unavailable", N_("the move could not be stored; try again"), 503
             ) from None
         if outcome is not None:
             table.status, table.result = "finished", result
@@ -682,8 +733,8 @@ class Hub:
 def clean_name(name: Any) -> str:
     """A player's display name: trimmed, printable, at most :data:`NAME_LENGTH` characters."""
     if not isinstance(name, str):
-        raise RequestError("bad_message", "a name is text")
+        raise RequestError("bad_message", N_("a name is text"))
     name = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH]
     if not name:
-        raise RequestError("bad_message", "choose a name")
+        raise RequestError("bad_message", N_("choose a name"))
     return name

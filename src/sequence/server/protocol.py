@@ -10,8 +10,12 @@ state, the undo history, the log).
 
 Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
 
-``{"type": "hello", "token": SEAT_TOKEN|null, "host": HOST_TOKEN|null, "version": N|null}``
-    first message: take a seat (or spectate) and get the current state;
+``{"type": "hello", "token": SEAT_TOKEN|null, "host": HOST_TOKEN|null, "lang": LANG|null}``
+    first message: take a seat (or spectate) and get the current state; ``lang`` (``en``, ``ru``,
+    ``de``, ``uk``, ``fr``) is the language of error messages, by default the handshake's
+    ``Accept-Language``;
+``{"type": "lang", "lang": LANG}``
+    error messages from now on in this language (the client switched; nothing is sent back);
 ``{"type": "move", "move": "5H@c3", "version": N}``
     make a move in the position at version ``N``;
 ``{"type": "roll", "version": N}``
@@ -28,7 +32,8 @@ Server to client:
 ``{"type": "state", "version": N, "you": {...}, "table": {...}, "view": VIEW|null}``
     the whole table as this connection may see it (``view`` is ``View.to_dict()``);
 ``{"type": "error", "code": CODE, "message": TEXT, "version": N|null}``
-    the request was refused and nothing changed.
+    the request was refused and nothing changed; ``code`` is stable (one of
+    :data:`ERROR_CODES`), ``message`` is for the player, in the connection's language.
 """
 
 from __future__ import annotations
@@ -140,7 +145,11 @@ def state_payload(table: Table, seat: int | None, host: bool) -> Payload:
 
 
 def error_payload(code: str, message: str, version: int | None = None) -> Payload:
-    """An error: the request was refused and nothing changed."""
+    """An error: the request was refused and nothing changed.
+
+    ``message`` is already in the connection's language
+    (:meth:`sequence.server.hub.RequestError.text`).
+    """
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")
     return Payload(

@@ -1,16 +1,27 @@
 /* Sequence browser client: lobby, table, replay. No build step, nothing from the internet.
    The server decides everything; this file renders the view it is sent and sends moves. */
-"use strict";
+"use strict"; // i18n: ignore (a directive)
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const app = $("#app");
 let catalogue = {};
+let pluralIndex = (n) => (n === 1 ? 0 : 1);
 let meta = null;
 
-/* Every user-facing string goes through t(), with {named} placeholders. */
-function t(text, params = {}) {
-  const s = catalogue[text] || text;
+/* Every user-facing string goes through t() (or tn() for a count), with {named} placeholders.
+   The catalogue comes from GET /api/i18n/{lang}; a message it lacks shows in English. */
+function fill(s, params) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+function t(text, params = {}) {
+  const s = catalogue[text];
+  return fill(typeof s === "string" ? s : text, params);
+}
+function tn(one, many, n, params = {}) {
+  const forms = catalogue[one];
+  const all = { n, ...params };
+  if (Array.isArray(forms)) return fill(forms[Math.min(pluralIndex(n), forms.length - 1)] || many, all);
+  return fill(n === 1 ? one : many, all);
 }
 
 function h(tag, attrs = {}, ...children) {
@@ -18,7 +29,7 @@ function h(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
+    else if (k === "class") el.className = Array.isArray(v) ? v.filter(Boolean).join(" ") : v;
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {
@@ -29,8 +40,11 @@ function h(tag, attrs = {}, ...children) {
 }
 
 async function api(method, path, body) {
+  // The server answers errors in the language asked for (the browser's, until meta is loaded).
+  const headers = { "Content-Type": "application/json" };
+  if (meta) headers["Accept-Language"] = chosenLanguage();
   const r = await fetch(path, {
-    method, headers: { "Content-Type": "application/json" },
+    method, headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({}));
@@ -43,20 +57,29 @@ function chosenLanguage() {
   return localStorage.getItem("seq.lang") || (meta && meta.language) || "en";
 }
 async function loadLanguage(lang) {
-  try { catalogue = (await api("GET", `/api/i18n/${lang}`)).messages; } catch (e) { catalogue = {}; }
+  try {
+    const cat = await api("GET", `/api/i18n/${lang}`);
+    catalogue = cat.messages;
+    // The Plural-Forms expression is C, which is also JavaScript; +() turns booleans into 0/1.
+    pluralIndex = new Function("n", `return +(${cat.plural});`);
+  } catch (e) { catalogue = {}; pluralIndex = (n) => (n === 1 ? 0 : 1); }
   document.documentElement.lang = lang;
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  $("#lang").setAttribute("aria-label", t("Language"));
 }
 function languageSwitcher() {
   const sel = $("#lang");
   sel.innerHTML = "";
-  const names = { en: "English", ru: "Русский", de: "Deutsch", uk: "Українська", fr: "Français" };
-  for (const l of meta.languages) sel.append(h("option", { value: l, selected: l === chosenLanguage() }, names[l] || l));
+  for (const l of meta.languages) sel.append(h("option", { value: l, selected: l === chosenLanguage() }, meta.language_names[l] || l));
   sel.onchange = async () => {
     localStorage.setItem("seq.lang", sel.value);
-    document.cookie = `seq_lang=${sel.value}; path=/; max-age=31536000; SameSite=Lax`;
     await loadLanguage(sel.value);
-    route();
+    if (table.code && table.msg && location.pathname.startsWith("/t/")) {
+      // Mid-game: keep the connection and the state; the server answers in the new language.
+      send({ type: "lang", lang: sel.value });
+      table.error = null;
+      renderTable();
+    } else route();
   };
 }
 
@@ -152,7 +175,7 @@ async function lobby() {
     const { tables } = await api("GET", "/api/tables");
     if (!tables.length) open.append(h("p", {}, t("No open tables yet.")));
     else open.append(h("table", { class: "list" }, tables.map((tb) => h("tr", {},
-      h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", t("{n} players", { n: tb.config.players })),
+      h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", tn("{n} player", "{n} players", tb.config.players)),
       h("td", {}, tb.players.map((p) => p || "—").join(", ")),
       h("td", {}, h("button", { onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" ? t("Join") : t("Watch")))))));
     const { games: fin } = await api("GET", "/api/finished");
@@ -186,7 +209,7 @@ function connect(code) {
   ws.onopen = () => {
     table.retry = 0;
     $("#conn").textContent = "";
-    ws.send(JSON.stringify({ type: "hello", token: seatToken(code), host: hostToken(code), version: table.msg && table.msg.version }));
+    ws.send(JSON.stringify({ type: "hello", token: seatToken(code), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -215,13 +238,14 @@ async function tablePage(code) {
 
 function seatLabel(m, s) {
   const seat = m.table.seats[s];
-  const who = seat.name || t("Open seat");
+  // A seated bot is named after its level (translated); a stand-in keeps the player's name.
+  const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : seat.name || t("Open seat");
   return seat.kind === "bot" ? t("{name} (bot)", { name: who }) : who;
 }
 
 function teamSwatch(view, team) {
   const colour = view ? view.teams[team].colour : ["blue", "green", "red", "yellow"][team];
-  return h("span", { class: "swatch", style: `background: var(--${colour})` });
+  return h("span", { class: "swatch", style: `background:var(--${colour})` });
 }
 
 function lobbyView(m) {
@@ -339,7 +363,7 @@ function renderTable() {
     const mv = legal.find((x) => spaceOf(x) === name && (dice ? /^[@=x]/.test(x) : x.startsWith(sel)));
     if (mv) sendMove(mv);
   };
-  const board = h("section", { class: "panel board" }, boardSvg(v, targets, onSpace));
+  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace));
   const side = h("div");
   // Status
   const o = v.outcome;
@@ -379,7 +403,7 @@ function renderTable() {
     if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => send({ type: "roll", version: m.version }) }, t("Roll the dice")));
     handBox.append(acts);
     if (v.draft && v.draft.length) handBox.append(h("h2", {}, t("Draft")), h("div", { class: "hand", id: "draft" }, v.draft.map((c) => h("button", {
-      class: `card small${isRed(c) ? " red" : ""}${sel === c ? " selected" : ""}`, "data-card": c,
+      class: ["card", "small", isRed(c) && "red", sel === c && "selected"], "data-card": c,
       onclick: () => { table.selected = sel === c ? null : c; renderTable(); } }, cardText(c)))));
   } else if (you.seat !== null && dice) {
     const acts = h("div", { class: "actions", id: "actions" });
@@ -392,9 +416,9 @@ function renderTable() {
     h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
       teamSwatch(v, s.team), " ", h("b", {}, v.teams[s.team].letter), " ", seatLabel(m, s.seat),
       s.seat === you.seat ? h("span", { class: "badge" }, t("you")) : null,
-      s.seat === v.to_move && !o ? h("span", { class: "badge turn" }, t("to play")) : null,
-      !s.connected ? h("span", { class: "badge away" }, t("away")) : null,
-      v.game !== "dice" ? h("span", { class: "badge" }, t("{n} cards", { n: v.hand_sizes[s.seat] })) : null,
+      s.seat === v.to_move && !o ? h("span", { class: ["badge", "turn"] }, t("to play")) : null,
+      !s.connected ? h("span", { class: ["badge", "away"] }, t("away")) : null,
+      v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       you.host && !s.connected && s.kind === "human" && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, meta.bots[0]) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
@@ -404,7 +428,7 @@ function renderTable() {
     players.append(h("div", { class: "actions" }, h("span", {}, t("Table talk penalty:")), v.teams.map((tm) =>
       h("button", { class: "penalty", "data-team": tm.letter, onclick: () => send({ type: "penalty", team: tm.letter, version: m.version }) }, t("Team {team}", { team: tm.letter })))));
   }
-  const log = h("section", { class: "panel log", id: "log" }, h("h2", {}, t("Moves")), h("ol", {}, v.moves.map((mv) => h("li", {}, mv))));
+  const log = h("section", { class: ["panel", "log"], id: "log" }, h("h2", {}, t("Moves")), h("ol", {}, v.moves.map((mv) => h("li", {}, mv))));
   side.append(status, handBox, players, log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log"); if (ol) ol.scrollTop = ol.scrollHeight;
@@ -422,7 +446,7 @@ async function replayPage(code) {
       ply = r.ply; plies = r.plies;
       label.textContent = t("Move {n} of {total}", { n: ply, total: plies });
       holder.innerHTML = "";
-      holder.append(h("section", { class: "panel board" }, boardSvg(r.view, new Set(), () => {})),
+      holder.append(h("section", { class: ["panel", "board"] }, boardSvg(r.view, new Set(), () => {})),
         h("p", {}, r.view.last_move || ""), r.view.outcome ? h("p", { class: "result" }, resultText(r.view.outcome.result)) : null);
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
   }
