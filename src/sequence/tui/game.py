@@ -56,7 +56,9 @@ LEVEL_NAMES = {
     "medium": N_("medium"),
     "hard": N_("hard"),
     "random": N_("random"),
+    "greedy": N_("greedy"),
 }
+"""Bot names for people; a bot not named here (``mcts``) is shown by its own name."""
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 SPACE_MOVES = (MoveKind.PLACE, MoveKind.REMOVE, MoveKind.REPLACE)
 
