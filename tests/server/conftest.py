@@ -183,3 +183,33 @@ def start(server: ServerThread, code: str, host_token: str) -> None:
     with server.http() as http:
         r = http.post(f"/api/tables/{code}/start", json={"host_token": host_token})
         assert r.status_code == 200, r.text
+
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which the browser tests (and ``scripts/screenshots.py``) drive."""
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Playwright (skipped where either is missing)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the playwright package is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def web(sqlite_url: str) -> Iterator[ServerThread]:
+    """A server whose bots move quickly, for the browser tests."""
+    with ServerThread(sqlite_url, bot_delay=0.05) as srv:
+        yield srv

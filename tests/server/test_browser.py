@@ -7,42 +7,14 @@ context watches.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .conftest import ServerThread
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the playwright package is not installed")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def web(sqlite_url: str) -> Iterator[ServerThread]:
-    with ServerThread(sqlite_url, bot_delay=0.05) as srv:
-        yield srv
 
 
 def state(page: Any) -> Any:
