@@ -117,7 +117,8 @@ async function lobby() {
   const opts = h("div");
   const name = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
   const pub = h("input", { type: "checkbox", id: "public", checked: true });
-  const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), t(label));
+  // Labels come translated from the call sites, so the extractor sees each t("...").
+  const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), label);
   function refresh() {
     const g = gameSel.value;
     const keep = playersSel.value;
@@ -128,8 +129,8 @@ async function lobby() {
     const teamChoices = g === "classic" ? (n <= 3 ? [n] : [2, 3].filter((k) => n % k === 0)) : [g === "dice" && n === 4 ? 2 : n];
     for (const k of teamChoices) teamsSel.append(h("option", { value: k }, k));
     opts.innerHTML = "";
-    if (g === "classic") opts.append(optBox("opt-manual_draw", "Manual draw"), optBox("opt-difficult", "Difficult variant"), optBox("opt-draft", "Draft variant"));
-    if (g === "dice") opts.append(optBox("opt-line6", "Six in a row"));
+    if (g === "classic") opts.append(optBox("opt-manual_draw", t("Manual draw")), optBox("opt-difficult", t("Difficult variant")), optBox("opt-draft", t("Draft variant")));
+    if (g === "dice") opts.append(optBox("opt-line6", t("Six in a row")));
     seatsBox.innerHTML = "";
     for (let i = 0; i < n; i++) {
       const sel = h("select", { "data-seat": i, id: `seat-${i}` },
