@@ -47,7 +47,13 @@ def test_bots_finish_games_with_legal_moves(
 
 @pytest.mark.parametrize(
     "spec",
-    ["random", "easy", "medium@iterations=5,time=0,depth=2", "hard@iterations=5,time=0,depth=2"],
+    [
+        "random",
+        "easy",
+        "medium@iterations=5,time=0,depth=2",
+        "hard@iterations=5,time=0,depth=2",
+        "mcts@iterations=8,time=0,leaf=path,bias=1",
+    ],
 )
 def test_every_level_plays_a_short_game(spec: str) -> None:
     config = make_config("classic", 2, max_turns=30)
@@ -73,6 +79,10 @@ def test_spec_arguments() -> None:
         make_bot("greedy@depth=3")
     with pytest.raises(ValueError, match="key=value"):
         make_bot("mcts@depth")
+    with pytest.raises(ValueError, match="leaf is"):
+        make_bot("mcts@leaf=deep")
+    with pytest.raises(ValueError, match="budget"):
+        make_bot("mcts@time=0")
     with pytest.raises(ValueError, match="cannot load"):
         make_bot("no_such_module_xyz:Bot")
 

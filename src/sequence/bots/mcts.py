@@ -71,8 +71,26 @@ def _board(state: State) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         return chips, seqs
 
 
+_NO_GAIN = frozenset({MoveKind.DEAD, MoveKind.DRAW, MoveKind.ROLL, MoveKind.PASS})
+
+
+def _gain(
+    ev: Evaluator,
+    move: Move,
+    chips: tuple[int, ...],
+    seqs: tuple[tuple[int, ...], ...],
+    team: int,
+    value: float | None = None,
+) -> float:
+    """What ``move`` gains its team by the evaluation (0 for exchanges, draws and passes)."""
+    if move.kind in _NO_GAIN:
+        return 0.0
+    v = ev.move_value(move, chips, seqs, team) if value is None else value
+    return max(-2000.0, min(v, 2000.0))
+
+
 class _Node:
-    __slots__ = ("avail", "children", "n", "ranked", "ranked_set", "team", "w")
+    __slots__ = ("avail", "children", "n", "prior", "ranked", "ranked_set", "team", "w")
 
     def __init__(self, team: int) -> None:
         self.children: dict[Move, _Node] = {}
@@ -81,6 +99,8 @@ class _Node:
         self.avail = 0
         self.team = team
         """The team whose move led here (its score is what :attr:`w` sums)."""
+        self.prior = 1.0
+        """1 / (1 + k) for the k-th child expanded (best-first: the heuristic's rank)."""
         self.ranked: list[Move] = []
         self.ranked_set: set[Move] = set()
 
@@ -105,6 +125,8 @@ class MCTSBot(Bot):
         playout_k: int = 24,
         scale: float = 60.0,
         deals: int = 64,
+        bias: float = 0.0,
+        leaf: str = "position",
     ) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
@@ -118,6 +140,10 @@ class MCTSBot(Bot):
         self.playout_k = int(playout_k)
         self.scale = float(scale)
         self.deals = max(1, int(deals))
+        self.bias = float(bias)
+        if leaf not in ("position", "path"):
+            raise ValueError(f"leaf is 'position' or 'path', not {leaf!r}")
+        self.leaf = leaf
         self._last: dict[str, float] = {}
         self._evaluators: dict[Any, Evaluator] = {}
 
@@ -183,6 +209,7 @@ class MCTSBot(Bot):
         manual = state.config.manual_draw
         path = [root]
         node = root
+        gains = [0.0] * teams if self.leaf == "path" else None
         while not state.is_over():
             if state.is_chance():
                 roll = rng.choices(_ROLLS, _ROLL_WEIGHTS)[0]
@@ -198,6 +225,9 @@ class MCTSBot(Bot):
             team = actor % teams
             legal = state.legal_moves()
             move, child = self._select(node, state, legal, ev, team)
+            if gains is not None:
+                chips, seqs = _board(state)
+                gains[team] += _gain(ev, move, chips, seqs, team)
             state.push(move)
             pushed += 1
             if manual and actor in state.pending_draws:
@@ -208,7 +238,7 @@ class MCTSBot(Bot):
                 node = child
                 break
             node = child
-        rewards, played = self._playout(state, ev)
+        rewards, played = self._playout(state, ev, gains)
         root.n += 1
         for nd in path[1:]:
             nd.n += 1
@@ -237,16 +267,23 @@ class MCTSBot(Bot):
         if len(children) < limit or not available:
             m = self._next_untried(node, state, legal, ev, team)
             if m is not None:
-                child = children[m] = _Node(team)
+                child = _Node(team)
+                child.prior = 1.0 / (1 + len(children))
+                children[m] = child
                 child.avail += 1
                 return m, child
         c = self.c
+        bias = self.bias
         best_score = -1.0
         best: tuple[Move, _Node] = available[0]
         for m, ch in available:
             if ch.n == 0:
                 return m, ch
-            score = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+            score = (
+                ch.w / ch.n
+                + c * math.sqrt(math.log(ch.avail) / ch.n)
+                + bias * ch.prior / (ch.n + 1)
+            )
             if score > best_score:
                 best_score, best = score, (m, ch)
         return best
@@ -272,7 +309,9 @@ class MCTSBot(Bot):
                 return m
         return None
 
-    def _playout(self, state: State, ev: Evaluator) -> tuple[list[float], int]:
+    def _playout(
+        self, state: State, ev: Evaluator, gains: list[float] | None
+    ) -> tuple[list[float], int]:
         rng = self.rng
         pushed = 0
         cfg = state.config
@@ -292,9 +331,19 @@ class MCTSBot(Bot):
             cands = legal if len(legal) <= k else rng.sample(legal, k)
             if len(cands) == 1:
                 move = cands[0]
+                if gains is not None:
+                    chips, seqs = _board(state)
+                    gains[team] += _gain(ev, move, chips, seqs, team)
             else:
                 chips, seqs = _board(state)
-                move = max(cands, key=lambda m: ev.move_value(m, chips, seqs, team))
+                best_value = float("-inf")
+                move = cands[0]
+                for m in cands:
+                    v = ev.move_value(m, chips, seqs, team)
+                    if v > best_value:
+                        best_value, move = v, m
+                if gains is not None:
+                    gains[team] += _gain(ev, move, chips, seqs, team, best_value)
             state.push(move)
             pushed += 1
             if manual and actor in state.pending_draws:
@@ -305,6 +354,12 @@ class MCTSBot(Bot):
             if outcome.winner is None:
                 return [1.0 / teams] * teams, pushed
             return [1.0 if t == outcome.winner else 0.0 for t in range(teams)], pushed
+        if gains is not None:
+            values = [g / self.scale for g in gains]
+            top = max(values)
+            exps = [math.exp(v - top) for v in values]
+            total = sum(exps)
+            return [e / total for e in exps], pushed
         chips, seqs = _board(state)
         values = [ev.position_value(chips, seqs, t) for t in range(teams)]
         if cfg.spec.uses_cards:
