@@ -93,7 +93,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         bot = cls(seed=seed, **args)
     except TypeError as exc:
         raise ValueError(f"bad arguments for bot {name!r}: {exc}") from None
-    bot.label = spec  # type: ignore[attr-defined]
+    bot.label = spec
     return bot
 
 

@@ -265,13 +265,13 @@ class MCTSBot(Bot):
                 ch.avail += 1
                 available.append((m, ch))
         if len(children) < limit or not available:
-            m = self._next_untried(node, state, legal, ev, team)
-            if m is not None:
+            untried = self._next_untried(node, state, legal, ev, team)
+            if untried is not None:
                 child = _Node(team)
                 child.prior = 1.0 / (1 + len(children))
-                children[m] = child
+                children[untried] = child
                 child.avail += 1
-                return m, child
+                return untried, child
         c = self.c
         bias = self.bias
         best_score = -1.0
