@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from . import rng as rngmod
 from .board import Bitboard, space_name, spaces_of
-from .cards import Card, card_name
+from .cards import CARD_COUNT, Card, card_name
 from .games import SPECS, Config
 from .moves import TEAM_LETTERS, Move
 from .state import Outcome, Phase, Setup, State
@@ -96,6 +96,11 @@ class View:
             setup=state.setup,
             legal_moves=legal,
         )
+
+    @cached_property
+    def unseen_pool(self) -> tuple[Card, ...]:
+        """Every card the viewer cannot see (other hands, draw pile), computed once per view."""
+        return _unseen_pool(self)
 
     @property
     def team(self) -> int | None:
@@ -205,18 +210,29 @@ def _labels(game: str) -> list[str]:
 
 def unseen_cards(view: View) -> Counter[Card]:
     """The cards the viewer cannot place: in other hands (not publicly known) or the draw pile."""
-    pool = Counter(view.config.spec.deck)
+    return Counter(view.unseen_pool)
+
+
+@cache
+def _deck_counts(game: str) -> tuple[int, ...]:
+    counts = [0] * CARD_COUNT
+    for card in SPECS[game].deck:
+        counts[card] += 1
+    return tuple(counts)
+
+
+def _unseen_pool(view: View) -> tuple[Card, ...]:
+    counts = list(_deck_counts(view.config.game))
+    seen: list[tuple[Card, ...]] = [view.draft, *view.discards]
     if view.hand is not None:
-        pool.subtract(view.hand)
-    for pile in view.discards:
-        pool.subtract(pile)
-    pool.subtract(view.draft)
-    for seat, known in enumerate(view.known_hands):
-        if seat != view.seat:
-            pool.subtract(known)
-    if any(v < 0 for v in pool.values()):
+        seen.append(view.hand)
+    seen += [known for seat, known in enumerate(view.known_hands) if seat != view.seat]
+    for cards in seen:
+        for card in cards:
+            counts[card] -= 1
+    if min(counts) < 0:
         raise ValueError("inconsistent view: more copies of a card seen than the deck holds")
-    return +pool
+    return tuple(card for card, k in enumerate(counts) for _ in range(k))
 
 
 def state_from_view(view: View, seed: int) -> State:
@@ -226,8 +242,7 @@ def state_from_view(view: View, seed: int) -> State:
     r = rngmod.seed_state(seed)
     hands: list[tuple[Card, ...]] = []
     if cfg.spec.uses_cards:
-        pool = list(unseen_cards(view).elements())
-        r, pool = rngmod.shuffled(r, pool)
+        r, pool = rngmod.shuffled(r, view.unseen_pool)
         for seat, size in enumerate(view.hand_sizes):
             if seat == view.seat:
                 assert view.hand is not None
