@@ -1311,13 +1311,15 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     manual = state.config.manual_draw
+    legal_moves, push, uniform = state.legal_moves, state.push, rng.random
+    roll = Phase.ROLL
     while state._outcome is None:
-        if state._phase is Phase.ROLL:
-            state.push(state.sample_chance())
+        if state._phase is roll:
+            push(state.sample_chance())
             continue
-        legal = state.legal_moves()
+        legal = legal_moves()
         seat = state._to_move
-        state.push(legal[int(rng.random() * len(legal))])
+        push(legal[int(uniform() * len(legal))])
         if manual and seat in state._pending and state._outcome is None:
-            state.push(draw_move(seat))
+            push(draw_move(seat))
     return state
