@@ -1,0 +1,62 @@
+"""The smaller public queries of State that the front ends do not all use."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sequence.engine import CHANCE, Move, State, make_config, play_random_game
+
+
+def test_peek_is_the_last_move() -> None:
+    state = State.new(make_config("classic", 2), seed=1)
+    assert state.peek() is None
+    move = state.legal_moves()[0]
+    state.push(move)
+    assert state.peek() == move
+    state.pop()
+    assert state.peek() is None
+    with pytest.raises(IndexError):
+        state.pop()
+
+
+def test_dead_cards_are_the_ordinary_cards_with_both_spaces_covered() -> None:
+    state = State.new(make_config("classic", 2), seed=3)
+    rng = random.Random(3)
+    while not state.is_over():
+        seat = state.to_move
+        dead = set(state.dead_cards(seat))
+        exchangeable = {m.card for m in state.legal_moves() if str(m).startswith("dead:")}
+        if not state.dead_card_exchanged:
+            assert exchangeable == dead
+        else:
+            assert not exchangeable
+        legal = state.legal_moves()
+        state.push(legal[int(rng.random() * len(legal))])
+
+
+def test_resample_keeps_what_the_seat_knows() -> None:
+    state = play_random_game(State.new(make_config("classic", 4), seed=2), seed=2)
+    state.pop()
+    seat = state.to_move
+    sample = state.resample(seat, seed=9)
+    assert sample.view(seat) == state.view(seat)
+    assert sample.hand(seat) == state.hand(seat)
+    others = [s for s in range(4) if s != seat]
+    assert any(sample.hand(s) != state.hand(s) for s in others)
+
+
+def test_dice_chance_node() -> None:
+    state = State.new(make_config("dice", 2), seed=4)
+    assert state.is_chance() and state.actor() == CHANCE
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 21
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert dict(outcomes)[Move.parse("roll:6+6")] == pytest.approx(1 / 36)
+    assert dict(outcomes)[Move.parse("roll:1+2")] == pytest.approx(2 / 36)
+    roll = state.sample_chance()
+    assert state.sample_chance() == roll  # the same until pushed
+    state.push(roll)
+    assert not state.is_chance() and state.chance_outcomes() == ()
+    assert state.actor() == state.to_move
