@@ -27,6 +27,7 @@ CONFIGS = [
     ("dice", 4, None, {"dice_line_length": 6}),
 ]
 FAST_MCTS = "mcts@iterations=6,time=0,depth=3"
+FAST_LOOKAHEAD = "lookahead@deals=2,time=0,k=4"
 
 
 @pytest.mark.parametrize(("game", "players", "teams", "options"), CONFIGS)
@@ -45,6 +46,18 @@ def test_bots_finish_games_with_legal_moves(
     assert sum(st.moves for st in result.seats) > 0
 
 
+@pytest.mark.parametrize(("game", "players", "teams", "options"), CONFIGS)
+def test_lookahead_finishes_games_with_legal_moves(
+    game: str, players: int, teams: int | None, options: dict
+) -> None:
+    config = make_config(game, players, teams, max_turns=60, **options)
+    specs = [FAST_LOOKAHEAD, "greedy", "random", "greedy"]
+    bots = [make_bot(specs[s % config.teams], seed=s) for s in range(players)]
+    result = play_game(config, bots, seed=12, time_limit=20)
+    assert result.forfeit is None, result.describe()
+    assert GameRecord.load(result.record.to_json()).replay().is_over()
+
+
 @pytest.mark.parametrize(
     "spec",
     [
@@ -53,6 +66,8 @@ def test_bots_finish_games_with_legal_moves(
         "medium@iterations=5,time=0,depth=2",
         "hard@iterations=5,time=0,depth=2",
         "mcts@iterations=8,time=0,leaf=path,bias=1",
+        "lookahead@deals=3,time=0,leaf=path",
+        "lookahead@time=0.01",
     ],
 )
 def test_every_level_plays_a_short_game(spec: str) -> None:
@@ -97,3 +112,19 @@ def test_mcts_reports_iterations() -> None:
     assert move in state.legal_moves()
     stats = bot.stats()
     assert stats["iterations"] == 25 and stats["iterations_per_second"] > 0
+
+
+def test_lookahead_budget_and_stats() -> None:
+    from sequence.engine import State
+
+    state = State.new(make_config("classic", 2), seed=4)
+    bot = make_bot("lookahead@deals=5,time=0,k=3", seed=1)
+    move = bot.choose(state.view(state.to_move))
+    assert move in state.legal_moves()
+    stats = bot.stats()
+    assert stats["deals"] == 5 and stats["iterations"] == 15
+    assert stats["iterations_per_second"] > 0
+    with pytest.raises(ValueError, match="budget"):
+        make_bot("lookahead@time=0")
+    with pytest.raises(ValueError, match="leaf is"):
+        make_bot("lookahead@leaf=deep")

@@ -12,7 +12,14 @@ from sequence.bots import Bot, make_bot
 from sequence.bots.arena import play_game
 from sequence.engine import Move, State, View, make_config
 
-SPECS = ["random", "greedy", "mcts@iterations=30,time=0,depth=4", "medium@iterations=20,time=0"]
+SPECS = [
+    "random",
+    "greedy",
+    "mcts@iterations=30,time=0,depth=4",
+    "medium@iterations=20,time=0",
+    "lookahead@deals=6,time=0",
+    "lookahead@deals=4,time=0,depth=3,leaf=both,prior=0.1",
+]
 CONFIGS = [
     make_config("classic", 2),
     make_config("classic", 6, 3),

@@ -21,12 +21,14 @@ from .arena import GameResult, play_game
 from .base import Bot, RandomBot
 from .greedy import GreedyBot
 from .levels import LEVELS, EasyBot, HardBot, MediumBot
+from .lookahead import LookaheadBot
 from .mcts import MCTSBot
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "mcts": MCTSBot,
+    "lookahead": LookaheadBot,
     **LEVELS,
 }
 """Every bot by name: the named bots for experts, and the levels people pick from."""
@@ -105,6 +107,7 @@ __all__ = [
     "GameResult",
     "GreedyBot",
     "HardBot",
+    "LookaheadBot",
     "MCTSBot",
     "MediumBot",
     "RandomBot",

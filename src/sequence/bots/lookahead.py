@@ -1,0 +1,197 @@
+"""Determinized greedy lookahead: greedy's best few moves, each tried against sampled deals.
+
+The bot is given only its seat's :class:`~sequence.engine.View`. It
+
+1. ranks the legal moves by the :mod:`.heuristic` (what :class:`~.greedy.GreedyBot` plays) and
+   keeps the best ``k`` (a winning move, a dead-card exchange or a due draw is played at once);
+2. deals the hidden cards at random, consistently with the view
+   (:meth:`State.sample_from_view`), and in that deal plays each candidate, then ``depth`` more
+   plies in which every seat plays its greedy move with the cards it holds *in that deal*
+   (the opponents' replies, then our next move), rolling the dice itself at Dice;
+3. scores the position reached for our team: its :meth:`Evaluator.position_value` plus the
+   Jacks in its hands, minus the best other team's (a finished game is worth ±:data:`FINISHED`);
+4. repeats with fresh deals until the budget (``time`` seconds and/or ``deals``) runs out,
+   every candidate seeing the same deals (common random numbers), and plays the candidate with
+   the best mean score plus ``prior`` times its one-ply value (greedy's own judgement).
+
+This is expectimax over deals with greedy as every player's policy: a move's worth is what it
+leaves after the replies the opponents could really make, not only what it gains now.
+
+>>> from sequence.engine import State, make_config
+>>> state = State.new(make_config("kids", players=2), seed=1)
+>>> bot = LookaheadBot(seed=2, deals=8, time=None)
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+True
+>>> bot.stats()["deals"]
+8.0
+"""
+
+from __future__ import annotations
+
+import time as _time
+from typing import Any
+
+from ..engine import Move, MoveKind, State, View
+from ..engine.moves import draw_move
+from ..engine.state import ROLL_OUTCOMES
+from .base import Bot
+from .heuristic import WIN, Evaluator
+from .mcts import _board
+
+_ROLLS = [m for m, _ in ROLL_OUTCOMES]
+_ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]
+
+FINISHED = 1_000_000.0
+"""Score of a finished game: + for our team's win, - for a loss, 0 for a draw."""
+
+
+class LookaheadBot(Bot):
+    """Greedy's top ``k`` moves, each scored by ``depth`` greedy plies over sampled deals."""
+
+    name = "lookahead"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        time: float | None = 1.0,
+        deals: int | None = None,
+        k: int = 6,
+        depth: int | None = None,
+        prior: float = 0.0,
+        leaf: str = "position",
+    ) -> None:
+        super().__init__(seed)
+        if deals is None and time is None:
+            raise ValueError("give lookahead a budget: deals, time, or both")
+        self.time = None if time is None else float(time)
+        self.deals = None if deals is None else max(1, int(deals))
+        self.k = max(1, int(k))
+        self.depth = None if depth is None else int(depth)
+        self.prior = float(prior)
+        if leaf not in ("position", "path", "both"):
+            raise ValueError(f"leaf is 'position', 'path' or 'both', not {leaf!r}")
+        self.leaf = leaf
+        self._last: dict[str, float] = {}
+        self._evaluators: dict[Any, Evaluator] = {}
+
+    def stats(self) -> dict[str, float]:
+        return dict(self._last)
+
+    def _evaluator(self, view: View) -> Evaluator:
+        ev = self._evaluators.get(view.config)
+        if ev is None:
+            ev = self._evaluators[view.config] = Evaluator(view.config)
+        return ev
+
+    def choose(self, view: View) -> Move:
+        legal = view.legal_moves
+        self._last = {"deals": 0.0, "iterations": 0.0, "seconds": 0.0}
+        if len(legal) == 1:
+            return legal[0]
+        for m in legal:  # a free extra card, or the draw that is due: never worse than not
+            if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
+                return m
+        team = view.team
+        assert team is not None
+        ev = self._evaluator(view)
+        start = _time.perf_counter()
+        values = [ev.move_value(m, view.chips, view.sequences, team) for m in legal]
+        order = sorted(range(len(legal)), key=lambda i: values[i], reverse=True)
+        top = order[: self.k]
+        if values[top[0]] >= WIN or len(top) == 1:
+            return legal[top[0]]
+        cands = [legal[i] for i in top]
+        priors = [values[i] for i in top]
+        depth = view.config.teams if self.depth is None else self.depth
+        deadline = None if self.time is None else start + self.time
+        totals = [0.0] * len(cands)
+        n = 0
+        rng = self.rng
+        while True:
+            if self.deals is not None and n >= self.deals:
+                break
+            if deadline is not None and n and _time.perf_counter() >= deadline:
+                break
+            state = State.sample_from_view(view, rng.getrandbits(62))
+            for i, m in enumerate(cands):
+                totals[i] += self._rollout(state, m, depth, ev, team, priors[i])
+            n += 1
+        elapsed = _time.perf_counter() - start
+        self._last = {
+            "deals": float(n),
+            "iterations": float(n * len(cands)),
+            "seconds": elapsed,
+            "iterations_per_second": n * len(cands) / elapsed if elapsed > 0 else 0.0,
+        }
+        best = max(range(len(cands)), key=lambda i: (totals[i] / n + self.prior * priors[i], -i))
+        return cands[best]
+
+    def _rollout(
+        self, state: State, move: Move, depth: int, ev: Evaluator, team: int, gain: float
+    ) -> float:
+        """Play ``move`` (worth ``gain``) then ``depth`` greedy plies on ``state``; score the
+        result for ``team``; pop back."""
+        path = 0.0
+        rng = self.rng
+        cfg = state.config
+        teams = cfg.teams
+        manual = cfg.manual_draw
+        pushed = 0
+        actor = state.to_move
+        state.push(move)
+        pushed += 1
+        if manual and not state.is_over() and actor in state.pending_draws:
+            state.push(draw_move(actor))
+            pushed += 1
+        plies = 0
+        while plies < depth and not state.is_over():
+            if state.is_chance():
+                state.push(rng.choices(_ROLLS, _ROLL_WEIGHTS)[0])
+                pushed += 1
+                continue
+            actor = state.to_move
+            t = actor % teams
+            legal = state.legal_moves()
+            best = legal[0]
+            if len(legal) > 1:
+                chips, seqs = _board(state)
+                best_value = float("-inf")
+                for m in legal:
+                    v = ev.move_value(m, chips, seqs, t)
+                    if v > best_value:
+                        best_value, best = v, m
+                if best.kind is not MoveKind.DEAD:
+                    path += best_value if t == team else -best_value
+            state.push(best)
+            pushed += 1
+            if best.kind is not MoveKind.DEAD:
+                plies += 1
+            if manual and not state.is_over() and actor in state.pending_draws:
+                state.push(draw_move(actor))
+                pushed += 1
+        if self.leaf == "path":
+            score = gain + path
+        elif self.leaf == "both":
+            score = gain + path + self._score(state, ev, team)
+        else:
+            score = self._score(state, ev, team)
+        for _ in range(pushed):
+            state.pop()
+        return score
+
+    @staticmethod
+    def _score(state: State, ev: Evaluator, team: int) -> float:
+        cfg = state.config
+        teams = cfg.teams
+        outcome = state.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.0
+            return FINISHED if outcome.winner == team else -FINISHED
+        chips, seqs = _board(state)
+        values = [ev.position_value(chips, seqs, t) for t in range(teams)]
+        if cfg.spec.uses_cards:
+            for seat in range(cfg.players):
+                values[seat % teams] += ev.hand_value(state.hand(seat))
+        mine = values[team]
+        return mine - max(v for t, v in enumerate(values) if t != team)
