@@ -63,8 +63,8 @@ def test_lookahead_finishes_games_with_legal_moves(
     [
         "random",
         "easy",
-        "medium@iterations=5,time=0,depth=2",
-        "hard@iterations=5,time=0,depth=2",
+        "medium@deals=2,time=0,depth=2",
+        "hard@deals=2,time=0,depth=2",
         "mcts@iterations=8,time=0,leaf=path,bias=1",
         "lookahead@deals=3,time=0,leaf=path",
         "lookahead@time=0.01",

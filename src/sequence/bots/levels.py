@@ -4,8 +4,8 @@
 level    bot                                           budget
 =======  ============================================  ==========================================
 easy     :class:`~.greedy.GreedyBot`                   one ply, instant
-medium   :class:`~.mcts.MCTSBot`                       0.2 s a move (at most 400 iterations)
-hard     :class:`~.mcts.MCTSBot`                       1 s a move
+medium   :class:`~.lookahead.LookaheadBot` (k=4)       0.2 s a move
+hard     :class:`~.lookahead.LookaheadBot` (k=6)       1 s a move
 =======  ============================================  ==========================================
 
 ``docs/bots.md`` has the measured ladder (each level against the one below). Any budget can be
@@ -18,8 +18,11 @@ changed from a spec: ``make_bot("hard@time=2")``.
 
 from __future__ import annotations
 
+from typing import Any
+
+from .base import Bot
 from .greedy import GreedyBot
-from .mcts import MCTSBot
+from .lookahead import LookaheadBot
 
 
 class EasyBot(GreedyBot):
@@ -28,37 +31,39 @@ class EasyBot(GreedyBot):
     name = "easy"
 
 
-class MediumBot(MCTSBot):
-    """Level ``medium``: ISMCTS with a fifth of a second (and at most 400 iterations) a move."""
+class MediumBot(LookaheadBot):
+    """Level ``medium``: greedy lookahead over greedy's best 4 moves, a fifth of a second a move."""
 
     name = "medium"
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int | None = 400,
         time: float | None = 0.2,
-        **options: float,
+        deals: int | None = None,
+        k: int = 4,
+        **options: Any,
     ) -> None:
-        super().__init__(seed, iterations=iterations, time=time, **options)  # type: ignore[arg-type]
+        super().__init__(seed, time=time, deals=deals, k=k, **options)
 
 
-class HardBot(MCTSBot):
-    """Level ``hard``: ISMCTS with one second a move."""
+class HardBot(LookaheadBot):
+    """Level ``hard``: greedy lookahead over greedy's best 6 moves, one second a move."""
 
     name = "hard"
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int | None = None,
         time: float | None = 1.0,
-        **options: float,
+        deals: int | None = None,
+        k: int = 6,
+        **options: Any,
     ) -> None:
-        super().__init__(seed, iterations=iterations, time=time, **options)  # type: ignore[arg-type]
+        super().__init__(seed, time=time, deals=deals, k=k, **options)
 
 
-LEVELS: dict[str, type[MCTSBot] | type[GreedyBot]] = {
+LEVELS: dict[str, type[Bot]] = {
     "easy": EasyBot,
     "medium": MediumBot,
     "hard": HardBot,

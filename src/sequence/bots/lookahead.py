@@ -102,7 +102,7 @@ class LookaheadBot(Bot):
             return legal[top[0]]
         cands = [legal[i] for i in top]
         priors = [values[i] for i in top]
-        depth = view.config.teams if self.depth is None else self.depth
+        depth = view.config.teams + 1 if self.depth is None else self.depth
         deadline = None if self.time is None else start + self.time
         totals = [0.0] * len(cands)
         n = 0
