@@ -61,10 +61,10 @@ class LookaheadBot(Bot):
         leaf: str = "position",
     ) -> None:
         super().__init__(seed)
-        if deals is None and time is None:
+        if not deals and time is None:
             raise ValueError("give lookahead a budget: deals, time, or both")
         self.time = None if time is None else float(time)
-        self.deals = None if deals is None else max(1, int(deals))
+        self.deals = int(deals) if deals else None  # 0 or None: no limit of that kind
         self.k = max(1, int(k))
         self.depth = None if depth is None else int(depth)
         self.prior = float(prior)
