@@ -13,6 +13,7 @@ MODULES = [
     "sequence.bots.greedy",
     "sequence.bots.heuristic",
     "sequence.bots.levels",
+    "sequence.bots.lookahead",
     "sequence.bots.mcts",
     "sequence.cli.tournament",
 ]
