@@ -60,3 +60,19 @@ def test_dice_chance_node() -> None:
     state.push(roll)
     assert not state.is_chance() and state.chance_outcomes() == ()
     assert state.actor() == state.to_move
+
+
+def test_no_draw_is_pending_once_the_game_is_over() -> None:
+    for seed in range(6):
+        state = State.new(make_config("classic", 4, manual_draw=True), seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_move
+            legal = state.legal_moves()
+            state.push(legal[int(rng.random() * len(legal))])
+            if state.is_over():
+                break
+            if seat in state.pending_draws and rng.random() < 0.8:
+                state.push(Move.parse(f"draw:{seat + 1}"))
+        assert state.pending_draws == ()
+        assert all(state.legal_moves(s) == [] for s in range(4))

@@ -1181,6 +1181,7 @@ class State:
     def _finish(self, termination: Termination, winner: int | None) -> None:
         self._outcome = Outcome(termination, winner)
         self._phase = Phase.OVER
+        self._pending = ()  # nobody draws once the game is over
 
     # --- views and hidden information ---------------------------------------------------------
 
