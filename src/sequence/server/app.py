@@ -31,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import GAMES, OPTIONS, SPECS, ConfigError, GameRecord, Move, config_from_dict
-from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
+from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise, rules_html
 from . import protocol
 from .hub import Connection, ConnectionClosed, Hub, RequestError, bot_levels
 from .protocol import MAX_MESSAGE
@@ -126,6 +126,22 @@ def create_app(
     @app.get("/replay/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str, request: Request) -> dict[str, Any]:
+        """The "how to play" page of a game, as HTML, in the request's language."""
+        if game not in GAMES:
+            # The engine's own message for an unknown game, translated like every engine error.
+            raise RequestError(
+                "bad_message", f"unknown game {game[:20]!r}: choose classic, kids or dice", 404,
+                engine=True,
+            )  # fmt: skip
+        lang = request_language(request.headers)
+        return {"game": game, "lang": lang, "html": rules_html(game, lang)}
 
     @app.get("/api/meta")
     async def meta(request: Request) -> dict[str, Any]:

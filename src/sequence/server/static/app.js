@@ -171,7 +171,10 @@ async function lobby() {
   );
   const open = h("section", { class: "panel", id: "open-tables" }, h("h2", {}, t("Open tables")));
   const done = h("section", { class: "panel", id: "finished" }, h("h2", {}, t("Finished games")));
-  app.append(open, done);
+  const howto = h("section", { class: "panel", id: "how-to-play" }, h("h2", {}, t("How to play")),
+    h("div", { class: "actions" }, Object.entries(games).map(([g, d]) =>
+      h("button", { id: `rules-${g}`, onclick: () => go(`/rules/${g}`) }, t(d.title)))));
+  app.append(open, done, howto);
   try {
     const { tables } = await api("GET", "/api/tables");
     if (!tables.length) open.append(h("p", {}, t("No open tables yet.")));
@@ -460,6 +463,27 @@ async function replayPage(code) {
   await show(0);
 }
 
+/* ---- how to play ------------------------------------------------------------------------- */
+async function rulesPage(game) {
+  app.innerHTML = "";
+  const back = h("button", { id: "back", onclick: () => go("/") }, t("Back"));
+  try {
+    const r = await api("GET", `/api/rules/${game}`);
+    const page = h("section", { class: ["panel", "rules"], id: "rules" });
+    page.innerHTML = r.html; // built by the server from the project's own pages, raw HTML escaped
+    // The pages link to each other's languages as files (../ru/kids.md): here, switch language.
+    for (const a of page.querySelectorAll("a[href$='.md']")) {
+      const m = /^\.\.\/([a-z]{2})\/([a-z]+)\.md$/.exec(a.getAttribute("href"));
+      if (!m) continue;
+      a.setAttribute("href", `/rules/${m[2]}`);
+      a.onclick = (e) => { e.preventDefault(); const sel = $("#lang"); sel.value = m[1]; sel.onchange(); };
+    }
+    app.append(h("div", { class: "actions" }, back), page);
+  } catch (e) {
+    app.append(h("div", { class: "error", id: "error" }, e.message), back);
+  }
+}
+
 /* ---- routing ----------------------------------------------------------------------------- */
 function go(path, replace) {
   if (replace) history.replaceState(null, "", path); else history.pushState(null, "", path);
@@ -476,6 +500,7 @@ function route() {
   }
   if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }
   if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
+  if ((m = /^\/rules\/([a-z]+)/.exec(p))) return rulesPage(m[1]);
   return lobby();
 }
 window.addEventListener("popstate", route);
