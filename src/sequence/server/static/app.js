@@ -470,8 +470,8 @@ async function rulesPage(game) {
   try {
     const r = await api("GET", `/api/rules/${game}`);
     const page = h("section", { class: ["panel", "rules"], id: "rules" });
-    page.innerHTML = r.html; // built by the server from the project's own pages, raw HTML escaped
-    // The pages link to each other's languages as files (../ru/kids.md): here, switch language.
+    page.innerHTML = r.html; // built by the server from the project pages, raw HTML escaped
+    // The pages link to their other languages as files (../ru/kids.md): here, switch language.
     for (const a of page.querySelectorAll("a[href$='.md']")) {
       const m = /^\.\.\/([a-z]{2})\/([a-z]+)\.md$/.exec(a.getAttribute("href"));
       if (!m) continue;
