@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..engine import Move, View
 from .base import Bot
-from .heuristic import Evaluator
+from .heuristic import evaluator_for
 
 
 class GreedyBot(Bot):
@@ -32,21 +32,11 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
-        self._evaluators: dict[object, Evaluator] = {}
-
-    def evaluator(self, view: View) -> Evaluator:
-        ev = self._evaluators.get(view.config)
-        if ev is None:
-            ev = self._evaluators[view.config] = Evaluator(view.config)
-        return ev
-
     def choose(self, view: View) -> Move:
         moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
-        ev = self.evaluator(view)
+        ev = evaluator_for(view.config)
         team = view.team
         assert team is not None
         best: list[Move] = []

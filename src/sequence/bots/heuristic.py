@@ -96,6 +96,12 @@ def _blocked_by_own(w: Bitboard, seqs: tuple[Bitboard, ...]) -> bool:
     return any((w & e).bit_count() > 1 for e in seqs)
 
 
+@cache
+def evaluator_for(config: Config) -> Evaluator:
+    """The one :class:`Evaluator` of a configuration (it holds only tables derived from it)."""
+    return Evaluator(config)
+
+
 class Evaluator:
     """Scores moves and positions for one game configuration (cheap: bit counts over windows).
 

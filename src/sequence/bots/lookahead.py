@@ -29,17 +29,12 @@ True
 from __future__ import annotations
 
 import time as _time
-from typing import Any
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
-from ..engine.state import ROLL_OUTCOMES
 from .base import Bot
-from .heuristic import WIN, Evaluator
-from .mcts import _board
-
-_ROLLS = [m for m, _ in ROLL_OUTCOMES]
-_ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]
+from .heuristic import WIN, Evaluator, evaluator_for
+from .mcts import _ROLL_WEIGHTS, _ROLLS, _board
 
 FINISHED = 1_000_000.0
 """Score of a finished game: + for our team's win, - for a loss, 0 for a draw."""
@@ -72,16 +67,9 @@ class LookaheadBot(Bot):
             raise ValueError(f"leaf is 'position', 'path' or 'both', not {leaf!r}")
         self.leaf = leaf
         self._last: dict[str, float] = {}
-        self._evaluators: dict[Any, Evaluator] = {}
 
     def stats(self) -> dict[str, float]:
         return dict(self._last)
-
-    def _evaluator(self, view: View) -> Evaluator:
-        ev = self._evaluators.get(view.config)
-        if ev is None:
-            ev = self._evaluators[view.config] = Evaluator(view.config)
-        return ev
 
     def choose(self, view: View) -> Move:
         legal = view.legal_moves
@@ -93,7 +81,7 @@ class LookaheadBot(Bot):
                 return m
         team = view.team
         assert team is not None
-        ev = self._evaluator(view)
+        ev = evaluator_for(view.config)
         start = _time.perf_counter()
         values = [ev.move_value(m, view.chips, view.sequences, team) for m in legal]
         order = sorted(range(len(legal)), key=lambda i: values[i], reverse=True)
@@ -140,7 +128,7 @@ class LookaheadBot(Bot):
         actor = state.to_move
         state.push(move)
         pushed += 1
-        if manual and not state.is_over() and actor in state.pending_draws:
+        if manual and actor in state.pending_draws:
             state.push(draw_move(actor))
             pushed += 1
         plies = 0
@@ -166,7 +154,7 @@ class LookaheadBot(Bot):
             pushed += 1
             if best.kind is not MoveKind.DEAD:
                 plies += 1
-            if manual and not state.is_over() and actor in state.pending_draws:
+            if manual and actor in state.pending_draws:
                 state.push(draw_move(actor))
                 pushed += 1
         if self.leaf == "path":

@@ -41,13 +41,12 @@ from __future__ import annotations
 
 import math
 import time as _time
-from typing import Any
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
 from ..engine.state import ROLL_OUTCOMES
 from .base import Bot
-from .heuristic import Evaluator
+from .heuristic import Evaluator, evaluator_for
 
 _ROLLS = [m for m, _ in ROLL_OUTCOMES]
 _ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]
@@ -145,16 +144,9 @@ class MCTSBot(Bot):
             raise ValueError(f"leaf is 'position' or 'path', not {leaf!r}")
         self.leaf = leaf
         self._last: dict[str, float] = {}
-        self._evaluators: dict[Any, Evaluator] = {}
 
     def stats(self) -> dict[str, float]:
         return dict(self._last)
-
-    def _evaluator(self, view: View) -> Evaluator:
-        ev = self._evaluators.get(view.config)
-        if ev is None:
-            ev = self._evaluators[view.config] = Evaluator(view.config)
-        return ev
 
     # --- the search ------------------------------------------------------------------------------
 
@@ -167,7 +159,7 @@ class MCTSBot(Bot):
             if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
                 return m
         assert view.team is not None
-        ev = self._evaluator(view)
+        ev = evaluator_for(view.config)
         start = _time.perf_counter()
         deadline = None if self.time is None else start + self.time
         limit = self.iterations
