@@ -133,11 +133,14 @@ def _byte_table(moves_at: dict[Space, Move]) -> tuple[tuple[tuple[Move, ...], ..
     """
     table = []
     for k in range(_NBYTES):
-        row = []
-        for b in range(256):
-            row.append(
-                tuple(moves_at[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i in moves_at)
-            )
+        # Each row is built from the row so far: the moves of ``b`` are those of ``b`` without
+        # its top bit, then the top bit's (ascending bit order). Building every entry bit by bit
+        # cost more than a whole game of classic.
+        row: list[tuple[Move, ...]] = [()]
+        for top in range(8):
+            move = moves_at.get(8 * k + top)
+            extra = () if move is None else (move,)
+            row += [low + extra for low in row]
         table.append(tuple(row))
     return tuple(table)
 
