@@ -107,6 +107,13 @@ class Setup:
     """Dice: each round of the start roll-off, as (seat, dice) pairs; ties roll again."""
 
 
+# Enum members read on the hot path, bound once as globals: `MoveKind.PLACE` is looked up
+# through the enum metaclass's __getattr__ hook (about 900 instructions a read, callgrind), a
+# global costs a few dozen. Elsewhere the enums are written out.
+_PLACE, _REPLACE, _REMOVE, _ROLL = MoveKind.PLACE, MoveKind.REPLACE, MoveKind.REMOVE, MoveKind.ROLL
+_PLAY, _ACT, _ROLLING = Phase.PLAY, Phase.ACT, Phase.ROLL
+_WILD = CardKind.WILD
+
 STEPS = (1, STRIDE, STRIDE + 1, STRIDE - 1)
 """How far apart neighbouring spaces are, per direction of board.DIRECTIONS (a bit shift)."""
 HEART_SPACES = (44, 45, 54, 55)
@@ -409,11 +416,11 @@ class State:
 
     def actor(self) -> int:
         """Who must act now: a seat, or :data:`CHANCE` while the dice are to be rolled."""
-        return CHANCE if self._phase is Phase.ROLL else self._to_move
+        return CHANCE if self._phase is _ROLLING else self._to_move
 
     def is_chance(self) -> bool:
         """True while the dice are to be rolled (see chance_outcomes and sample_chance)."""
-        return self._phase is Phase.ROLL
+        return self._phase is _ROLLING
 
     def chance_outcomes(self) -> tuple[tuple[Move, float], ...]:
         """The 21 distinct rolls with their probabilities (only at a chance node)."""
@@ -421,7 +428,7 @@ class State:
 
     def sample_chance(self) -> Move:
         """The roll this game's own random source gives next (what a replay will see)."""
-        if self._phase is not Phase.ROLL:
+        if self._phase is not _ROLLING:
             raise IllegalMoveError("no dice to roll now")
         rng = self._rng
         cached = self._next_roll
@@ -569,11 +576,11 @@ class State:
         moves = self._legal
         if moves is None:
             phase = self._phase
-            if phase is Phase.PLAY:
+            if phase is _PLAY:
                 moves = self._card_moves()
-            elif phase is Phase.ACT:
+            elif phase is _ACT:
                 moves = self._dice_moves()
-            elif phase is Phase.ROLL:
+            elif phase is _ROLLING:
                 moves = [m for m, _ in ROLL_OUTCOMES]
             elif phase is Phase.FORFEIT:
                 moves = [
@@ -594,7 +601,8 @@ class State:
         moves: list[Move] = []
         dead: list[Move] = []
         by_card = t.by_card
-        empty = ~occ
+        # Non-negative, unlike ~occ: an int & a negative int costs half as much again.
+        empty = t.playable & ~occ
         for card in set(self._hands[seat]):
             ordinary = by_card[card]
             if ordinary is not None:  # its two spaces
@@ -604,9 +612,9 @@ class State:
                         moves += ordinary[1][open_spaces]
                 elif not self._dead_used:
                     dead.append(ordinary[2])
-            elif CARD_KINDS[card] is CardKind.WILD:
+            elif CARD_KINDS[card] is _WILD:
                 if can_place:
-                    _expand(t.place[card], t.playable & ~occ, moves)
+                    _expand(t.place[card], empty, moves)
             else:
                 targets = occ & ~self._chips[team]
                 if not self.config.difficult:
@@ -660,7 +668,8 @@ class State:
         legal = self._legal
         # Fast paths: the actor's legal moves are known (bots and playouts ask for them first),
         # or the dice are rolled at a chance node (every roll is possible).
-        if move.kind is MoveKind.ROLL and self._phase is Phase.ROLL and seat is None:
+        kind = move.kind
+        if kind is _ROLL and self._phase is _ROLLING and seat is None:
             pass
         elif legal is None or seat is not None or move not in legal:
             reason = self._illegal(move, seat)
@@ -669,9 +678,8 @@ class State:
         self._stack.append(self._snapshot())
         self._moves.append(move)
         self._legal = None
-        kind, card, space, _, _, _ = move
-        if kind is MoveKind.PLACE and self._auto_draw:
-            self._place_card_and_draw(self._to_move, card, space)  # type: ignore[arg-type]
+        if kind is _PLACE and self._auto_draw:
+            self._place_card_and_draw(self._to_move, move.card, move.space)  # type: ignore[arg-type]
         else:
             self._apply(move)
 
@@ -882,17 +890,17 @@ class State:
         """Every move but the hot path (a card placed with automatic draw), which push takes."""
         kind = move.kind
         me = self._to_move
-        if kind is MoveKind.PLACE or kind is MoveKind.REPLACE:
+        if kind is _PLACE or kind is _REPLACE:
             self._play_card(me, move.card)
             self._place(me, move.space)  # type: ignore[arg-type]
-        elif kind is MoveKind.REMOVE:
+        elif kind is _REMOVE:
             self._play_card(me, move.card)
             self._remove(move.space)  # type: ignore[arg-type]
-        elif kind is MoveKind.ROLL:
+        elif kind is _ROLL:
             cached = self._next_roll
             self._rng = cached[1] if cached and cached[0] == self._rng else _roll(self._rng)[0]
             self._roll = move.dice
-            self._phase = Phase.ACT
+            self._phase = _ACT
             return
         elif kind is MoveKind.DEAD:
             self._play_card(me, move.card)
@@ -1117,7 +1125,7 @@ class State:
             return
         self._to_move = seat
         self._dead_used = False
-        self._phase = Phase.ROLL if self.config.game == "dice" else Phase.PLAY
+        self._phase = _ROLLING if self.config.game == "dice" else _PLAY
         if self._pending and seat in self._pending:  # loss of card: the draw lapsed
             self._pending = tuple(s for s in self._pending if s != seat)
 
@@ -1316,7 +1324,7 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     manual = state.config.manual_draw
     legal_moves, push, uniform = state.legal_moves, state.push, rng.random
-    roll = Phase.ROLL
+    roll = _ROLLING
     while state._outcome is None:
         if state._phase is roll:
             push(state.sample_chance())
