@@ -63,7 +63,8 @@ def test_lookahead_finishes_games_with_legal_moves(
     [
         "random",
         "easy",
-        "medium@deals=2,time=0,depth=2",
+        "medium",
+        "casual@notice=0.5",
         "hard@deals=2,time=0,depth=2",
         "mcts@iterations=8,time=0,leaf=path,bias=1",
         "lookahead@deals=3,time=0,leaf=path",
@@ -77,11 +78,11 @@ def test_every_level_plays_a_short_game(spec: str) -> None:
 
 
 def test_registry_names_levels_and_bots() -> None:
-    for name in ("random", "greedy", "mcts", "easy", "medium", "hard"):
+    for name in ("random", "greedy", "casual", "mcts", "lookahead", "easy", "medium", "hard"):
         assert name in BOTS
         assert make_bot(name).name == name
     assert make_bot("hard").time == 1.0
-    assert make_bot("medium").time < make_bot("hard").time
+    assert make_bot("easy").notice == 0.3
 
 
 def test_spec_arguments() -> None:

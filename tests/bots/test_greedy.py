@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sequence.bots.greedy import GreedyBot
+import pytest
+
+from sequence.bots.greedy import CasualBot, GreedyBot
 from sequence.bots.heuristic import REMOVER_COST, WILD_COST, Evaluator
 from sequence.engine import Move, State, make_config, parse_space
 
@@ -82,3 +84,45 @@ def test_greedy_plays_the_move_its_evaluation_ranks_best() -> None:
     assert team is not None
     values = [ev.move_value(m, view.chips, view.sequences, team) for m in view.legal_moves]
     assert ev.move_value(move, view.chips, view.sequences, team) == max(values)
+
+
+def _positions(count: int) -> list[State]:
+    """Positions from greedy games, a few plies apart."""
+    out: list[State] = []
+    bot = GreedyBot(seed=5)
+    seed = 0
+    while len(out) < count:
+        state = State.new(CLASSIC, seed)
+        seed += 1
+        while not state.is_over() and len(out) < count:
+            state.push(bot.choose(state.view(state.to_move)))
+            if state.turns % 4 == 0 and not state.is_over():
+                out.append(state.copy())
+    return out
+
+
+def test_casual_plays_only_moves_of_cards_it_noticed_and_sometimes_misses_the_best() -> None:
+    positions = _positions(60)
+    missed = 0
+    for i, state in enumerate(positions):
+        view = state.view(state.to_move)
+        team = state.to_move % CLASSIC.teams
+        values = {m: EV.move_value(m, view.chips, view.sequences, team) for m in view.legal_moves}
+        casual = CasualBot(seed=i, notice=0.3).choose(view)
+        assert casual in view.legal_moves
+        missed += values[casual] < max(values.values()) - 1e-9
+    assert 0 < missed < len(positions)
+
+
+def test_casual_noticing_everything_plays_as_well_as_greedy() -> None:
+    for i, state in enumerate(_positions(30)):
+        view = state.view(state.to_move)
+        team = state.to_move % CLASSIC.teams
+        best = max(EV.move_value(m, view.chips, view.sequences, team) for m in view.legal_moves)
+        move = CasualBot(seed=i, notice=1.0).choose(view)
+        assert EV.move_value(move, view.chips, view.sequences, team) == best
+
+
+def test_casual_refuses_a_probability_of_nothing() -> None:
+    with pytest.raises(ValueError, match="notice"):
+        CasualBot(notice=0)

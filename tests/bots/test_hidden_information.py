@@ -16,7 +16,8 @@ SPECS = [
     "random",
     "greedy",
     "mcts@iterations=30,time=0,depth=4",
-    "medium@deals=3,time=0",
+    "easy",
+    "hard@deals=3,time=0",
     "lookahead@deals=6,time=0",
     "lookahead@deals=4,time=0,depth=3,leaf=both,prior=0.1",
 ]

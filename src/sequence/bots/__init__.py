@@ -1,8 +1,9 @@
 """Bots: players that see only their seat's view.
 
 :func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``), a bot
-(``random``, ``greedy``, ``mcts``), or ``package.module:Class`` for your own; ``@key=value,...``
-after any of them sets constructor arguments (``mcts@time=0.5,depth=8``).
+(``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class`` for
+your own; ``@key=value,...`` after any of them sets constructor arguments
+(``mcts@time=0.5,depth=8``).
 
 >>> make_bot("greedy", seed=3).name
 'greedy'
@@ -19,7 +20,7 @@ from typing import Any
 
 from .arena import GameResult, play_game
 from .base import Bot, RandomBot
-from .greedy import GreedyBot
+from .greedy import CasualBot, GreedyBot
 from .levels import LEVELS, EasyBot, HardBot, MediumBot
 from .lookahead import LookaheadBot
 from .mcts import MCTSBot
@@ -27,6 +28,7 @@ from .mcts import MCTSBot
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "casual": CasualBot,
     "mcts": MCTSBot,
     "lookahead": LookaheadBot,
     **LEVELS,
@@ -73,7 +75,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its name or ``package.module:Class``, with optional ``@key=value`` arguments.
 
     >>> make_bot("easy").choose  # doctest: +ELLIPSIS
-    <bound method GreedyBot.choose of <EasyBot easy>>
+    <bound method CasualBot.choose of <EasyBot easy>>
     """
     name, args = parse_spec(spec)
     if ":" in name:
@@ -103,6 +105,7 @@ __all__ = [
     "BOTS",
     "LEVELS",
     "Bot",
+    "CasualBot",
     "EasyBot",
     "GameResult",
     "GreedyBot",

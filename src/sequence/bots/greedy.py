@@ -22,6 +22,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine import Move, View
 from .base import Bot
 from .heuristic import evaluator_for
@@ -36,6 +38,10 @@ class GreedyBot(Bot):
         moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
+        return self.best(view, moves)
+
+    def best(self, view: View, moves: Sequence[Move]) -> Move:
+        """The move of ``moves`` with the highest value, ties at random."""
         ev = evaluator_for(view.config)
         team = view.team
         assert team is not None
@@ -48,3 +54,39 @@ class GreedyBot(Bot):
             elif v >= best_value - 1e-9:
                 best.append(move)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+
+class CasualBot(GreedyBot):
+    """Greedy's judgement with a casual player's attention: it overlooks some of its options.
+
+    Each turn it notices each card in its hand with probability ``notice`` (at least one card),
+    and plays greedy's best move among those cards' moves. At Dice, where moves have no card,
+    it notices each move with that probability. So it usually plays well, and now and then
+    misses a block, a Jack or its own best line, which a person can exploit.
+
+    >>> from sequence.engine import State, make_config
+    >>> state = State.new(make_config("classic", players=2), seed=4)
+    >>> CasualBot(seed=1).choose(state.view(state.to_move)) in state.legal_moves()
+    True
+    """
+
+    name = "casual"
+
+    def __init__(self, seed: int = 0, notice: float = 0.5) -> None:
+        super().__init__(seed)
+        if not 0.0 < notice <= 1.0:
+            raise ValueError(f"notice is a probability above 0, not {notice!r}")
+        self.notice = float(notice)
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        rng = self.rng
+        cards = sorted({m.card for m in moves if m.card is not None})
+        if cards:
+            seen = {c for c in cards if rng.random() < self.notice} or {rng.choice(cards)}
+            pool = [m for m in moves if m.card is None or m.card in seen]
+        else:
+            pool = [m for m in moves if rng.random() < self.notice] or [rng.choice(moves)]
+        return self.best(view, pool)

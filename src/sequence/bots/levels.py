@@ -3,8 +3,8 @@
 =======  ============================================  ==========================================
 level    bot                                           budget
 =======  ============================================  ==========================================
-easy     :class:`~.greedy.GreedyBot`                   one ply, instant
-medium   :class:`~.lookahead.LookaheadBot` (k=4)       0.2 s a move
+easy     :class:`~.greedy.CasualBot` (notice=0.3)      one ply, instant; overlooks cards
+medium   :class:`~.greedy.GreedyBot`                   one ply, instant
 hard     :class:`~.lookahead.LookaheadBot` (k=6)       1 s a move
 =======  ============================================  ==========================================
 
@@ -12,8 +12,8 @@ hard     :class:`~.lookahead.LookaheadBot` (k=6)       1 s a move
 changed from a spec: ``make_bot("hard@time=2")``.
 
 >>> from sequence.bots import make_bot
->>> make_bot("medium").time, make_bot("hard").time
-(0.2, 1.0)
+>>> make_bot("easy").notice, make_bot("hard").time
+(0.3, 1.0)
 """
 
 from __future__ import annotations
@@ -21,30 +21,23 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Bot
-from .greedy import GreedyBot
+from .greedy import CasualBot, GreedyBot
 from .lookahead import LookaheadBot
 
 
-class EasyBot(GreedyBot):
-    """Level ``easy``: the greedy bot (it plays what looks best now, and never looks ahead)."""
+class EasyBot(CasualBot):
+    """Level ``easy``: greedy's judgement, noticing each card in hand with probability 0.3."""
 
     name = "easy"
 
+    def __init__(self, seed: int = 0, notice: float = 0.3) -> None:
+        super().__init__(seed, notice=notice)
 
-class MediumBot(LookaheadBot):
-    """Level ``medium``: greedy lookahead over greedy's best 4 moves, a fifth of a second a move."""
+
+class MediumBot(GreedyBot):
+    """Level ``medium``: the greedy bot (the best move by the evaluation, one ply)."""
 
     name = "medium"
-
-    def __init__(
-        self,
-        seed: int = 0,
-        time: float | None = 0.2,
-        deals: int | None = None,
-        k: int = 4,
-        **options: Any,
-    ) -> None:
-        super().__init__(seed, time=time, deals=deals, k=k, **options)
 
 
 class HardBot(LookaheadBot):

@@ -100,7 +100,7 @@ class LookaheadBot(Bot):
                 break
             if deadline is not None and n and _time.perf_counter() >= deadline:
                 break
-            state = State.sample_from_view(view, rng.getrandbits(62))
+            state = self.deal(view, rng.getrandbits(62))
             for i, m in enumerate(cands):
                 totals[i] += self._rollout(state, m, depth, ev, team, priors[i])
             n += 1
@@ -113,6 +113,13 @@ class LookaheadBot(Bot):
         }
         best = max(range(len(cands)), key=lambda i: (totals[i] / n + self.prior * priors[i], -i))
         return cands[best]
+
+    def deal(self, view: View, seed: int) -> State:
+        """A deal of the hidden cards to search on: :meth:`State.sample_from_view`.
+
+        A subclass may deal otherwise (``scripts/luck_bound.py`` gives it the true cards, to
+        measure what knowing them would be worth)."""
+        return State.sample_from_view(view, seed)
 
     def _rollout(
         self, state: State, move: Move, depth: int, ev: Evaluator, team: int, gain: float

@@ -355,7 +355,8 @@ def render(summary: dict[str, Any]) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = (
-        "bots: random, greedy, mcts, easy, medium, hard, or package.module:Class;\n"
+        "bots: random, casual, greedy, lookahead, mcts, easy, medium, hard,"
+        " or package.module:Class;\n"
         "add @key=value,... for arguments, e.g. mcts@time=0.5 or mcts@iterations=200,time=0"
     )
     parser.add_argument(
