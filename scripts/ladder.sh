@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The bot ladder (docs/bots.md): each level against the one below it -- easy against random,
-# medium (greedy) against easy, hard against medium -- on paired deals with seats alternated,
-# in 2-player classic, 3-player classic, Kids and Dice.
+# medium (greedy) against random and against easy, hard against medium -- on paired deals with
+# seats alternated, in 2-player classic, 3-player classic, Kids and Dice.
 #
 #   scripts/ladder.sh                                     # 200 games a pairing, hard at 1 s a move
 #   GAMES=40 CONFIGS="kids2 dice2" scripts/ladder.sh     # fewer games (say so when you quote it)
@@ -15,7 +15,7 @@ WORKERS=${WORKERS:-$(nproc)}
 HARD=${HARD:-1.0}
 OUT=${OUT:-ladder}
 CONFIGS=${CONFIGS:-"classic2 classic3 kids2 dice2"}
-PAIRS=${PAIRS:-"easy:random medium:easy hard:medium"}
+PAIRS=${PAIRS:-"easy:random medium:random medium:easy hard:medium"}
 mkdir -p "$OUT"
 for name in $CONFIGS; do
   case "$name" in
