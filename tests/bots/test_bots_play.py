@@ -82,6 +82,7 @@ def test_registry_names_levels_and_bots() -> None:
         assert name in BOTS
         assert make_bot(name).name == name
     assert make_bot("hard").time == 1.0
+    assert make_bot("hard").k == 6
     assert make_bot("easy").notice == 0.3
 
 

@@ -20,8 +20,9 @@ Run it with ``sequence tournament --bot mypackage.module:FirstMove --bot greedy`
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from ..engine import Move, View
+from ..engine import Move, MoveKind, View
 
 
 class Bot:
@@ -45,6 +46,17 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def obvious_move(legal: Sequence[Move]) -> Move | None:
+    """The move a search need not think about, if there is one: the only legal move, a dead-card
+    exchange (a free fresh card) or the draw that is due (never worse than not taking it)."""
+    if len(legal) == 1:
+        return legal[0]
+    for m in legal:
+        if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
+            return m
+    return None
 
 
 class RandomBot(Bot):

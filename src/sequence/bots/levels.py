@@ -18,8 +18,6 @@ changed from a spec: ``make_bot("hard@time=2")``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .base import Bot
 from .greedy import CasualBot, GreedyBot
 from .lookahead import LookaheadBot
@@ -41,19 +39,9 @@ class MediumBot(GreedyBot):
 
 
 class HardBot(LookaheadBot):
-    """Level ``hard``: greedy lookahead over greedy's best 6 moves, one second a move."""
+    """Level ``hard``: the lookahead with its defaults, greedy's best 6 moves, 1 s a move."""
 
     name = "hard"
-
-    def __init__(
-        self,
-        seed: int = 0,
-        time: float | None = 1.0,
-        deals: int | None = None,
-        k: int = 6,
-        **options: Any,
-    ) -> None:
-        super().__init__(seed, time=time, deals=deals, k=k, **options)
 
 
 LEVELS: dict[str, type[Bot]] = {

@@ -32,7 +32,7 @@ import time as _time
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
-from .base import Bot
+from .base import Bot, obvious_move
 from .heuristic import WIN, Evaluator, evaluator_for
 from .mcts import _ROLL_WEIGHTS, _ROLLS, _board
 
@@ -74,11 +74,9 @@ class LookaheadBot(Bot):
     def choose(self, view: View) -> Move:
         legal = view.legal_moves
         self._last = {"deals": 0.0, "iterations": 0.0, "seconds": 0.0}
-        if len(legal) == 1:
-            return legal[0]
-        for m in legal:  # a free extra card, or the draw that is due: never worse than not
-            if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
-                return m
+        obvious = obvious_move(legal)
+        if obvious is not None:
+            return obvious
         team = view.team
         assert team is not None
         ev = evaluator_for(view.config)

@@ -45,7 +45,7 @@ import time as _time
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
 from ..engine.state import ROLL_OUTCOMES
-from .base import Bot
+from .base import Bot, obvious_move
 from .heuristic import Evaluator, evaluator_for
 
 _ROLLS = [m for m, _ in ROLL_OUTCOMES]
@@ -153,11 +153,9 @@ class MCTSBot(Bot):
     def choose(self, view: View) -> Move:
         legal = view.legal_moves
         self._last = {"iterations": 0.0, "seconds": 0.0}
-        if len(legal) == 1:
-            return legal[0]
-        for m in legal:  # a free extra card, or the draw that is due: never worse than not
-            if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
-                return m
+        obvious = obvious_move(legal)
+        if obvious is not None:
+            return obvious
         assert view.team is not None
         ev = evaluator_for(view.config)
         start = _time.perf_counter()
