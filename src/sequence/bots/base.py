@@ -23,6 +23,10 @@ import random
 from collections.abc import Sequence
 
 from ..engine import Move, MoveKind, View
+from ..engine.state import ROLL_OUTCOMES
+
+_ROLLS = [m for m, _ in ROLL_OUTCOMES]
+_ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]
 
 
 class Bot:
@@ -57,6 +61,12 @@ def obvious_move(legal: Sequence[Move]) -> Move | None:
         if m.kind is MoveKind.DEAD or m.kind is MoveKind.DRAW:
             return m
     return None
+
+
+def roll_dice(rng: random.Random) -> Move:
+    """A Dice roll drawn with the true probabilities (1/36 a double, 2/36 any other pair): a
+    search rolls its own dice, since the engine's would repeat one future in every line."""
+    return rng.choices(_ROLLS, _ROLL_WEIGHTS)[0]
 
 
 class RandomBot(Bot):

@@ -32,9 +32,8 @@ import time as _time
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
-from .base import Bot, obvious_move
+from .base import Bot, obvious_move, roll_dice
 from .heuristic import WIN, Evaluator, evaluator_for
-from .mcts import _ROLL_WEIGHTS, _ROLLS, _board
 
 FINISHED = 1_000_000.0
 """Score of a finished game: + for our team's win, - for a loss, 0 for a draw."""
@@ -139,7 +138,7 @@ class LookaheadBot(Bot):
         plies = 0
         while plies < depth and not state.is_over():
             if state.is_chance():
-                state.push(rng.choices(_ROLLS, _ROLL_WEIGHTS)[0])
+                state.push(roll_dice(rng))
                 pushed += 1
                 continue
             actor = state.to_move
@@ -147,7 +146,7 @@ class LookaheadBot(Bot):
             legal = state.legal_moves()
             best = legal[0]
             if len(legal) > 1:
-                chips, seqs = _board(state)
+                chips, seqs = state.bitboards()
                 best_value = float("-inf")
                 for m in legal:
                     v = ev.move_value(m, chips, seqs, t)
@@ -181,7 +180,7 @@ class LookaheadBot(Bot):
             if outcome.winner is None:
                 return 0.0
             return FINISHED if outcome.winner == team else -FINISHED
-        chips, seqs = _board(state)
+        chips, seqs = state.bitboards()
         values = [ev.position_value(chips, seqs, t) for t in range(teams)]
         if cfg.spec.uses_cards:
             for seat in range(cfg.players):

@@ -44,31 +44,8 @@ import time as _time
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
-from ..engine.state import ROLL_OUTCOMES
-from .base import Bot, obvious_move
+from .base import Bot, obvious_move, roll_dice
 from .heuristic import Evaluator, evaluator_for
-
-_ROLLS = [m for m, _ in ROLL_OUTCOMES]
-_ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]
-
-
-def _board(state: State) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Chips and completed sequences as bitboards, per team, of a state the search dealt itself.
-
-    The engine keeps both as bitboard tuples; reading them directly is the hot path. Should the
-    engine's internals change, the public accessors give the same (more slowly).
-    """
-    try:
-        return state._chips, state._seqs
-    except AttributeError:  # pragma: no cover - depends on the engine's private layout
-        teams = state.config.teams
-        chips = tuple(state.chips(t) for t in range(teams))
-        seqs = tuple(
-            tuple(sum(1 << s for s in spaces) for spaces in state.sequences(t))
-            for t in range(teams)
-        )
-        return chips, seqs
-
 
 _NO_GAIN = frozenset({MoveKind.DEAD, MoveKind.DRAW, MoveKind.ROLL, MoveKind.PASS})
 
@@ -202,7 +179,7 @@ class MCTSBot(Bot):
         gains = [0.0] * teams if self.leaf == "path" else None
         while not state.is_over():
             if state.is_chance():
-                roll = rng.choices(_ROLLS, _ROLL_WEIGHTS)[0]
+                roll = roll_dice(rng)
                 state.push(roll)
                 pushed += 1
                 child = node.children.get(roll)
@@ -216,7 +193,7 @@ class MCTSBot(Bot):
             legal = state.legal_moves()
             move, child = self._select(node, state, legal, ev, team)
             if gains is not None:
-                chips, seqs = _board(state)
+                chips, seqs = state.bitboards()
                 gains[team] += _gain(ev, move, chips, seqs, team)
             state.push(move)
             pushed += 1
@@ -290,7 +267,7 @@ class MCTSBot(Bot):
         fresh = [m for m in legal if m not in node.ranked_set]
         if not fresh:
             return None
-        chips, seqs = _board(state)
+        chips, seqs = state.bitboards()
         scored = sorted(fresh, key=lambda m: ev.move_value(m, chips, seqs, team), reverse=True)
         node.ranked.extend(scored)
         node.ranked_set.update(scored)
@@ -312,7 +289,7 @@ class MCTSBot(Bot):
             if state.is_over():
                 break
             if state.is_chance():
-                state.push(rng.choices(_ROLLS, _ROLL_WEIGHTS)[0])
+                state.push(roll_dice(rng))
                 pushed += 1
                 continue
             actor = state.to_move
@@ -322,10 +299,10 @@ class MCTSBot(Bot):
             if len(cands) == 1:
                 move = cands[0]
                 if gains is not None:
-                    chips, seqs = _board(state)
+                    chips, seqs = state.bitboards()
                     gains[team] += _gain(ev, move, chips, seqs, team)
             else:
-                chips, seqs = _board(state)
+                chips, seqs = state.bitboards()
                 best_value = float("-inf")
                 move = cands[0]
                 for m in cands:
@@ -350,7 +327,7 @@ class MCTSBot(Bot):
             exps = [math.exp(v - top) for v in values]
             total = sum(exps)
             return [e / total for e in exps], pushed
-        chips, seqs = _board(state)
+        chips, seqs = state.bitboards()
         values = [ev.position_value(chips, seqs, t) for t in range(teams)]
         if cfg.spec.uses_cards:
             for seat in range(cfg.players):

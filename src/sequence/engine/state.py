@@ -483,6 +483,17 @@ class State:
         """A team's completed sequences, each as its spaces in line order."""
         return tuple(self._t.geo.window_spaces[w] for w in self._seqs[team])
 
+    def bitboards(self) -> tuple[tuple[Bitboard, ...], tuple[tuple[Bitboard, ...], ...]]:
+        """Every team's chips and completed sequences as bitboards (bit ``s`` = space ``s``),
+        as :attr:`View.chips` and :attr:`View.sequences` hold them: what a search reads on its
+        hot path, without building tuples of spaces.
+
+        >>> state = State.new(seed=1)
+        >>> state.bitboards() == ((0, 0), ((), ()))
+        True
+        """
+        return self._chips, self._seqs
+
     def discards(self, seat: int) -> tuple[Card, ...]:
         """A seat's face-up discard pile, bottom first."""
         return self._discards[seat]
