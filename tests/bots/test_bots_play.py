@@ -102,6 +102,11 @@ def test_spec_arguments() -> None:
         make_bot("mcts@time=0")
     with pytest.raises(ValueError, match="cannot load"):
         make_bot("no_such_module_xyz:Bot")
+    # A value of the wrong kind names the spec it came from, not only the conversion.
+    with pytest.raises(
+        ValueError, match=r"bad arguments for bot 'mcts@time=abc': could not convert"
+    ):
+        make_bot("mcts@time=abc")
 
 
 def test_mcts_reports_iterations() -> None:

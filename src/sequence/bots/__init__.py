@@ -95,8 +95,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             ) from None
     try:
         bot = cls(seed=seed, **args)
-    except TypeError as exc:
-        raise ValueError(f"bad arguments for bot {name!r}: {exc}") from None
+    except (TypeError, ValueError) as exc:  # an unknown argument, or a value of the wrong kind
+        raise ValueError(f"bad arguments for bot {spec!r}: {exc}") from None
     bot.label = spec
     return bot
 
