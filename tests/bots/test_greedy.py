@@ -101,7 +101,7 @@ def _positions(count: int) -> list[State]:
     return out
 
 
-def test_casual_plays_only_moves_of_cards_it_noticed_and_sometimes_misses_the_best() -> None:
+def test_casual_plays_legal_moves_and_sometimes_misses_the_best() -> None:
     positions = _positions(60)
     missed = 0
     for i, state in enumerate(positions):
