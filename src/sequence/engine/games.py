@@ -208,12 +208,28 @@ def _bool(name: str, value: Any) -> bool:
     raise ConfigError(f"option {name} takes true or false, not {value!r}")
 
 
+def _whole(value: Any) -> int:
+    """``value`` as an int if it is a whole number (``3``, ``"3"``, ``3.0``); else ValueError.
+
+    Not a bool, not 2.9 (silently 2), not infinity: settings arrive from JSON and the command line.
+    """
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, float):
+        if not value.is_integer():  # also false for inf and nan
+            raise ValueError(value)
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value)
+    raise ValueError(value)
+
+
 def _int(name: str, value: Any, low: int, high: int | None = None) -> int:
     try:
-        if isinstance(value, bool):
-            raise ValueError
-        n = int(value)
-    except (TypeError, ValueError):
+        n = _whole(value)
+    except ValueError:
         raise ConfigError(f"option {name} takes a whole number, not {value!r}") from None
     if n < low or (high is not None and n > high):
         bounds = f"at least {low}" if high is None else f"from {low} to {high}"
@@ -261,13 +277,13 @@ def make_config(
     ``options`` are the names in :data:`OPTIONS`. ``teams`` defaults to each player alone for 2-3
     players, 2 teams when the count is even, 3 otherwise (Dice: 4 players are 2 teams).
     """
-    if game not in SPECS:
+    if not isinstance(game, str) or game not in SPECS:
         raise ConfigError(f"unknown game {game!r}: choose classic, kids or dice")
     spec = SPECS[game]
     try:
-        players = int(players)
-        teams = None if teams is None else int(teams)
-    except (TypeError, ValueError):
+        players = _whole(players)
+        teams = None if teams is None else _whole(teams)
+    except ValueError:
         raise ConfigError("players and teams must be whole numbers") from None
     for name in options:
         if name not in OPTIONS:

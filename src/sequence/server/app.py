@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -63,12 +64,23 @@ def _language(value: Any) -> str:
     return code
 
 
+def _too_large() -> RequestError:
+    return RequestError(
+        "too_large", N_("the request is larger than {limit} bytes"), 413, limit=MAX_BODY
+    )
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise RequestError(
-            "too_large", N_("the request is larger than {limit} bytes"), 413, limit=MAX_BODY
-        )
+    # Refuse by the declared length, and stop reading past the limit, so that a huge upload
+    # never sits in memory.
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise _too_large()
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise _too_large()
     if not raw:
         return {}
     try:
@@ -78,6 +90,21 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RequestError("bad_message", N_("the request body must be a JSON object"))
     return data
+
+
+def _token(body: dict[str, Any], key: str) -> str | None:
+    """A secret token from a request body: text or absent."""
+    token = body.get(key)
+    if not isinstance(token, str | None):
+        raise RequestError("bad_message", N_("tokens are text"))
+    return token
+
+
+def _seat_number(body: dict[str, Any]) -> int | None:
+    seat = body.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise RequestError("bad_message", N_("seat is a number"))
+    return seat
 
 
 def create_app(
@@ -114,6 +141,16 @@ def create_app(
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
         return _error(exc, request_language(request.headers))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # The typed path and query parameters (seat, ply, limit) are all whole numbers; answer in
+        # the API's own error format rather than FastAPI's.
+        names = sorted({str(e["loc"][-1]) for e in exc.errors() if e.get("loc")})
+        error = RequestError(
+            "bad_message", N_("{name} must be a whole number"), name=", ".join(names) or "?"
+        )
+        return _error(error, request_language(request.headers))
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -173,6 +210,9 @@ def create_app(
     @app.post("/api/tables")
     async def create(request: Request) -> dict[str, Any]:
         body = await _body(request)
+        public = body.get("public", True)
+        if not isinstance(public, bool):
+            raise RequestError("bad_message", N_("public is true or false"))
         spec = {"game": body.get("game", "classic"), "players": body.get("players", 2)}
         if body.get("teams") is not None:
             spec["teams"] = body["teams"]
@@ -186,11 +226,8 @@ def create_app(
         bots = body.get("bots") or []
         if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
             raise RequestError("bad_message", N_("bots is a list with a level or null per seat"))
-        seat = body.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise RequestError("bad_message", N_("seat is a number"))
         table, host_token, seat_token, seat = await hub().create(
-            config, bots, bool(body.get("public", True)), body.get("name"), seat
+            config, bots, public, body.get("name"), _seat_number(body)
         )
         return {
             "code": table.code,
@@ -213,31 +250,28 @@ def create_app(
     async def join(code: str, request: Request) -> dict[str, Any]:
         body = await _body(request)
         table = await hub().get(code)
-        seat = body.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise RequestError("bad_message", N_("seat is a number"))
-        seat, token = await hub().join(table, seat, body.get("name"))
+        seat, token = await hub().join(table, _seat_number(body), body.get("name"))
         return {"code": table.code, "seat": seat, "seat_token": token}
 
     @app.post("/api/tables/{code}/start")
     async def start(code: str, request: Request) -> dict[str, Any]:
         body = await _body(request)
         table = await hub().get(code)
-        await hub().start(table, body.get("host_token"))
+        await hub().start(table, _token(body, "host_token"))
         return {"code": table.code, "status": table.status}
 
     @app.post("/api/tables/{code}/seats/{seat}/bot")
     async def seat_bot(code: str, seat: int, request: Request) -> dict[str, Any]:
         body = await _body(request)
         table = await hub().get(code)
-        await hub().set_bot(table, seat, body.get("level"), body.get("host_token"))
+        await hub().set_bot(table, seat, body.get("level"), _token(body, "host_token"))
         return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}
 
     @app.post("/api/tables/{code}/rematch")
     async def rematch(code: str, request: Request) -> dict[str, Any]:
         body = await _body(request)
         table = await hub().get(code)
-        new = await hub().rematch(table, body.get("token"))
+        new = await hub().rematch(table, _token(body, "token"))
         return {"code": new.code, "url": f"/t/{new.code}"}
 
     @app.get("/api/finished")

@@ -115,7 +115,7 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str | None, stored: str | None) -> bool:
     """Whether ``token`` is the one whose hash is ``stored`` (constant-time)."""
-    if not token or not stored:
+    if not isinstance(token, str) or not token or not stored:
         return False
     return hmac.compare_digest(hash_token(token), stored)
 

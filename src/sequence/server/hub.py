@@ -47,6 +47,12 @@ log = logging.getLogger("sequence.server")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NAME_LENGTH = 24
+FINISHED_KEPT = 256
+"""Finished tables kept in memory (for rematches and replays); the least recently used go first."""
+LOBBY_IDLE = 30 * 60.0
+"""Seconds a lobby with nobody connected stays in the public list after its last change."""
+LISTED = 100
+"""At most this many lobbies, and this many games in play, in the public list (newest first)."""
 
 
 class RequestError(Exception):
@@ -143,6 +149,8 @@ class Table:
     view_cache: dict[tuple[int, int | None], str] = field(default_factory=dict)
     _meta: tuple[int, str] | None = None
     meta_rev: int = 0
+    active: float = field(default_factory=time.monotonic)
+    """When something last happened here (a seat, a connection, a move): orders the lists."""
 
     @property
     def version(self) -> int:
@@ -156,6 +164,7 @@ class Table:
     def touch(self) -> None:
         """The public facts changed (a seat, a connection): rebuild them on the next send."""
         self.meta_rev += 1
+        self.active = time.monotonic()
 
     def meta_json(self) -> str:
         key = self.meta_rev * 1_000_003 + self.version
@@ -313,10 +322,27 @@ class Hub:
         data = await self.store.run(self.store.load, code) if 0 < len(code) <= 16 else None
         if data is None:
             raise RequestError("unknown_table", N_("there is no table {code}"), 404, code=code)
-        table = self._table_from(data)
-        if table.status != "finished":
+        # Another request may have loaded it meanwhile: every request must share one table
+        # object (its lock, its connections), finished or not, or two rematches could start.
+        table = self.tables.get(code)
+        if table is None:
+            table = self._table_from(data)
             self.tables[table.code] = table
+            self._forget_finished()
         return table
+
+    def _forget_finished(self) -> None:
+        """Drop the least recently used finished tables beyond :data:`FINISHED_KEPT` (never one
+        someone is connected to or that is being changed); the database still has them."""
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.status == "finished" and not t.conns and not t.lock.locked()
+        ]
+        excess = len(idle) - FINISHED_KEPT
+        if excess > 0:
+            for t in sorted(idle, key=lambda t: t.active)[:excess]:
+                del self.tables[t.code]
 
     # --- lobby ----------------------------------------------------------------------------------
 
@@ -356,7 +382,11 @@ class Hub:
                     raise RequestError(
                         "bad_message", N_("every seat is a bot: leave one for yourself")
                     )
-            if not 0 <= seat < config.players or seats[seat].kind != "empty":
+            if not 0 <= seat < config.players:
+                raise RequestError(
+                    "bad_message", N_("there is no seat {seat} at this table"), seat=seat
+                )
+            if seats[seat].kind != "empty":
                 raise RequestError("bad_message", N_("seat {n} is not free"), n=seat + 1)
             seat_token = secrets.token_urlsafe(24)
             seats[seat].token_hash = hash_token(seat_token)
@@ -420,12 +450,14 @@ class Hub:
             if table.status == "finished":
                 raise RequestError("game_over", N_("the game is over"))
             if table.status == "lobby":
-                if target.kind == "human":
+                # A player who took a seat and left can be replaced; one who is here cannot.
+                if target.kind == "human" and target.connections > 0:
                     raise RequestError(
-                        "bad_message", N_("seat {n} is taken by a player"), 409, n=seat + 1
+                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat + 1
                     )
                 target.bot = None if level is None else check_level(level)
                 target.name = target.bot
+                target.token_hash = None
             else:
                 if level is None:
                     raise RequestError("bad_message", N_("choose a bot level"))
@@ -637,6 +669,7 @@ class Hub:
             raise RequestError(
                 "unavailable", N_("the move could not be stored; try again"), 503
             ) from None
+        table.active = time.monotonic()
         if outcome is not None:
             table.status, table.result = "finished", result
             table.touch()
@@ -703,23 +736,36 @@ class Hub:
     # --- lists ----------------------------------------------------------------------------------
 
     def open_tables(self) -> list[dict[str, Any]]:
-        """Public tables: those with free seats, and those being played (to watch)."""
-        out = []
+        """Public tables: lobbies to join and games in play to watch, the most recent first.
+
+        A lobby nobody is connected to drops out after :data:`LOBBY_IDLE` seconds, and each
+        kind is cut at :data:`LISTED`, so a flood of new lobbies cannot hide the games in play.
+        """
+        now = time.monotonic()
+        lobbies: list[Table] = []
+        playing: list[Table] = []
         for t in self.tables.values():
-            if not t.public or t.status == "finished":
+            if not t.public:
                 continue
-            out.append(
-                {
-                    "code": t.code,
-                    "config": t.config.to_dict(),
-                    "status": t.status,
-                    "free": [s.seat for s in t.seats if s.kind == "empty"],
-                    "players": [s.name for s in t.seats],
-                    "spectators": t.spectators,
-                }
-            )
-        out.sort(key=lambda d: (d["status"] != "lobby", d["code"]))
-        return out[:200]
+            if t.status == "playing":
+                playing.append(t)
+            elif t.status == "lobby" and (t.conns or now - t.active < LOBBY_IDLE):
+                lobbies.append(t)
+        out = []
+        for group in (lobbies, playing):
+            group.sort(key=lambda t: -t.active)
+            for t in group[:LISTED]:
+                out.append(
+                    {
+                        "code": t.code,
+                        "config": t.config.to_dict(),
+                        "status": t.status,
+                        "free": [s.seat for s in t.seats if s.kind == "empty"],
+                        "players": [s.name for s in t.seats],
+                        "spectators": t.spectators,
+                    }
+                )
+        return out
 
     async def shutdown(self) -> None:
         """Stop the bots and close every connection."""

@@ -185,11 +185,14 @@ class Store:
             )
 
     def finished(self, limit: int) -> list[TableData]:
-        """The latest finished games, newest first (without their moves)."""
+        """The latest finished public games, newest first (without their moves).
+
+        A private table stays out of every list, finished or not: its code is its invitation.
+        """
         with self._sessions() as session:
             rows = session.scalars(
                 select(TableRow)
-                .where(TableRow.status == "finished")
+                .where(TableRow.status == "finished", TableRow.public.is_(True))
                 .order_by(TableRow.finished_at.desc(), TableRow.id.desc())
                 .limit(limit)
                 .options(selectinload(TableRow.seats))

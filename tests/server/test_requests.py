@@ -1,0 +1,208 @@
+"""Requests a careless or hostile client sends: each is refused clearly and changes nothing."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from sequence.server import hub as hub_module
+
+from .conftest import Client, ServerThread, create_table, join, start
+
+
+def finished_bot_game(server: ServerThread, **body: Any) -> str:
+    created = create_table(server, game="kids", players=2, bots=["random", "random"], **body)
+    code = created["code"]
+    start(server, code, created["host_token"])
+    deadline = time.monotonic() + 60
+    with server.http() as http:
+        while http.get(f"/api/tables/{code}").json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bot game did not finish"
+            time.sleep(0.05)
+    return code
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ('{"game": []}', "unknown game"),
+        ('{"game": {}}', "unknown game"),
+        ('{"players": 2.9}', "whole numbers"),
+        ('{"players": true}', "whole numbers"),
+        ('{"players": 1e400}', "whole numbers"),
+        ('{"players": Infinity}', "whole numbers"),
+        ('{"teams": -Infinity}', "whole numbers"),
+        ('{"options": {"max_turns": 1e400}}', "whole number"),
+        ('{"options": {"chips_per_colour": 2.5}}', "whole number"),
+        ('{"public": "false"}', "public is true or false"),
+        ('{"name": "Ann", "seat": -1}', "no seat -1"),
+        ('{"name": "Ann", "seat": 7}', "no seat 7"),
+    ],
+)
+def test_bad_create_values_are_refused(server: ServerThread, body: str, says: str) -> None:
+    with server.http() as http:
+        r = http.post("/api/tables", content=body.encode())
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == "bad_message" and says in r.json()["message"]
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_tokens_that_are_not_text_are_refused(server: ServerThread) -> None:
+    created = create_table(server, game="kids", players=2, name="Ann")
+    code = created["code"]
+    with server.http() as http:
+        for path, key in [
+            ("start", "host_token"),
+            ("rematch", "token"),
+            ("seats/1/bot", "host_token"),
+        ]:
+            for token in (5, [1], {"a": 1}, True):
+                r = http.post(f"/api/tables/{code}/{path}", json={key: token, "level": "random"})
+                assert r.status_code == 400, (path, token, r.text)
+                assert r.json() == {"error": "bad_message", "message": "tokens are text"}
+        assert http.get(f"/api/tables/{code}").json()["status"] == "lobby"
+
+
+def test_parameters_that_are_not_numbers_get_the_api_error_format(server: ServerThread) -> None:
+    created = create_table(server, game="kids", players=2, name="Ann")
+    code = created["code"]
+    with server.http() as http:
+        for method, path, name in [
+            ("POST", f"/api/tables/{code}/seats/abc/bot", "seat"),
+            ("GET", f"/api/tables/{code}/replay/abc", "ply"),
+            ("GET", "/api/finished?limit=abc", "limit"),
+        ]:
+            r = http.request(method, path, json={})
+            assert r.status_code == 400, (path, r.text)
+            assert r.json() == {"error": "bad_message", "message": f"{name} must be a whole number"}
+        r = http.get("/api/finished?limit=x", headers={"Accept-Language": "de"})
+        assert r.json()["message"] == "limit muss eine ganze Zahl sein"
+
+
+def test_a_huge_body_is_refused_before_it_is_read(server: ServerThread) -> None:
+    # The declared length alone is refused: the 300 MB never need to be sent.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 314572800\r\n\r\n" + b"x" * 1000
+        )
+        reply = sock.recv(4096)
+    assert reply.startswith(b"HTTP/1.1 413") and b"too_large" in reply
+
+    def chunks() -> Any:  # no declared length: reading stops at the limit
+        for _ in range(1000):
+            yield b"x" * 1024
+
+    with server.http() as http:
+        r = http.post("/api/tables", content=chunks())
+        assert r.status_code == 413 and r.json()["error"] == "too_large"
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_private_games_stay_unlisted_when_they_finish(server: ServerThread) -> None:
+    private = finished_bot_game(server, public=False)
+    public = finished_bot_game(server)
+    with server.http() as http:
+        listed = [g["code"] for g in http.get("/api/finished").json()["games"]]
+    assert listed == [public] and private not in listed
+
+
+def test_one_rematch_even_when_the_finished_table_was_not_in_memory(server: ServerThread) -> None:
+    """After a restart a finished table is read back from the database: every request and every
+    connection must share that one table, so concurrent rematches make one new table and the
+    players connected to the old one hear of it."""
+    created = create_table(server, game="kids", players=2, name="Ann", bots=[None, "random"])
+    code, host, token = created["code"], created["host_token"], created["seat_token"]
+    start(server, code, host)
+    ann = Client(server, code, token, host)
+    for _ in range(500):
+        st = ann.wait(lambda s: s["view"] is not None)
+        if st["view"]["outcome"]:
+            break
+        if st["view"]["legal_moves"]:
+            move = st["view"]["legal_moves"][0]
+            ann.send({"type": "move", "move": move, "version": st["version"]})
+        ann.wait_version(st["version"] + 1)
+    ann.close()
+    server.hub.tables.pop(code)  # as after a restart: only the database has it now
+    ann = Client(server, code, token, host)
+    watcher = Client(server, code)
+    ann.wait(lambda s: s["view"] is not None)
+    watcher.wait(lambda s: s["view"] is not None)
+    codes: list[str] = []
+
+    def ask() -> None:
+        with server.http() as http:
+            codes.append(
+                http.post(f"/api/tables/{code}/rematch", json={"token": token}).json()["code"]
+            )
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(codes) == 4 and len(set(codes)) == 1 and codes[0] != code
+    ann.wait(lambda s: s["table"]["rematch"] == codes[0])
+    watcher.wait(lambda s: s["table"]["rematch"] == codes[0])
+    assert ann.state is not None and ann.state["table"]["spectators"] == 1
+    with server.http() as http:
+        playing = [t["code"] for t in http.get("/api/tables").json()["tables"]]
+    assert playing == [codes[0]]
+
+
+def test_finished_tables_in_memory_are_bounded(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_module, "FINISHED_KEPT", 1)
+    first, second = finished_bot_game(server), finished_bot_game(server)
+    for code in (first, second):
+        server.hub.tables.pop(code)
+    with server.http() as http:
+        for code in (first, second, first):
+            assert http.get(f"/api/tables/{code}").json()["status"] == "finished"
+    assert first in server.hub.tables and second not in server.hub.tables
+
+
+def test_the_host_can_free_a_lobby_seat_whose_player_left(server: ServerThread) -> None:
+    created = create_table(server, game="classic", players=2, name="Ann", seat=0)
+    code, host = created["code"], created["host_token"]
+    bob = join(server, code, "Bob")
+    here = Client(server, code, bob["seat_token"])
+    here.wait(lambda s: True)
+    with server.http() as http:
+        r = http.post(f"/api/tables/{code}/seats/1/bot", json={"host_token": host, "level": None})
+        assert r.status_code == 409 and "seat 2 is here" in r.json()["message"]
+        here.close()
+        deadline = time.monotonic() + 10
+        while server.hub.tables[code].seats[1].connections:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        r = http.post(f"/api/tables/{code}/seats/1/bot", json={"host_token": host, "level": None})
+        assert r.status_code == 200, r.text
+        assert http.get("/api/tables").json()["tables"][0]["free"] == [1]
+        # Bob's old token no longer holds a seat; the seat can be taken again.
+        assert join(server, code, "Cy", seat=1)["seat"] == 1
+    stale = Client(server, code, bob["seat_token"])
+    assert stale.error()["code"] == "bad_token"
+
+
+def test_a_flood_of_lobbies_does_not_hide_games_in_play(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hub_module, "LISTED", 2)
+    playing = create_table(server, game="kids", players=2, bots=["random", "random"])
+    with server.http() as http:
+        # a slow game: the bots wait, so it stays in play while the lobbies arrive
+        server.hub.bot_delay = 30
+        start(server, playing["code"], playing["host_token"])
+        lobbies = [create_table(server, game="kids", players=2)["code"] for _ in range(3)]
+        listed = http.get("/api/tables").json()["tables"]
+        assert [t["code"] for t in listed] == [lobbies[2], lobbies[1], playing["code"]]
+        monkeypatch.setattr(hub_module, "LOBBY_IDLE", 0.0)  # nobody waits in them: they go
+        listed = http.get("/api/tables").json()["tables"]
+        assert [t["code"] for t in listed] == [playing["code"]]
