@@ -133,7 +133,33 @@ def test_position_sequences_are_checked() -> None:
         State.from_position(position("classic", 2, board=base, seqs="A:a1-a4"))
     with pytest.raises(InvalidPositionError, match="shares more than one space"):
         State.from_position(position("classic", 2, board=base, seqs="A:a1-a5,A:a4-a8"))
-    State.from_position(position("classic", 2, board=base, seqs="A:a1-a5,A:a5-a9"))
+    two = position("classic", 2, board=base, seqs="A:a1-a5,A:a5-a9")
+    with pytest.raises(
+        InvalidPositionError, match="team A has 2 sequences: the game would be over"
+    ):
+        State.from_position(two)
+    over = position(
+        "classic", 2, board=base, seqs="A:a1-a5,A:a5-a9", turn="1:over", extras="over=sequences:A"
+    )
+    assert State.from_position(over).outcome().winner == 0  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("ending", "says"),
+    [("sequences:E", "not 'E'"), ("sequences:C", "not 'C'"), ("sequences:AB", "not 'AB'")],
+)
+def test_position_winner_must_be_a_team_of_the_game(ending: str, says: str) -> None:
+    text = position("classic", 2, turn="1:over", extras=f"over={ending}")
+    with pytest.raises(InvalidNotationError, match=says):
+        State.from_position(text)
+
+
+def test_draft_fields_need_the_draft_variant() -> None:
+    with pytest.raises(InvalidPositionError, match="phase pick belongs to the draft variant"):
+        State.from_position(position("classic", 2, turn="1:pick"))
+    plain = position("classic", 2, extras="draft=5H,6H,7H,8H,9H")
+    with pytest.raises(InvalidPositionError, match="belong to the draft variant"):
+        State.from_position(plain)
 
 
 def test_too_many_chips_for_the_supply() -> None:

@@ -74,6 +74,34 @@ def test_record_of_a_position_is_refused() -> None:
         GameRecord.from_state(st)
 
 
+@pytest.mark.parametrize(
+    "value", ["Bob\\", 'a "quoted" name\\"', "two\nlines\r\tand a tab", "\\n is not a newline"]
+)
+def test_tag_values_survive_the_text_form(value: str) -> None:
+    record = GameRecord.from_state(State.new(make_config("kids", 2), 5), tags={"Seat1": value})
+    text = record.to_text()
+    header = [line for line in text.splitlines() if line.startswith("[Seat1 ")]
+    assert len(header) == 1 and header[0].endswith('"]')  # one line, whatever the value holds
+    back = GameRecord.load(text)
+    assert back == record and back.tags == {"Seat1": value} and back.seed == 5
+
+
+@pytest.mark.parametrize("name", ["Seed", "Game", "Result", "Draft", "Teams", "two words", ""])
+def test_tags_cannot_take_the_records_own_headers(name: str) -> None:
+    st = State.new(make_config("kids", 2), 5)
+    with pytest.raises(RecordError, match="tag"):
+        GameRecord.from_state(st, tags={name: "7"})
+    data = json.loads(GameRecord.from_state(st).to_json())
+    with pytest.raises(RecordError, match="tag"):
+        GameRecord.from_json(json.dumps({**data, "tags": {name: "7"}}))
+
+
+def test_a_header_given_twice_is_refused() -> None:
+    text = GameRecord.from_state(State.new(make_config("kids", 2), 5)).to_text()
+    with pytest.raises(RecordError, match=r"the header \[Seed ...\] is given twice"):
+        GameRecord.load(text.replace('[Seed "5"]', '[Seed "5"]\n[Seed "6"]'))
+
+
 def corrupt(data: dict, **changes: object) -> str:  # type: ignore[type-arg]
     return json.dumps({**data, **changes})
 

@@ -293,7 +293,15 @@ def read_position(text: str) -> State:
                 termination = Termination(term)
             except ValueError:
                 raise InvalidNotationError(f"unknown ending {term!r}") from None
-            winner = TEAM_LETTERS.index(winner_letter) if winner_letter else None
+            winner = None
+            if winner_letter:
+                teams = TEAM_LETTERS[: cfg.teams]
+                if len(winner_letter) != 1 or winner_letter not in teams:
+                    raise InvalidNotationError(
+                        f"over names the winner by a team letter ({', '.join(teams)}),"
+                        f" not {winner_letter!r}"
+                    )
+                winner = teams.index(winner_letter)
             state._outcome = Outcome(termination, winner)
         else:
             raise InvalidNotationError(f"unknown field {key!r}")
@@ -339,4 +347,24 @@ def read_position(text: str) -> State:
         raise InvalidPositionError("phase over goes with an over= field")
     if (state._phase is Phase.FORFEIT) != (state._forfeit is not None):
         raise InvalidPositionError("phase forfeit goes with a forfeit= field")
+    if not cfg.draft:
+        if state._draft:
+            raise InvalidPositionError("face-up cards (draft=) belong to the draft variant")
+        if state._phase in (Phase.PICK, Phase.PICK_DEAD):
+            raise InvalidPositionError(
+                f"phase {state._phase.name.lower()} belongs to the draft variant"
+            )
+    if state._outcome is None:
+        _check_sequences(state)
     return state
+
+
+def _check_sequences(state: State) -> None:
+    """A game in progress: no team has the sequences that win (else give ``over=``)."""
+    cfg = state.config
+    for team, seqs in enumerate(state._seqs):
+        if len(seqs) >= cfg.sequences_to_win:
+            raise InvalidPositionError(
+                f"team {TEAM_LETTERS[team]} has {len(seqs)} sequences: the game would be over"
+                " (give over=)"
+            )

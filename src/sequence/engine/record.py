@@ -45,7 +45,17 @@ class GameRecord:
     result: str | None = None
     """``A wins``, ``draw``, or ``None`` while unfinished (informative; replay decides)."""
     tags: dict[str, str] = field(default_factory=dict, compare=False)
-    """Free-form headers: players' names, event, date."""
+    """Free-form headers: players' names, event, date (a name is letters, digits and ``_``, and
+    not one of the record's own headers such as ``Seed``)."""
+
+    def __post_init__(self) -> None:
+        for name, value in self.tags.items():
+            if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
+                raise RecordError(f"a tag name is letters, digits and _, not {name!r}")
+            if name in _RESERVED:
+                raise RecordError(f"tag {name!r} is one of the record's own headers")
+            if not isinstance(value, str):
+                raise RecordError(f"tag {name!r} is not text: {value!r}")
 
     @classmethod
     def from_state(cls, state: State, tags: dict[str, str] | None = None) -> GameRecord:
@@ -172,7 +182,9 @@ class GameRecord:
         for line in text.splitlines():
             m = _HEADER.fullmatch(line.strip())
             if m:
-                headers[m.group(1)] = m.group(2).replace('\\"', '"')
+                if m.group(1) in headers:
+                    raise RecordError(f"the header [{m.group(1)} ...] is given twice")
+                headers[m.group(1)] = _unescape(m.group(2))
             elif line.strip():
                 body_lines.append(line)
         for key in ("Game", "Players", "Seed"):
@@ -220,6 +232,7 @@ class GameRecord:
 
 
 _HEADER = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')
+_TAG_NAME = re.compile(r"\w+", re.ASCII)
 _NUMBER = re.compile(r"\d+\.")
 _OPTION_HEADERS = {
     "difficult": "Difficult",
@@ -229,6 +242,11 @@ _OPTION_HEADERS = {
     "dice_line_length": "DiceLineLength",
     "draft": "Draft",
 }
+
+
+_RESERVED = frozenset({"Game", "Players", "Teams", "Seed", "Result", *_OPTION_HEADERS.values()})
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_UNESCAPES = {v[1]: k for k, v in _ESCAPES.items()}
 
 
 def _header(option: str) -> str:
@@ -243,7 +261,12 @@ def _option(header: str) -> str | None:
 
 
 def _escape(value: str) -> str:
-    return value.replace('"', '\\"')
+    """A header value on one line: backslash, quote and line breaks escaped."""
+    return "".join(_ESCAPES.get(ch, ch) for ch in value)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m.group(1), m.group(1)), text)
 
 
 def _wrap(body: str, width: int = 90) -> str:
