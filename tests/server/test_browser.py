@@ -117,3 +117,70 @@ def test_create_join_play_reload_spectate(browser: Any, web: ServerThread) -> No
     a.wait_for_function("() => document.querySelector('#ply').textContent.includes('1')")
     for ctx in (a_ctx, b_ctx, c_ctx):
         ctx.close()
+
+
+def test_unknown_table_and_a_stale_seat_token(browser: Any, web: ServerThread) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    page.goto(web.url + "/t/NOPE42")
+    page.wait_for_selector("#back")
+    assert "NOPE42" in page.inner_text("#error")
+    time.sleep(1.5)  # a client that kept reconnecting would have opened more sockets by now
+    assert len(sockets) == 1
+    page.click("#back")
+    page.wait_for_selector("#create")
+
+    # A seat token the table does not know (another game's): the page falls back to watching.
+    with web.http() as http:
+        created = http.post(
+            "/api/tables", json={"game": "kids", "players": 2, "bots": ["random", "random"]}
+        ).json()
+        http.post(
+            f"/api/tables/{created['code']}/start", json={"host_token": created["host_token"]}
+        )
+    code = created["code"]
+    page.evaluate(f"() => localStorage.setItem('seq.seat.{code}', 'not-a-token')")
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_function("() => window.seq.msg && window.seq.msg.view")
+    assert page.evaluate("() => window.seq.msg.you.seat") is None
+    assert page.evaluate(f"() => localStorage.getItem('seq.seat.{code}')") is None
+    ctx.close()
+
+
+def test_dice_shows_no_hand_and_rolls_by_button(browser: Any, web: ServerThread) -> None:
+    with web.http() as http:
+        created = http.post(
+            "/api/tables",
+            json={"game": "dice", "players": 2, "bots": [None, "random"], "name": "Ann", "seat": 0},
+        ).json()
+        http.post(
+            f"/api/tables/{created['code']}/start", json={"host_token": created["host_token"]}
+        )
+    code = created["code"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(web.url + "/")
+    page.evaluate(
+        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
+        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}'); }}"
+    )
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_selector("#board")
+    for _ in range(3):  # our roll may come after the bot's turn
+        page.wait_for_selector("#act-roll", timeout=20000)
+        assert page.locator("#hand").count() == 0 and "Your hand" not in page.inner_text("body")
+        version = page.evaluate("() => window.seq.msg.version")
+        page.click("#act-roll")
+        page.wait_for_function(f"() => window.seq.msg.version > {version}")
+        legal = page.evaluate("() => window.seq.msg.view.legal_moves")
+        target = next((m for m in legal if m[0] in "@=x"), None)
+        if target is None:
+            if "pass" in legal:
+                page.click("#act-pass")
+            continue
+        version = page.evaluate("() => window.seq.msg.version")
+        page.click(f'#board g[data-space="{target[1:]}"].target')
+        page.wait_for_function(f"() => window.seq.msg.version > {version}")
+    ctx.close()

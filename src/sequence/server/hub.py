@@ -665,6 +665,8 @@ class Hub:
             )
         except Exception:
             state.pop()
+            # A view of the popped move may have been cached meanwhile (under the next version).
+            table.view_cache.clear()
             log.exception("could not store move %s at %s", move, table.code)
             raise RequestError(
                 "unavailable", N_("the move could not be stored; try again"), 503

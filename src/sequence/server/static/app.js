@@ -222,6 +222,13 @@ function connect(code) {
       table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "error") {
       if (msg.code === "stale") send({ type: "sync" });
+      // No such table: the server hangs up, and there is nothing to reconnect to.
+      if (msg.code === "unknown_table") table.closing = true;
+      if (msg.code === "bad_token" && !table.msg) {
+        // A seat token this table does not know (another game's, an old browser's): watch.
+        localStorage.removeItem(`seq.seat.${code}`);
+        send({ type: "hello", token: null, host: hostToken(code), lang: chosenLanguage() });
+      }
       table.error = msg.message; renderTable();
     }
   };
@@ -347,7 +354,10 @@ function renderTable() {
   const m = table.msg;
   app.innerHTML = "";
   if (table.error) app.append(h("div", { class: "error", id: "error" }, table.error));
-  if (!m) return;
+  if (!m) {
+    if (table.closing) app.append(h("button", { id: "back", onclick: () => go("/") }, t("Back")));
+    return;
+  }
   if (m.table.rematch) {
     app.append(h("div", { class: "notice" }, t("A rematch is ready."), " ",
       h("button", { id: "go-rematch", onclick: () => go(`/t/${m.table.rematch}`, true) }, t("Go to the rematch"))));
@@ -386,7 +396,7 @@ function renderTable() {
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
   // Hand and actions
   const handBox = h("section", { class: "panel", id: "hand-panel" });
-  if (v.hand) {
+  if (v.hand && !dice) {
     const dead = new Set(legal.filter((x) => x.startsWith("dead:")).map((x) => x.slice(5)));
     handBox.append(h("h2", {}, t("Your hand")), h("div", { class: "hand", id: "hand" }, v.hand.map((c, i) => h("button", {
       class: `card${isRed(c) ? " red" : ""}${sel === c ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
