@@ -45,6 +45,29 @@ class Sleepy(Bot):
         return view.legal_moves[0]
 
 
+class Exits(Bot):
+    def choose(self, view):
+        raise SystemExit(3)
+
+
+class Peek(Bot):
+    # Tries to rebuild the deal from its own seed (a bot's seed used to be deal * 1000 + seat).
+
+    def choose(self, view):
+        from sequence.engine import State
+
+        for guess in {self.seed, self.seed // 1000, self.seed - view.seat}:
+            state = State.new(view.config, guess)
+            try:
+                for move in view.moves:
+                    state.push(move)
+            except Exception:
+                continue  # not this deal
+            if state.hand(view.seat) == view.hand:
+                raise RuntimeError(f"found the deal: seed {guess}")
+        return view.legal_moves[0]
+
+
 class Stuck(Bot):
     def choose(self, view):
         while True:
@@ -69,6 +92,7 @@ CONFIG = make_config("classic", 2)
     ("name", "limit", "reason"),
     [
         ("Crash", None, "choose() raised RuntimeError: my bug"),
+        ("Exits", None, "choose() raised SystemExit: 3"),
         ("Cheat", None, "returned the illegal move pass"),
         ("Sleepy", 0.1, "the limit is 0.10 s"),
     ],
@@ -150,6 +174,35 @@ def test_tournament_json_to_stdout_in_parallel(capsys: pytest.CaptureFixture[str
     assert by_bot["random"]["elo"] == 0
     assert by_bot["mcts@iterations=5,time=0,depth=2"]["iterations_per_move"] == pytest.approx(5)
     assert by_bot["greedy"]["ms_per_move"] > 0
+
+
+def test_a_tournament_bot_cannot_work_back_to_the_deal(
+    custom: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seeds = []
+    for seed in ([], [], ["--seed", "7"]):
+        rc = main([
+            "tournament", "--bot", f"{custom}:Peek", "--bot", "random", "--game", "kids",
+            "--games", "2", "--workers", "1", "--json", "-", "--quiet", *seed,
+        ])  # fmt: skip
+        assert rc == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["forfeits"] == [], data["forfeits"]
+        seeds.append(data["seed"])
+    assert seeds[0] != seeds[1] and min(seeds[:2]) > 2**32 and seeds[2] == 7
+
+
+def test_tournament_checks_where_results_go_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "afile").write_text("x")
+    bots = ["tournament", "--bot", "random", "--bot", "greedy", "--games", "2", "--workers", "1"]
+    assert main([*bots, "--json", str(tmp_path / "nowhere" / "r.json")]) == 2
+    assert main([*bots, "--json", str(tmp_path)]) == 2
+    assert main([*bots, "--save", str(tmp_path / "afile")]) == 2
+    err = capsys.readouterr().err
+    assert "there is no folder" in err and "that is a folder" in err and "not a folder" in err
+    assert "games" not in err  # refused before any game was played
 
 
 def test_tournament_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,7 +82,7 @@ def test_team_mates_are_bots_and_the_reward_is_the_teams() -> None:
 
 def test_same_seed_same_episodes_and_reset_seed_replays() -> None:
     def trace(env: SequenceEnv, seed: int | None = None) -> list[Any]:
-        return [(o, r, te, tr, i["game_seed"], i["turn"]) for o, r, te, tr, i in play(env, seed)]
+        return [(o, r, te, tr, i["turn"], env.game_seed) for o, r, te, tr, i in play(env, seed)]
 
     for game, options in (("classic", {"players": 4}), ("dice", {"players": 2})):
         a = SequenceEnv(game, opponents="greedy", seed=3, **options)
@@ -94,6 +94,13 @@ def test_same_seed_same_episodes_and_reset_seed_replays() -> None:
         assert trace(a, seed=98) != trace(a, seed=99)
         c = SequenceEnv(game, opponents="greedy", seed=4, **options)
         assert trace(c) != first[0]
+
+
+def test_no_seed_reaches_the_agent_in_info() -> None:
+    # The seed rebuilds every hand and the draw pile: it stays an attribute of the environment.
+    env = SequenceEnv("classic", players=2, opponents="random", seed=8)
+    for *_, info in play(env):
+        assert not any("seed" in key for key in info), sorted(info)
 
 
 def test_the_game_seed_rebuilds_the_game() -> None:

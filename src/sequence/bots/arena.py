@@ -157,7 +157,9 @@ def ask(
             elapsed,
             f"still thinking after {elapsed:.2f} s; the limit is {time_limit:.2f} s a move",
         )
-    except Exception as exc:  # a bot's bug loses its game, not the run
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a bot's bug (even sys.exit()) loses its game, not the run
         elapsed = time.perf_counter() - start
         return None, elapsed, f"choose() raised {type(exc).__name__}: {exc}"
     finally:

@@ -19,6 +19,7 @@ Run it with ``sequence tournament --bot mypackage.module:FirstMove --bot greedy`
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 
@@ -50,6 +51,17 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of the game dealt from ``game_seed``: a hash, so a bot
+    cannot work back from its own seed to the deal (every hand, the draw pile's order).
+
+    >>> seat_seed(1, 0) != seat_seed(1, 1) and seat_seed(1, 0) == seat_seed(1, 0)
+    True
+    """
+    digest = hashlib.sha256(f"sequence-bot:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
 
 
 def obvious_move(legal: Sequence[Move]) -> Move | None:

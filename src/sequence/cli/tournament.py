@@ -25,6 +25,7 @@ import math
 import multiprocessing
 import os
 import random
+import secrets
 import sys
 import time
 from dataclasses import dataclass
@@ -97,17 +98,34 @@ def make_tasks(
     return tasks
 
 
+def _output_problem(json_path: str | None, save_dir: Path | None) -> str | None:
+    """Why the results could not be written where asked (``None``: they can)."""
+    if json_path and json_path != "-":
+        path = Path(json_path)
+        parent = path.parent if str(path.parent) else Path(".")
+        if path.is_dir():
+            return f"--json {json_path}: that is a folder; give a file name"
+        if not parent.is_dir():
+            return f"--json {json_path}: there is no folder {parent}"
+        if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            return f"--json {json_path}: cannot write there"
+    if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
+        return f"--save {save_dir}: that is a file, not a folder"
+    return None
+
+
 def run_task(task: Task) -> dict[str, Any]:
     """Play one game (in a worker process) and return its summary, picklable."""
     from ..bots import make_bot
     from ..bots.arena import play_game
+    from ..bots.base import seat_seed
     from ..engine import config_from_dict
 
     config = config_from_dict(task.config)
     bots = []
     for seat in range(config.players):
         team = seat % config.teams
-        bots.append(make_bot(task.specs[team], seed=task.seed * 1000 + seat))
+        bots.append(make_bot(task.specs[team], seed=seat_seed(task.seed, seat)))
     tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
     result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
     owners = task.owners
@@ -311,6 +329,8 @@ def render(summary: dict[str, Any]) -> None:
         f"{cfg['game']} {cfg['players']} players, {cfg['teams']} sides:"
         f" {summary['games']} games in {summary['seconds']:.0f} s"
     )
+    if "seed" in summary:
+        title += f" (deals from --seed {summary['seed']})"
     t = Table(title=title)
     for col in ("A", "B", "games", "A wins", "draws", "B wins", "A score", "95% interval"):
         t.add_column(col, justify="left" if col in ("A", "B") else "right")
@@ -372,7 +392,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=20,
                         help="games a pairing (rounded up to whole seat patterns)")  # fmt: skip
     parser.add_argument(
-        "--seed", type=int, default=1, help="first deal's seed; deals are seed, seed+1, ..."
+        "--seed",
+        type=int,
+        default=None,
+        help="first deal's seed; deals are seed, seed+1, ... (default: a random 62-bit number,"
+        " printed with the results, so no bot can guess the deal)",
     )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--time-limit", type=float, default=30.0,
@@ -410,11 +434,16 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"sequence tournament: {exc}", file=err)
         return 2
-    time_limit = args.time_limit if args.time_limit and args.time_limit > 0 else None
-    tasks = make_tasks(specs, config, args.mode, args.games, args.seed, time_limit, bool(args.save))
     save_dir = Path(args.save) if args.save else None
+    problem = _output_problem(args.json, save_dir)
+    if problem:  # found now, not after hours of games
+        print(f"sequence tournament: {problem}", file=err)
+        return 2
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
+    time_limit = args.time_limit if args.time_limit and args.time_limit > 0 else None
+    seed = secrets.randbits(62) if args.seed is None else args.seed
+    tasks = make_tasks(specs, config, args.mode, args.games, seed, time_limit, bool(args.save))
     results: list[dict[str, Any]] = []
     start = time.perf_counter()
     json_stdout = args.json == "-"
@@ -459,6 +488,7 @@ def run(args: argparse.Namespace) -> int:
                     progress.advance(bar)
     results.sort(key=lambda r: r["index"])
     summary = summarise(specs, results, config, args.mode, time.perf_counter() - start)
+    summary["seed"] = seed
     if json_stdout:
         summary["_stderr"] = True
     if not args.quiet or not json_stdout:

@@ -305,7 +305,6 @@ class SequenceEnv:
             "legal_actions": self.action_space.legal_actions(view),
             "action_mask": self.action_space.legal_action_mask(view),
             "turn": view.turns,
-            "game_seed": self.game_seed,
         }
         outcome = state.outcome()
         if outcome is not None:

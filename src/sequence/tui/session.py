@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import BOTS, Bot, make_bot
+from ..bots.base import seat_seed
 from ..engine import (
     ConfigError,
     GameRecord,
@@ -266,7 +267,9 @@ class Session:
 
 
 def _bots(seats: tuple[str, ...], seed: int) -> dict[int, Bot]:
-    return {s: make_bot(kind, seed=seed * 31 + s) for s, kind in enumerate(seats) if kind != HUMAN}
+    return {
+        s: make_bot(kind, seed=seat_seed(seed, s)) for s, kind in enumerate(seats) if kind != HUMAN
+    }
 
 
 def _actors_of(record: GameRecord) -> list[int | None]:
