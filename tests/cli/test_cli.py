@@ -110,6 +110,31 @@ def test_bench_other_games(game: str, capsys: pytest.CaptureFixture[str]) -> Non
     assert "moves/s" in capsys.readouterr().out
 
 
+def test_bench_refuses_no_time_and_measures_one_move_games(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "--seconds", "0"]) == 2
+    assert "--seconds must be above 0" in capsys.readouterr().err
+    assert main(["bench", "-o", "max_turns=1", "--seconds", "0.2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["moves_per_game"] == 1
+
+
+def test_replay_of_a_binary_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.bin"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    assert main(["replay", str(path)]) == 2
+    assert "is not a text file" in capsys.readouterr().err
+
+
+def test_replay_viewer_opens_at_the_move_asked_for() -> None:
+    from sequence.tui.replay_app import ReplayApp
+
+    state = play_random_game(State.new(make_config("kids", 2), seed=4), seed=4)
+    record = GameRecord.from_state(state)
+    assert ReplayApp(record, "en", at=5).index == 5
+    assert ReplayApp(record, "en").index == len(record.moves)
+
+
 def _record(tmp_path: Path, text: str, name: str = "game.json") -> str:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

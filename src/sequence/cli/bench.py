@@ -59,10 +59,11 @@ def sample_positions(config: Config, seed: int, count: int = 200) -> list[State]
             if state.is_chance():
                 state.push(state.sample_chance())
                 continue
+            # Sampled before the move, so even a game of one move (max_turns=1) gives positions.
+            if rng.random() < 0.1:
+                out.append(state.copy())
             legal = state.legal_moves()
             state.push(legal[int(rng.random() * len(legal))])
-            if rng.random() < 0.1 and not state.is_over():
-                out.append(state.copy())
     return out
 
 
@@ -87,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         config = config_from_args(args)
     except ConfigError as exc:
         print(f"sequence bench: {exc}", file=sys.stderr)
+        return 2
+    if not args.seconds > 0:
+        print(f"sequence bench: --seconds must be above 0, not {args.seconds}", file=sys.stderr)
         return 2
     figures: dict[str, Any] = {
         "config": config.to_dict(),

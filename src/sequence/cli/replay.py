@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"sequence replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"sequence replay: {args.file} is not a text file (UTF-8)", file=sys.stderr)
+        return 2
     try:
         record = GameRecord.load(text)
         if args.to is not None and not 0 <= args.to <= len(record.moves):
@@ -57,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.print_only and sys.stdin.isatty() and sys.stdout.isatty():
         from ..tui.replay_app import run_replay
 
-        return run_replay(record)
+        return run_replay(record, at=args.to)
     print(describe(state))
     return 0

@@ -50,13 +50,14 @@ class ReplayApp(App[int]):
         Binding("q", "quit", show=False),
     ]
 
-    def __init__(self, record: GameRecord, lang: str | None = None) -> None:
+    def __init__(self, record: GameRecord, lang: str | None = None, at: int | None = None) -> None:
         super().__init__()
         self.record = record
         self.gettext = Gettext(lang or system_language())
         self.title = self.gettext(self.TITLE)
         self.states: list[State] = record.states()
-        self.index = len(self.states) - 1
+        last = len(self.states) - 1
+        self.index = last if at is None else max(0, min(at, last))
         names = [
             record.tags.get(f"Name{i + 1}") or self._seat_kind(record.tags.get(f"Seat{i + 1}"))
             for i in range(record.config.players)
@@ -158,9 +159,10 @@ class ReplayApp(App[int]):
             self.action_goto(int(text))
 
 
-def run_replay(record: GameRecord, lang: str | None = None) -> int:
-    """Open the interactive replay of ``record`` in the terminal; return an exit status (0)."""
-    ReplayApp(record, lang).run()
+def run_replay(record: GameRecord, lang: str | None = None, at: int | None = None) -> int:
+    """Open the interactive replay of ``record`` in the terminal, after move ``at`` (default: the
+    last); return an exit status (0)."""
+    ReplayApp(record, lang, at).run()
     return 0
 
 
