@@ -222,3 +222,43 @@ def test_seat_patterns_and_statistics() -> None:
     assert even[1] == pytest.approx(0.0, abs=1e-6)
     strong = bradley_terry(3, [(0, 1, 0.0)] * 20 + [(1, 2, 0.0)] * 20)
     assert 0 < strong[1] < strong[2]
+
+
+def test_the_docs_bot_runs_from_the_folder_holding_its_package(tmp_path: Path) -> None:
+    # As in docs/bots.md: mypackage/mybot.py in the current folder, `sequence tournament` run
+    # there (the installed command does not put the current folder on sys.path by itself).
+    package = tmp_path / "docsbotpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "mybot.py").write_text(
+        textwrap.dedent("""
+        from sequence.bots import Bot
+
+        class FirstMove(Bot):
+            name = "first"
+
+            def choose(self, view):
+                return view.legal_moves[0]
+        """)
+    )
+    import subprocess
+    import sys
+
+    sequence = Path(sys.executable).with_name("sequence")
+    done = subprocess.run(
+        [str(sequence), "tournament", "--bot", "docsbotpkg.mybot:FirstMove", "--bot", "random",
+         "--game", "kids", "--games", "2", "--workers", "1", "--json", "-", "--quiet"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 2
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["lookahead@deals=-1,time=0", "lookahead@k=0", "lookahead@time=-1", "mcts@time=-1",
+     "mcts@iterations=-5", "mcts@deals=0", "mcts@depth=-1"],
+)  # fmt: skip
+def test_a_budget_below_zero_is_refused_when_the_bot_is_made(spec: str) -> None:
+    with pytest.raises(ValueError, match=f"bad arguments for bot '{spec}'"):
+        make_bot(spec)

@@ -16,6 +16,8 @@ your own; ``@key=value,...`` after any of them sets constructor arguments
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import Any
 
 from .arena import GameResult, play_game
@@ -71,6 +73,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), args
 
 
+def _import_user_module(name: str) -> Any:
+    """Import a bot's module, looking in the current folder too: ``sequence`` is an installed
+    command, which (unlike ``python -m``) does not, and a student's package is usually there."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != name.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(name)
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its name or ``package.module:Class``, with optional ``@key=value`` arguments.
 
@@ -81,7 +96,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if ":" in name:
         module_name, _, class_name = name.partition(":")
         try:
-            cls = getattr(importlib.import_module(module_name), class_name)
+            cls = getattr(_import_user_module(module_name), class_name)
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"cannot load bot {name!r}: {exc}") from None
         if not (isinstance(cls, type) and issubclass(cls, Bot)):

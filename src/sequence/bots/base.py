@@ -53,6 +53,20 @@ class Bot:
         return f"<{type(self).__name__} {self.name}>"
 
 
+def check_budget(**values: float | None) -> None:
+    """Refuse a search budget or size that is not above 0 (``None``: no limit of that kind).
+
+    >>> check_budget(time=1.0, deals=None)
+    >>> check_budget(deals=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: deals must be above 0, not -1
+    """
+    for name, value in values.items():
+        if value is not None and not value > 0:
+            raise ValueError(f"{name} must be above 0, not {value}")
+
+
 def seat_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` of the game dealt from ``game_seed``: a hash, so a bot
     cannot work back from its own seed to the deal (every hand, the draw pile's order).

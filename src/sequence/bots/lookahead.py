@@ -32,7 +32,7 @@ import time as _time
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
-from .base import Bot, obvious_move, roll_dice
+from .base import Bot, check_budget, obvious_move, roll_dice
 from .heuristic import WIN, Evaluator, evaluator_for
 
 FINISHED = 1_000_000.0
@@ -57,6 +57,9 @@ class LookaheadBot(Bot):
         super().__init__(seed)
         if not deals and time is None:
             raise ValueError("give lookahead a budget: deals, time, or both")
+        check_budget(time=time, deals=deals or None, k=k)
+        if depth is not None and depth < 0:
+            raise ValueError(f"depth is 0 or more, not {depth}")
         self.time = None if time is None else float(time)
         self.deals = int(deals) if deals else None  # 0 or None: no limit of that kind
         self.k = max(1, int(k))

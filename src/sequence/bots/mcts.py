@@ -44,7 +44,7 @@ import time as _time
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
-from .base import Bot, obvious_move, roll_dice
+from .base import Bot, check_budget, obvious_move, roll_dice
 from .heuristic import Evaluator, evaluator_for
 
 _NO_GAIN = frozenset({MoveKind.DEAD, MoveKind.DRAW, MoveKind.ROLL, MoveKind.PASS})
@@ -107,6 +107,12 @@ class MCTSBot(Bot):
         super().__init__(seed)
         if iterations is None and time is None:
             raise ValueError("give mcts a budget: iterations, time, or both")
+        check_budget(
+            iterations=iterations, time=time, widen_base=widen_base, playout_k=playout_k,
+            scale=scale, deals=deals,
+        )  # fmt: skip
+        if depth < 0 or c < 0:
+            raise ValueError(f"depth and c are 0 or more, not {depth} and {c}")
         self.iterations = None if iterations is None else int(iterations)
         self.time = None if time is None else float(time)
         self.depth = int(depth)
