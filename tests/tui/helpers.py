@@ -13,9 +13,11 @@ from sequence.tui.game import GameScreen
 from sequence.tui.widgets import BoardWidget, HandBar
 
 
-def screen_text(app: SequenceApp) -> str:
-    """What the terminal shows now, as plain text (one line per row)."""
-    strips = app.screen._compositor.render_strips()
+def screen_text(app: SequenceApp, under: bool = False) -> str:
+    """What the terminal shows now, as plain text (one line per row); ``under``: the game
+    screen beneath any dialog."""
+    screen = app.game_screen if under else app.screen
+    strips = screen._compositor.render_strips()
     return "\n".join("".join(seg.text for seg in strip) for strip in strips)
 
 
@@ -91,7 +93,8 @@ async def human_turn(
     if screen.awaiting_draw is not None:
         await pilot.press("d")
         await pilot.pause()
-        assert session.state.move_stack[-1].kind is MoveKind.DRAW
+        # (a bot may have moved since, even ended the game)
+        assert any(m.kind is MoveKind.DRAW for m in session.state.move_stack[before:])
     return move
 
 

@@ -88,3 +88,21 @@ async def test_replay_steps_forward_back_and_jumps() -> None:
         assert app.states[10] == record.replay(10)
         await pilot.press("end")
         assert app.index == total
+
+
+def test_more_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.run(parse("--players", "0", "--vs", "easy")) == 2
+    assert "0 players" in capsys.readouterr().err
+    assert cli.run(parse("--vs", "easy", "--lang", "xx")) == 2
+    assert "unknown language 'xx'" in capsys.readouterr().err
+    assert cli.run(parse("--vs", "random", "--bot-delay", "-1")) == 2
+    assert "--bot-delay is 0 seconds or more" in capsys.readouterr().err
+
+
+def test_load_a_game_downloaded_from_the_web_app() -> None:
+    from sequence.engine import GameRecord
+
+    state = State.new(make_config("kids", 2), seed=3)
+    tags = {"Table": "ABC234", "Seat1": "Alice", "Seat2": "random"}
+    loaded = Session.load(GameRecord.from_state(state, tags=tags).to_text())
+    assert loaded.seats == ("human", "random")

@@ -30,8 +30,8 @@ def check_game_over(app: SequenceApp) -> None:
         assert "drawn" in result
     else:
         assert f"Team {'ABC'[outcome.winner]}" in result and "wins" in result
-    # Every chip on the board is drawn with its team's symbol.
-    text = screen_text(app)
+    # Every chip on the board is drawn with its team's symbol (the dialog may cover some).
+    text = screen_text(app, under=True)
     for team, symbol in enumerate("●▲■◆"[: session.config.teams]):
         assert text.count(symbol) >= session.state.chips(team).bit_count()
 
@@ -288,3 +288,44 @@ def test_record_from_the_interface_loads_in_the_engine(tmp_path: Path) -> None:
     session.save(path)
     record = GameRecord.load(path.read_text())
     assert record.moves == session.state.move_stack
+
+
+async def test_a_bot_that_fails_is_reported_and_the_game_stays_open() -> None:
+    from sequence.bots import Bot
+
+    class Broken(Bot):
+        def choose(self, view: object) -> object:
+            raise RuntimeError("my bug")
+
+    session = Session.start(GameSetup(game="kids", players=2, seats=("human", "random"), seed=5))
+    session.bots[1] = Broken()
+    app = SequenceApp(session=session, lang="en", bot_delay=0)
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.game_screen
+        for _ in range(200):
+            await pilot.pause()
+            if session.state.to_move == 0 and screen.thinking is None:
+                screen.human_push(session.state.legal_moves()[0], 0)
+            if "failed" in screen.message.plain:
+                break
+        assert "The computer failed: RuntimeError: my bug" in screen.message.plain
+        assert app.is_running and session.state.to_move == 1 and not session.state.is_over()
+
+
+async def test_no_penalty_for_a_team_of_bots() -> None:
+    setup = GameSetup(
+        game="classic", players=4, seats=("human", "random", "random", "random"), seed=6
+    )
+    app = app_for(setup)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.screen.query("#team-0") and not app.screen.query("#team-1")
+    bots_only = GameSetup(game="classic", players=4, seats=("human", "random", "human", "random"))
+    app = app_for(bots_only)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await pilot.pause()
+        assert not app.screen.query("#team-1")

@@ -12,12 +12,12 @@ With no options it opens the start screen. Options choose the game and start it 
 from __future__ import annotations
 
 import argparse
-import random
+import secrets
 import sys
 from pathlib import Path
 
 from ..engine import SequenceError
-from ..i18n import N_, system_language
+from ..i18n import N_, SUPPORTED, normalise, system_language
 from .session import GAME_CHOICES, HUMAN, BadSetup, GameSetup, Session, bot_choices
 
 START_FLAGS = ("game", "players", "teams", "vs", "seats", "hotseat")
@@ -78,10 +78,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def setup_from_args(args: argparse.Namespace) -> GameSetup:
     """The game the options describe; raises ValueError for an impossible seat list."""
-    players = args.players or 2
+    players = 2 if args.players is None else args.players
     if args.seats:
         seats = tuple(s.strip().lower() for s in args.seats.split(","))
-        players = args.players or len(seats)
+        players = len(seats) if args.players is None else args.players
         if len(seats) != players:
             raise BadSetup(
                 N_("--seats names {seats} seats for {players} players"),
@@ -102,7 +102,8 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         difficult=args.difficult,
         manual_draw=args.manual_draw,
         line_length=args.line_length,
-        seed=args.seed if args.seed is not None else random.randrange(1_000_000),
+        # A seed too large to guess by trying (it would give every hand away).
+        seed=args.seed if args.seed is not None else secrets.randbelow(10**12),
         undo=not args.no_undo,
         rated=args.rated,
     )
@@ -115,6 +116,14 @@ def run(args: argparse.Namespace) -> int:
 
     session: Session | None = None
     try:
+        if args.lang is not None and normalise(args.lang) is None:
+            raise BadSetup(
+                N_("unknown language {lang}; choose one of {languages}"),
+                lang=repr(args.lang),
+                languages=", ".join(SUPPORTED),
+            )
+        if not args.bot_delay >= 0:
+            raise BadSetup(N_("--bot-delay is 0 seconds or more"))
         setup = setup_from_args(args)
         if args.load:
             text = Path(args.load).read_text(encoding="utf-8")

@@ -424,8 +424,21 @@ class GameScreen(Screen[None]):
         """In a worker thread: wait a moment, ask the bot, hand the move back to the UI thread."""
         if self.bot_delay:
             time.sleep(self.bot_delay)
-        move = None if chance else self.session.bot_move(seat, view)
+        try:
+            move = None if chance else self.session.bot_move(seat, view)
+        except BaseException as exc:  # a student's bot: its bug must not end the game
+            reason = f"{type(exc).__name__}: {exc}"
+            self.app.call_from_thread(self._bot_failed, generation, reason)
+            return
         self.app.call_from_thread(self._bot_done, generation, seat, move)
+
+    def _bot_failed(self, generation: int, reason: str) -> None:
+        self.thinking = None
+        if generation != self.generation:
+            self.advance()
+            return
+        self.say(self._("The computer failed: {reason}").format(reason=reason), error=True)
+        self.redraw()
 
     def _bot_done(self, generation: int, seat: int, move: Move | None) -> None:
         self.thinking = None
@@ -439,7 +452,7 @@ class GameScreen(Screen[None]):
                 self.session.push(move, seat)
                 if self.session.draw_pending(seat) and not self.session.state.is_over():
                     self.session.push(Move(MoveKind.DRAW, seat=seat), seat)
-        except IllegalMoveError as exc:
+        except (IllegalMoveError, AttributeError, TypeError) as exc:  # not even a Move
             self.say(
                 self._("The computer's move was refused: {reason}").format(
                     reason=self._.error(exc)
@@ -666,9 +679,20 @@ class GameScreen(Screen[None]):
         if self.thinking is not None or state.is_over():
             self.say(_("A penalty can be imposed only between plays."), error=True)
             return
-        allowed = [t for t in range(state.config.teams) if state.penalty_allowed(t) is None]
+        # Table talk is between people: a team of bots never talks, so it is never penalised.
+        talkers = [
+            t
+            for t in range(state.config.teams)
+            if any(
+                self.session.is_human(s) for s in range(t, state.config.players, state.config.teams)
+            )
+        ]
+        if not talkers:
+            self.say(_("No table-talk penalty: only people talk at the table."), error=True)
+            return
+        allowed = [t for t in talkers if state.penalty_allowed(t) is None]
         if not allowed:
-            reason = self._.error(state.penalty_allowed(0) or "")
+            reason = self._.error(state.penalty_allowed(talkers[0]) or "")
             self.say(_("No table-talk penalty now: {reason}").format(reason=reason), error=True)
             return
         view = self.state_view

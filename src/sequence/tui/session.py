@@ -163,6 +163,10 @@ class Session:
         kinds = list(seats) or [
             record.tags.get(f"Seat{i + 1}", HUMAN if i == 0 else default_bot()) for i in range(n)
         ]
+        if not seats and "Table" in record.tags:
+            # A game downloaded from the web app: its seat tags are players' names, or the level
+            # of a bot that sat there.
+            kinds = [kind if kind in BOTS else HUMAN for kind in kinds]
         if len(kinds) != n:
             raise BadRecord(N_("the saved game has {n} seats, not {given}"), n=n, given=len(kinds))
         for kind in kinds:
