@@ -105,8 +105,9 @@ def test_bad_ids_and_mixed_games_are_refused() -> None:
     for bad in (-1, space.n, 10**9):
         with pytest.raises(IllegalActionError, match="actions are 0 to 108"):
             space.action_to_move(bad)
-    with pytest.raises(IllegalActionError, match="an action is an int"):
-        space.action_to_move("pass")  # type: ignore[arg-type]
+    for not_int in ("pass", 1.7, 1.0, True, None):
+        with pytest.raises(IllegalActionError, match="an action is an int"):
+            space.action_to_move(not_int)  # type: ignore[arg-type]
     assert space.action_to_move(108) == Move.parse("pass")
     with pytest.raises(ValueError, match="kids view needs the kids action space"):
         space.legal_action_mask(State.new(make_config("kids"), seed=0).view(0))

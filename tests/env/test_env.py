@@ -155,6 +155,7 @@ def test_penalty_mode_ends_the_episode_without_playing() -> None:
     assert "is illegal" in info2["illegal_action"] and obs2 == obs
     assert info2["legal_actions"] == [] and sum(info2["action_mask"]) == 0
     assert env.view.moves == moves_before
+    assert env.legal_actions() == [] and sum(env.action_mask()) == 0
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step(info["legal_actions"][0])
     obs3, _ = env.reset()  # a new episode starts normally

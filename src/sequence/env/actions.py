@@ -44,6 +44,7 @@ every move a :class:`~sequence.engine.View` can offer has a number.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -97,11 +98,12 @@ class ActionSpace:
         >>> str(action_space("kids").action_to_move(0))
         'BEAR@b2'
         """
-        if isinstance(action, bool) or not isinstance(action, int):
-            try:
-                action = int(action)  # numpy integers and the like
-            except (TypeError, ValueError):
-                raise IllegalActionError(f"an action is an int, not {action!r}") from None
+        try:
+            if isinstance(action, bool):
+                raise TypeError
+            action = operator.index(action)  # an int, or a numpy integer; never 1.7 or True
+        except TypeError:
+            raise IllegalActionError(f"an action is an int, not {action!r}") from None
         if not 0 <= action < len(self.moves):
             raise IllegalActionError(
                 f"no action {action} in {self.game}: actions are 0 to {len(self.moves) - 1}"

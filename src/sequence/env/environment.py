@@ -208,10 +208,14 @@ class SequenceEnv:
 
     def legal_actions(self) -> list[int]:
         """The ids of the agent's legal moves now (empty once the episode is over)."""
+        if self._done:  # over by the rules, or by an illegal action under illegal="penalty"
+            return []
         return self.action_space.legal_actions(self.view)
 
     def action_mask(self) -> list[int]:
-        """1 per legal action id, 0 elsewhere."""
+        """1 per legal action id, 0 elsewhere (all 0 once the episode is over)."""
+        if self._done:
+            return [0] * self.action_space.n
         return self.action_space.legal_action_mask(self.view)
 
     def render(self) -> str:
