@@ -191,3 +191,19 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for command in ("simulate", "bench", "replay", "tournament", "play", "serve", "rules"):
         assert command in out
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--port", "99999"], "--port is 1 to 65535"),
+        (["--bot-delay", "-1"], "--bot-delay is 0 seconds or more"),
+        (["--bot-workers", "0"], "--bot-workers is 1 or more"),
+        (["--db", "nonsense://x"], "cannot open the database nonsense://x"),
+    ],
+)
+def test_serve_refuses_bad_settings_before_starting(
+    args: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *args]) == 2
+    assert says in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import sys
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 
@@ -47,7 +48,24 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .store import Store
 
+    problem = None
+    if not 1 <= args.port <= 65535:
+        problem = f"--port is 1 to 65535, not {args.port}"
+    elif not args.bot_delay >= 0:
+        problem = f"--bot-delay is 0 seconds or more, not {args.bot_delay}"
+    elif args.bot_workers < 1:
+        problem = f"--bot-workers is 1 or more, not {args.bot_workers}"
+    else:
+        try:  # open (and migrate) it now, to say what is wrong before anything starts
+            Store(args.db).close()
+        except Exception as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            problem = f"cannot open the database {args.db.split('@')[-1]}: {reason}"
+    if problem:
+        print(f"sequence serve: {problem}", file=sys.stderr)  # i18n: ignore (for the operator)
+        return 2
     executor = make_executor(args.bot_workers, args.bot_threads)
     app = create_app(db=args.db, bot_delay=args.bot_delay, executor=executor)
     # For whoever runs the server, like its log: English.
