@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,19 @@ def test_record_with_penalty_draws_and_passes_replays() -> None:
     for text in (record.to_json(), record.to_text()):
         again = GameRecord.load(text).replay()
         assert again == st and again.position() == st.position()
+
+
+def test_loading_says_what_is_wrong_with_a_record() -> None:
+    record = GameRecord.from_state(State.new(make_config("kids", 2), 5))
+    text, data = record.to_text(), record.to_json()
+    # A byte-order mark (some editors write one) is not an error.
+    assert GameRecord.load("\ufeff" + text) == GameRecord.load("\ufeff" + data) == record
+    for bad, says in [
+        (text.replace('[Game "kids"]', "[Game kids]"), "line 1: not a header: '[Game kids]'"),
+        (text.replace('[Players "2"]', '[Players "x"]'), "[Players ...] is a whole number"),
+        ("42", "a record is a JSON object"),
+        ("null", "a record is a JSON object"),
+        ("{bad", "not valid JSON"),
+    ]:
+        with pytest.raises(RecordError, match=re.escape(says)):
+            GameRecord.load(bad)

@@ -179,8 +179,12 @@ class GameRecord:
     def from_text(cls, text: str) -> GameRecord:
         headers: dict[str, str] = {}
         body_lines = []
-        for line in text.splitlines():
+        for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
             m = _HEADER.fullmatch(line.strip())
+            if not m and line.strip().startswith("["):
+                raise RecordError(
+                    f'line {number}: not a header: {line.strip()[:40]!r} (write [Name "value"])'
+                )
             if m:
                 if m.group(1) in headers:
                     raise RecordError(f"the header [{m.group(1)} ...] is given twice")
@@ -200,16 +204,20 @@ class GameRecord:
                 tags[k] = v
             else:
                 options[name] = v
+        numbers: dict[str, int] = {}
+        for key in ("Players", "Teams", "Seed"):
+            value = headers.get(key) or ("0" if key == "Teams" else "")
+            try:
+                numbers[key] = int(value)
+            except ValueError:
+                raise RecordError(f"[{key} ...] is a whole number, not {value!r}") from None
         try:
             config = make_config(
-                headers["Game"],
-                int(headers["Players"]),
-                int(headers.get("Teams") or 0) or None,
-                **options,
+                headers["Game"], numbers["Players"], numbers["Teams"] or None, **options
             )
-            seed = int(headers["Seed"])
-        except (ConfigError, ValueError) as exc:
+        except ConfigError as exc:
             raise RecordError(f"bad headers: {exc}") from None
+        seed = numbers["Seed"]
         moves = []
         tokens = " ".join(body_lines).split()
         for token in tokens:
@@ -225,10 +233,18 @@ class GameRecord:
     @classmethod
     def load(cls, text: str) -> GameRecord:
         """Read a record in either form: text starts with a ``[Name "value"]`` header."""
+        text = text.lstrip("\ufeff")  # a byte-order mark some editors write
         stripped = text.lstrip()
-        if stripped[:1] in ("{", "[") and not _HEADER.match(stripped.split("\n", 1)[0].strip()):
-            return cls.from_json(text)
-        return cls.from_text(text)
+        first = stripped.split("\n", 1)[0].strip()
+        if stripped[:1] == "[" and re.match(r"\[\w+\s", first):
+            return cls.from_text(text)  # a header line, perhaps a malformed one: it says which
+        try:
+            json.loads(stripped)
+        except ValueError:
+            if stripped[:1] in ("{", "["):
+                return cls.from_json(text)  # broken JSON: say where
+            return cls.from_text(text)
+        return cls.from_json(text)
 
 
 _HEADER = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')

@@ -50,19 +50,20 @@ def run(args: argparse.Namespace) -> int:
     from .app import create_app
     from .store import Store
 
+    # Said to whoever runs the server, like its log: English.
     problem = None
     if not 1 <= args.port <= 65535:
-        problem = f"--port is 1 to 65535, not {args.port}"
+        problem = f"--port is 1 to 65535, not {args.port}"  # i18n: ignore
     elif not args.bot_delay >= 0:
-        problem = f"--bot-delay is 0 seconds or more, not {args.bot_delay}"
+        problem = f"--bot-delay is 0 seconds or more, not {args.bot_delay}"  # i18n: ignore
     elif args.bot_workers < 1:
-        problem = f"--bot-workers is 1 or more, not {args.bot_workers}"
+        problem = f"--bot-workers is 1 or more, not {args.bot_workers}"  # i18n: ignore
     else:
         try:  # open (and migrate) it now, to say what is wrong before anything starts
             Store(args.db).close()
         except Exception as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            problem = f"cannot open the database {args.db.split('@')[-1]}: {reason}"
+            problem = f"cannot open the database {args.db.split('@')[-1]}: {reason}"  # i18n: ignore
     if problem:
         print(f"sequence serve: {problem}", file=sys.stderr)  # i18n: ignore (for the operator)
         return 2
