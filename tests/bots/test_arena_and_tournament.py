@@ -262,3 +262,13 @@ def test_the_docs_bot_runs_from_the_folder_holding_its_package(tmp_path: Path) -
 def test_a_budget_below_zero_is_refused_when_the_bot_is_made(spec: str) -> None:
     with pytest.raises(ValueError, match=f"bad arguments for bot '{spec}'"):
         make_bot(spec)
+
+
+def test_tournament_takes_the_same_game_flags_as_the_other_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bots = ["tournament", "--bot", "random", "--bot", "greedy", "--games", "2", "--workers", "1"]
+    assert main([*bots, "--game", "draft", "--json", "-", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["config"]["draft"] is True
+    assert main([*bots, "-o", "max_turns=4", "--json", "-", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["config"]["max_turns"] == 4

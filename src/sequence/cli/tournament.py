@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..engine import ConfigError, make_config
+from ..engine import ConfigError
 from ..engine.games import Config
+from .options import add_config_arguments, config_from_args
 
 
 @dataclass(frozen=True)
@@ -384,11 +385,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--mode", choices=("round-robin", "gauntlet"), default="round-robin",
                         help="every pair, or the first bot against each of the others")  # fmt: skip
-    parser.add_argument("--game", default="classic", choices=("classic", "kids", "dice"))
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--teams", type=int, default=None)
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option: draft=true, manual_draw=true, ...")  # fmt: skip
+    add_config_arguments(parser)
     parser.add_argument("--games", type=int, default=20,
                         help="games a pairing (rounded up to whole seat patterns)")  # fmt: skip
     parser.add_argument(
@@ -406,16 +403,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _options(items: list[str]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ConfigError(f"--option takes KEY=VALUE, not {item!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     from ..bots import make_bot
 
@@ -428,7 +415,7 @@ def run(args: argparse.Namespace) -> int:
         print("sequence tournament: --games must be at least 1", file=err)
         return 2
     try:
-        config = make_config(args.game, args.players, args.teams, **_options(args.option))
+        config = config_from_args(args)
         for spec in specs:
             make_bot(spec)
     except (ConfigError, ValueError) as exc:
