@@ -207,3 +207,17 @@ def test_serve_refuses_bad_settings_before_starting(
 ) -> None:
     assert main(["serve", *args]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error() -> None:
+    # `sequence simulate --json | head -1`: the reader leaves before the output is written.
+    sequence = Path(sys.executable).with_name("sequence")
+    proc = subprocess.Popen(
+        [str(sequence), "simulate", "--game", "kids", "--games", "1500", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stdout.read(10)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and b"Traceback" not in err, err.decode()
