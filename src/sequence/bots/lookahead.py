@@ -57,14 +57,14 @@ class LookaheadBot(Bot):
         super().__init__(seed)
         if not deals and time is None:
             raise ValueError("give lookahead a budget: deals, time, or both")
-        check_budget(time=time, deals=deals or None, k=k)
-        if depth is not None and depth < 0:
-            raise ValueError(f"depth is 0 or more, not {depth}")
         self.time = None if time is None else float(time)
         self.deals = int(deals) if deals else None  # 0 or None: no limit of that kind
         self.k = max(1, int(k))
         self.depth = None if depth is None else int(depth)
         self.prior = float(prior)
+        check_budget(time=self.time, deals=self.deals, k=int(k))
+        if self.depth is not None and self.depth < 0:
+            raise ValueError(f"depth is 0 or more, not {depth}")
         if leaf not in ("position", "path", "both"):
             raise ValueError(f"leaf is 'position', 'path' or 'both', not {leaf!r}")
         self.leaf = leaf

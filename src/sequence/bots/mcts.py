@@ -107,12 +107,6 @@ class MCTSBot(Bot):
         super().__init__(seed)
         if iterations is None and time is None:
             raise ValueError("give mcts a budget: iterations, time, or both")
-        check_budget(
-            iterations=iterations, time=time, widen_base=widen_base, playout_k=playout_k,
-            scale=scale, deals=deals,
-        )  # fmt: skip
-        if depth < 0 or c < 0:
-            raise ValueError(f"depth and c are 0 or more, not {depth} and {c}")
         self.iterations = None if iterations is None else int(iterations)
         self.time = None if time is None else float(time)
         self.depth = int(depth)
@@ -123,6 +117,12 @@ class MCTSBot(Bot):
         self.scale = float(scale)
         self.deals = max(1, int(deals))
         self.bias = float(bias)
+        check_budget(
+            iterations=self.iterations, time=self.time, widen_base=self.widen_base,
+            playout_k=self.playout_k, scale=self.scale, deals=int(deals),
+        )  # fmt: skip
+        if self.depth < 0 or self.c < 0:
+            raise ValueError(f"depth and c are 0 or more, not {depth} and {c}")
         if leaf not in ("position", "path"):
             raise ValueError(f"leaf is 'position' or 'path', not {leaf!r}")
         self.leaf = leaf

@@ -100,8 +100,8 @@ class GameScreen(Screen[None]):
     #table { height: auto; }
     #log { height: 1fr; }
     #hand { height: 2; padding: 0 1; }
-    #message { height: 1; padding: 0 1; }
-    #keys { height: 1; padding: 0 1; color: $text-muted; }
+    #message { height: auto; max-height: 2; padding: 0 1; }
+    #keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
     #notation { display: none; }
     #notation.shown { display: block; }
     """
@@ -818,7 +818,8 @@ class GameScreen(Screen[None]):
         try:
             move = Move.parse(text)
         except InvalidNotationError as exc:
-            self.say(self._("Not a move: {reason}").format(reason=self._.error(exc)), error=True)
+            reason = self._.error(exc)  # the engine's own words already say "not a move"
+            self.say(reason[:1].upper() + reason[1:], error=True)
             return
         if move.kind is MoveKind.PENALTY:
             self._impose(move.team)
