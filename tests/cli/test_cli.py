@@ -221,3 +221,14 @@ def test_output_cut_short_by_the_reader_is_not_an_error() -> None:
     proc.stdout.close()
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0 and b"Traceback" not in err, err.decode()
+
+
+def test_replay_of_a_forfeited_game_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = State.new(make_config("kids", 2), seed=4)
+    state.push(state.legal_moves()[0])
+    why = "seat 2 (team B, bot 'x:Crash') loses the game: choose() raised RuntimeError: bug"
+    record = GameRecord.from_state(state, tags={"Forfeit": why})
+    assert main(["replay", _record(tmp_path, record.to_text(), "f.txt"), "--print"]) == 0
+    assert f"result: ended by a forfeit: {why}" in capsys.readouterr().out

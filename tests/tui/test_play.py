@@ -331,3 +331,26 @@ async def test_no_penalty_for_a_team_of_bots() -> None:
         await pilot.press("t")
         await pilot.pause()
         assert not app.screen.query("#team-1")
+
+
+async def test_after_a_dice_roll_enter_plays_the_first_space_allowed() -> None:
+    app = app_for(GameSetup(game="dice", players=2, seats=("human", "random"), seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(20):
+            await settle(pilot, app)
+            screen = app.game_screen
+            view = screen.session.view(0)
+            if view.phase is Phase.ROLL:
+                await pilot.press("r")
+                await pilot.pause()
+                spaces = sorted(m.space for m in screen.my_legal() if m.space is not None)
+                if not spaces:
+                    await pilot.press("enter")  # nothing to place: pass
+                    continue
+                assert screen.cursor == spaces[0]
+                before = len(screen.session.state.move_stack)
+                await pilot.press("enter")
+                await pilot.pause()
+                assert screen.session.state.move_stack[before].space == spaces[0]
+                return
+        pytest.fail("the human never rolled")

@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print instead of opening the interactive viewer")  # fmt: skip
 
 
-def describe(state: State) -> str:
+def describe(state: State, forfeit: str | None = None) -> str:
+    """The position in words; ``forfeit``: why a bot lost the game (a tournament record's tag)."""
     lines = [state.board_text(), ""]
     for team in range(state.config.teams):
         colour = state.config.spec.colours[team]
@@ -31,9 +32,12 @@ def describe(state: State) -> str:
         lines.append(f"team {TEAM_LETTERS[team]} ({colour}): {sequences} sequence(s),"
                      f" {state.supply(team)} chips left")  # fmt: skip
     outcome = state.outcome()
-    lines.append(f"result: {outcome.result()} ({outcome.termination.value})" if outcome else
-                 f"game goes on: seat {state.to_move + 1} to act"
-                 f" ({state.phase.name.lower()})")  # fmt: skip
+    if forfeit and not outcome:
+        lines.append(f"result: ended by a forfeit: {forfeit}")
+    else:
+        lines.append(f"result: {outcome.result()} ({outcome.termination.value})" if outcome else
+                     f"game goes on: seat {state.to_move + 1} to act"
+                     f" ({state.phase.name.lower()})")  # fmt: skip
     lines.append(f"moves: {len(state.move_stack)}")
     lines.append(f"position: {state.position()}")
     return "\n".join(lines)
@@ -61,5 +65,5 @@ def run(args: argparse.Namespace) -> int:
         from ..tui.replay_app import run_replay
 
         return run_replay(record, at=args.to)
-    print(describe(state))
+    print(describe(state, record.tags.get("Forfeit") if args.to is None else None))
     return 0

@@ -652,6 +652,11 @@ class GameScreen(Screen[None]):
         self.say(self._("You rolled {a} and {b}: {total}.").format(a=a, b=b, total=a + b))
         self.advance()
         if self.my_legal():
+            # Put the cursor on the first space the roll allows, so Enter plays it.
+            spaces = sorted(m.space for m in self.my_legal() if m.space is not None)
+            if spaces:
+                self.cursor = spaces[0]
+                self.redraw()
             self.hint()
 
     def action_pass_turn(self) -> None:
