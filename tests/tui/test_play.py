@@ -280,7 +280,7 @@ async def test_start_screen_offers_the_draft_variant_for_four() -> None:
         await settle(pilot, app)
         session = app.game_screen.session
         assert session.config == make_config("classic", 4, 2, draft=True)
-        assert session.state.seed == 0
+        assert session.state.seed > 2**32  # not a number: a random seed, never 0
 
 
 def test_record_from_the_interface_loads_in_the_engine(tmp_path: Path) -> None:
@@ -354,3 +354,39 @@ async def test_after_a_dice_roll_enter_plays_the_first_space_allowed() -> None:
                 assert screen.session.state.move_stack[before].space == spaces[0]
                 return
         pytest.fail("the human never rolled")
+
+
+async def test_the_seed_is_never_shown_unless_the_player_chose_it() -> None:
+    from textual.widgets import Input
+
+    # A random seed (never 0, never the same twice) stays hidden: it would give every hand away.
+    a, b = Session.start(GameSetup(seats=("human", "random"))), Session.start(GameSetup())
+    assert a.state.seed != b.state.seed and min(a.state.seed, b.state.seed) > 2**32  # type: ignore[operator]
+    app = SequenceApp(setup=GameSetup(), lang="en", bot_delay=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#seed", Input).value == ""
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "random")))
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        seed = str(app.game_screen.session.state.seed)
+        assert seed not in screen_text(app) and "sequence-kids-" in screen_text(app)
+
+
+async def test_a_typed_dice_roll_is_refused() -> None:
+    app = app_for(GameSetup(game="dice", players=2, seats=("human", "random"), seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(20):
+            await settle(pilot, app)
+            screen = app.game_screen
+            if screen.session.view(0).phase is Phase.ROLL:
+                before = len(screen.session.state.move_stack)
+                await type_text(pilot, "roll:6+6")
+                await pilot.pause()
+                assert len(screen.session.state.move_stack) == before
+                assert "Press R to roll" in screen.message.plain
+                return
+            await pilot.press("enter")
+        pytest.fail("the human never had to roll")

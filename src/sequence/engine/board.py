@@ -36,7 +36,7 @@ def space_name(space: Space) -> str:
 def parse_space(text: str) -> Space:
     """Read a space name such as ``e5``."""
     t = text.strip().lower()
-    if len(t) < 2 or t[0] not in FILES or not t[1:].isdigit():
+    if len(t) < 2 or t[0] not in FILES or not t[1:].isdecimal():
         raise InvalidNotationError(
             f"not a space: {text!r} (expected a column letter and a row, e.g. e5)"
         )

@@ -221,7 +221,7 @@ def _whole(value: Any) -> int:
         return int(value)
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("+-").isdecimal():
         return int(value)
     raise ValueError(value)
 

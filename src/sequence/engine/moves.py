@@ -118,7 +118,7 @@ class Move(NamedTuple):
         if word in ("dead", "discard", "pick", "forfeit"):
             return _intern(cls(MoveKind[word.upper()], parse_card(arg)))
         if word == "draw":
-            if not arg.isdigit() or not 1 <= int(arg) <= 12:
+            if not arg.isdecimal() or not 1 <= int(arg) <= 12:
                 raise InvalidNotationError(f"bad move {text!r}: draw takes a seat number 1-12")
             return _intern(cls(MoveKind.DRAW, seat=int(arg) - 1))
         if word == "penalty":

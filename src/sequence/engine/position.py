@@ -67,7 +67,7 @@ def _config_text(cfg: Config) -> str:
 
 def _read_config(text: str) -> Config:
     parts = text.split("/")
-    if len(parts) < 2 or not parts[1].isdigit():
+    if len(parts) < 2 or not parts[1].isdecimal():
         raise InvalidNotationError(f"bad game field {text!r}: expected e.g. classic/2")
     teams = None
     options: dict[str, str] = {}
@@ -150,7 +150,7 @@ def _phase(text: str) -> Phase:
 
 
 def _seat(text: str, players: int) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= players:
+    if not text.isdecimal() or not 1 <= int(text) <= players:
         raise InvalidNotationError(f"bad seat {text!r}: seats are 1-{players}")
     return int(text) - 1
 
@@ -253,7 +253,7 @@ def read_position(text: str) -> State:
         if not sep:
             raise InvalidNotationError(f"bad field {field!r}: expected key=value")
         if key in ("turns", "passes"):
-            if not value.isdigit():
+            if not value.isdecimal():
                 raise InvalidNotationError(f"{key} takes a number")
             setattr(state, f"_{key}", int(value))
         elif key == "dead":
@@ -278,7 +278,10 @@ def read_position(text: str) -> State:
         elif key == "roll":
             die1, _, die2 = value.partition("+")
             if not (
-                die1.isdigit() and die2.isdigit() and 1 <= int(die1) <= 6 and 1 <= int(die2) <= 6
+                die1.isdecimal()
+                and die2.isdecimal()
+                and 1 <= int(die1) <= 6
+                and 1 <= int(die2) <= 6
             ):
                 raise InvalidNotationError("roll takes two dice, e.g. roll=3+4")
             state._roll = (int(die1), int(die2))

@@ -74,7 +74,7 @@ async def _body(request: Request) -> dict[str, Any]:
     # Refuse by the declared length, and stop reading past the limit, so that a huge upload
     # never sits in memory.
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isdecimal() and int(declared) > MAX_BODY:
         raise _too_large()
     raw = b""
     async for chunk in request.stream():

@@ -12,7 +12,6 @@ With no options it opens the start screen. Options choose the game and start it 
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 from pathlib import Path
 
@@ -102,8 +101,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         difficult=args.difficult,
         manual_draw=args.manual_draw,
         line_length=args.line_length,
-        # A seed too large to guess by trying (it would give every hand away).
-        seed=args.seed if args.seed is not None else secrets.randbelow(10**12),
+        seed=args.seed,  # None: a random one (Session.start)
         undo=not args.no_undo,
         rated=args.rated,
     )

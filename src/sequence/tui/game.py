@@ -752,7 +752,8 @@ class GameScreen(Screen[None]):
 
     def action_save(self) -> None:
         cfg = self.session.config
-        default = f"sequence-{cfg.game}-{self.session.state.seed}.json"
+        # Named by the time, never by the seed (which would give every hand away).
+        default = f"sequence-{cfg.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         self.app.push_screen(SaveScreen(default, self._), self._save_to)
 
     def _save_to(self, path: Path | None) -> None:
@@ -826,7 +827,9 @@ class GameScreen(Screen[None]):
             reason = self._.error(exc)  # the engine's own words already say "not a move"
             self.say(reason[:1].upper() + reason[1:], error=True)
             return
-        if move.kind is MoveKind.PENALTY:
+        if move.kind is MoveKind.ROLL:  # the game's own dice roll, never a number typed in
+            self.say(self._("Press R to roll the dice."), error=True)
+        elif move.kind is MoveKind.PENALTY:
             self._impose(move.team)
         elif move.kind is MoveKind.DRAW:
             self.action_draw()

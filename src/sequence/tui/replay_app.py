@@ -155,7 +155,7 @@ class ReplayApp(App[int]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_cancel_jump()
         text = event.value.strip()
-        if text.isdigit():
+        if text.isdecimal():
             self.action_goto(int(text))
 
 

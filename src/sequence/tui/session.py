@@ -12,6 +12,7 @@ choices. The session knows no rule either: it asks the engine (``state.view(seat
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,9 @@ class GameSetup:
     manual_draw: bool = False
     line_length: int = 5
     """Dice only: 5 or 6 in a row to win."""
-    seed: int = 0
+    seed: int | None = None
+    """The seed of the shuffle and the dice; ``None``: a random one, too large to guess and never
+    shown (it would give every hand away)."""
     undo: bool = True
     """Undo allowed (casual games); ``rated`` turns it off."""
     rated: bool = False
@@ -151,8 +154,9 @@ class Session:
         """A new game; raises ConfigError or ValueError (unknown bot) with the reason."""
         config = setup.config()
         seats = setup.seat_kinds()
-        state = State.new(config, setup.seed)
-        return cls(state, seats, setup.undo_allowed, _bots(seats, setup.seed))
+        seed = secrets.randbits(62) if setup.seed is None else setup.seed
+        state = State.new(config, seed)
+        return cls(state, seats, setup.undo_allowed, _bots(seats, seed))
 
     @classmethod
     def load(cls, text: str, seats: tuple[str, ...] = (), undo: bool = True) -> Session:

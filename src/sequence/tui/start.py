@@ -143,7 +143,14 @@ class StartScreen(Screen[None]):
                 )
             with Horizontal():
                 yield Label(_("Seed"))
-                yield Input(str(setup.seed), type="integer", compact=True, id="seed")
+                # Only a seed the player chose is shown: a random one would give every hand away.
+                yield Input(
+                    "" if setup.seed is None else str(setup.seed),
+                    placeholder=_("random"),
+                    type="integer",
+                    compact=True,
+                    id="seed",
+                )
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button(_("Start"), variant="primary", id="start")
@@ -202,7 +209,7 @@ class StartScreen(Screen[None]):
             difficult=self.query_one("#difficult", Checkbox).value and game in ("classic", "draft"),
             manual_draw=self.query_one("#manual_draw", Checkbox).value and game == "classic",
             line_length=int(self.query_one("#line", Select).value) if game == "dice" else 5,  # type: ignore[arg-type]
-            seed=int(seed_text) if seed_text.lstrip("-").isdigit() else 0,
+            seed=int(seed_text) if seed_text.lstrip("-").isdecimal() else None,
             undo=self.query_one("#undo", Checkbox).value,
         )
 
