@@ -68,6 +68,30 @@ class Peek(Bot):
         return view.legal_moves[0]
 
 
+class Introspect(Bot):
+    # Looks for the game's state in its own process, as a cheat would (gc sees every object).
+    def choose(self, view):
+        import gc
+        from sequence.engine import State
+
+        if any(isinstance(o, State) for o in gc.get_objects()):
+            raise RuntimeError("found the game's state")
+        return view.legal_moves[0]
+
+
+class Remember(Bot):
+    # Keeps what it saw in a class attribute: across games, and shared with its team-mate.
+    seen = {}
+
+    def choose(self, view):
+        key = (view.setup, view.seat)
+        others = [k for k in Remember.seen if k != key]
+        if others:
+            raise RuntimeError(f"remembers {len(others)} other seats or games")
+        Remember.seen[key] = view.hand
+        return view.legal_moves[0]
+
+
 class Stuck(Bot):
     def choose(self, view):
         while True:
@@ -190,6 +214,34 @@ def test_a_tournament_bot_cannot_work_back_to_the_deal(
         assert data["forfeits"] == [], data["forfeits"]
         seeds.append(data["seed"])
     assert seeds[0] != seeds[1] and min(seeds[:2]) > 2**32 and seeds[2] == 7
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_users_bot_plays_in_a_process_of_its_own(
+    custom: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Neither the game's state nor another game's or its team-mate's memory is within reach.
+    rc = main([
+        "tournament", "--bot", f"{custom}:Introspect", "--bot", f"{custom}:Remember",
+        "--bot", "random", "--game", "classic", "--players", str(players), "--games", "2",
+        "--workers", "1", "--json", "-", "--quiet",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["forfeits"] == [] and data["games"] == 6
+
+
+def test_an_isolated_bot_that_never_returns_loses_on_time(
+    custom: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = time.perf_counter()
+    rc = main([
+        "tournament", "--bot", f"{custom}:Stuck", "--bot", "random", "--game", "kids",
+        "--games", "2", "--workers", "1", "--time-limit", "0.3", "--json", "-", "--quiet",
+    ])  # fmt: skip
+    assert rc == 0 and time.perf_counter() - start < 30
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["forfeits"]) == 2 and all("still thinking" in f for f in data["forfeits"])
 
 
 def test_tournament_checks_where_results_go_before_playing(

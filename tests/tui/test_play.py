@@ -390,3 +390,25 @@ async def test_a_typed_dice_roll_is_refused() -> None:
                 return
             await pilot.press("enter")
         pytest.fail("the human never had to roll")
+
+
+async def test_a_users_bot_plays_from_its_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sequence.bots.isolated import IsolatedBot
+
+    (tmp_path / "tui_user_bot.py").write_text(
+        "from sequence.bots import Bot\n\n"
+        "class First(Bot):\n"
+        "    def choose(self, view):\n"
+        "        return view.legal_moves[0]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    setup = GameSetup(game="kids", players=2, seats=("human", "tui_user_bot:First"), seed=4)
+    app = app_for(setup)
+    async with app.run_test(size=(100, 34)) as pilot:
+        session = app.game_screen.session
+        assert isinstance(session.bots[1], IsolatedBot)
+        await play_to_the_end(pilot, app, seed=4)
+        check_game_over(app)
+    session.bots[1].close()

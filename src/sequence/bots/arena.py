@@ -161,7 +161,9 @@ def ask(
         raise
     except BaseException as exc:  # a bot's bug (even sys.exit()) loses its game, not the run
         elapsed = time.perf_counter() - start
-        return None, elapsed, f"choose() raised {type(exc).__name__}: {exc}"
+        # An isolated bot's exception was raised in its own process: its name and message.
+        what = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
+        return None, elapsed, f"choose() raised {what}"
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, previous)

@@ -49,6 +49,9 @@ class Bot:
         """Figures about the last decision (e.g. ``iterations``), for tournaments."""
         return {}
 
+    def close(self) -> None:
+        """Release what the bot holds (a process, a file); called when its game is over."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 

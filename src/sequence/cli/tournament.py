@@ -117,18 +117,24 @@ def _output_problem(json_path: str | None, save_dir: Path | None) -> str | None:
 
 def run_task(task: Task) -> dict[str, Any]:
     """Play one game (in a worker process) and return its summary, picklable."""
-    from ..bots import make_bot
     from ..bots.arena import play_game
     from ..bots.base import seat_seed
+    from ..bots.isolated import contained_bot
     from ..engine import config_from_dict
 
     config = config_from_dict(task.config)
     bots = []
     for seat in range(config.players):
         team = seat % config.teams
-        bots.append(make_bot(task.specs[team], seed=seat_seed(task.seed, seat)))
+        # A user's bot plays in a process of its own, one per seat and game: it cannot reach
+        # the game's state, its team-mate's memory, or what it saw in the last game.
+        bots.append(contained_bot(task.specs[team], seed=seat_seed(task.seed, seat)))
     tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
-    result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
+    try:
+        result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
+    finally:
+        for bot in bots:
+            bot.close()
     owners = task.owners
     seat_stats = [
         {

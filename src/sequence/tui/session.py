@@ -19,6 +19,7 @@ from typing import Any
 
 from ..bots import BOTS, Bot, make_bot
 from ..bots.base import seat_seed
+from ..bots.isolated import contained_bot
 from ..engine import (
     ConfigError,
     GameRecord,
@@ -276,7 +277,9 @@ class Session:
 
 def _bots(seats: tuple[str, ...], seed: int) -> dict[int, Bot]:
     return {
-        s: make_bot(kind, seed=seat_seed(seed, s)) for s, kind in enumerate(seats) if kind != HUMAN
+        s: contained_bot(kind, seed=seat_seed(seed, s))
+        for s, kind in enumerate(seats)
+        if kind != HUMAN
     }
 
 
