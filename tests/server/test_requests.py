@@ -206,3 +206,35 @@ def test_a_flood_of_lobbies_does_not_hide_games_in_play(
         monkeypatch.setattr(hub_module, "LOBBY_IDLE", 0.0)  # nobody waits in them: they go
         listed = http.get("/api/tables").json()["tables"]
         assert [t["code"] for t in listed] == [playing["code"]]
+
+
+def test_a_move_is_shown_only_once_it_is_stored(server: ServerThread) -> None:
+    import asyncio
+
+    created = create_table(server, game="classic", players=2, name="Ann", seat=0)
+    code = created["code"]
+    bob = join(server, code, "Bob")
+    start(server, code, created["host_token"])
+    tokens = {0: created["seat_token"], 1: bob["seat_token"]}
+    clients = {s: Client(server, code, t) for s, t in tokens.items()}
+    states = {s: c.wait(lambda st: st["view"] is not None) for s, c in clients.items()}
+    seat = next(s for s, st in states.items() if st["view"]["legal_moves"])
+    me, before = clients[seat], states[seat]
+
+    async def slow_then_fail(*args: Any, **kwargs: Any) -> None:
+        await asyncio.sleep(0.5)
+        raise RuntimeError("the disk is full")
+
+    server.hub.store.append_move = slow_then_fail
+
+    me.drain()
+    me.send({"type": "move", "move": before["view"]["legal_moves"][0], "version": 0})
+    time.sleep(0.15)
+    # While the move is being stored, the same player opens a second tab.
+    tab = Client(server, code, tokens[seat])
+    during = tab.wait(lambda st: True)
+    assert during["version"] == 0 and during["view"]["hand"] == before["view"]["hand"]
+    assert me.error()["code"] == "unavailable"
+    after = Client(server, code, tokens[seat]).wait(lambda st: True)
+    assert after["version"] == 0 and after["view"]["hand"] == before["view"]["hand"]
+    assert after["view"]["legal_moves"] == before["view"]["legal_moves"]

@@ -650,27 +650,31 @@ class Hub:
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
-        """Push, store, broadcast. Call with the table's lock held and the version checked."""
+        """Check, store, then show. Call with the table's lock held and the version checked.
+
+        The move is made on a copy of the state: until it is committed, every reader (a sync, a
+        connection, the table's facts) still sees the position before it, so nobody sees a card
+        drawn by a move the database then refuses.
+        """
         state = table.state
         assert state is not None
+        trial = state.copy()
         try:
-            state.push(move, seat=seat)
+            trial.push(move, seat=seat)
         except IllegalMoveError as exc:
             raise RequestError("illegal", str(exc), engine=True) from None
-        outcome = state.outcome()
+        outcome = trial.outcome()
         result = None if outcome is None else outcome.result()
         try:
             await self.store.append_move(
-                table.id, table.version, str(move), seat, result, outcome is not None
+                table.id, len(trial.move_stack), str(move), seat, result, outcome is not None
             )
         except Exception:
-            state.pop()
-            # A view of the popped move may have been cached meanwhile (under the next version).
-            table.view_cache.clear()
             log.exception("could not store move %s at %s", move, table.code)
             raise RequestError(
                 "unavailable", N_("the move could not be stored; try again"), 503
             ) from None
+        table.state = trial
         table.active = time.monotonic()
         if outcome is not None:
             table.status, table.result = "finished", result
