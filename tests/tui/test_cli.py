@@ -106,3 +106,21 @@ def test_load_a_game_downloaded_from_the_web_app() -> None:
     tags = {"Table": "ABC234", "Seat1": "Alice", "Seat2": "random"}
     loaded = Session.load(GameRecord.from_state(state, tags=tags).to_text())
     assert loaded.seats == ("human", "random")
+
+
+def test_loading_errors_are_in_the_chosen_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "nowhere.json")
+    assert cli.run(parse("--load", missing, "--lang", "de")) == 2
+    assert f"es gibt keine Datei {missing}" in capsys.readouterr().err
+    binary = tmp_path / "game.bin"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert cli.run(parse("--load", str(binary), "--lang", "fr")) == 2
+    assert "le fichier n'est pas du texte (UTF-8)" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"config": {"game": "classic"}, "seed": 1, "moves": ["ZZ@a1"]}')
+    assert cli.run(parse("--load", str(bad), "--lang", "ru")) == 2
+    assert "ход 1: " in capsys.readouterr().err
+    assert cli.run(parse("--vs", "nobody", "--lang", "uk")) == 2
+    assert "невідомий бот «nobody»" in capsys.readouterr().err

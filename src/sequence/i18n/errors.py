@@ -324,6 +324,51 @@ PATTERNS: tuple[ErrorPattern, ...] = (
     ),
     _P(r"not a space: {text} \(rows are 1-10\)", N_("not a space: {text} (rows are 1 to 10)")),
     _P(r"unknown card {text}", N_("unknown card {text}")),
+    # --- records (a file the terminal game loads) and bot specs ------------------------------
+    _P(
+        r"move {n} \((?P<move>\S+)\) is illegal: (?P<reason>.+)",
+        N_("move {n} ({move}) is illegal: {reason}"),
+    ),
+    _P(
+        r"move {n} \((?P<move>\S+)\): the seed rolls {rolled} here",
+        N_("move {n} ({move}): the seed rolls {rolled} here"),
+    ),
+    _P(r"move {n} is not text: {value}", N_("move {n} is not text: {value}")),
+    _P(r"move {n}: (?P<reason>.+)", N_("move {n}: {reason}")),
+    _P(
+        r"the record says (?P<said>'.*') but the moves give (?P<gives>'.*')",
+        N_("the record says {said} but the moves give {gives}"),
+    ),
+    _P(
+        r"the record has no \[(?P<key>\w+) \.\.\.\] header",
+        N_("the record has no [{key} ...] header"),
+    ),
+    _P(r"the record has no {text}", N_("the record has no {text}")),
+    _P(r"not valid JSON: {value}", N_("not valid JSON: {value}")),
+    _P(
+        r"a record is a JSON object with config, seed and moves",
+        N_("a record is a JSON object with config, seed and moves"),
+    ),
+    _P(r"bad config: (?P<reason>.+)", N_("bad configuration: {reason}")),
+    _P(r"bad headers: (?P<reason>.+)", N_("bad headers: {reason}")),
+    _P(
+        r"line {n}: not a header: {text} \(write \[Name \"value\"\]\)",
+        N_('line {n}: not a header: {text} (write [Name "value"])'),
+    ),
+    _P(
+        r"\[(?P<key>\w+) \.\.\.\] is a whole number, not {text}",
+        N_("[{key} ...] is a whole number, not {text}"),
+    ),
+    _P(
+        r"the header \[(?P<key>\w+) \.\.\.\] is given twice",
+        N_("the header [{key} ...] is given twice"),
+    ),
+    _P(
+        r"unknown bot {text}; known: (?P<known>.+) or package\.module:Class",
+        N_("unknown bot {text}; known: {known} or package.module:Class"),
+    ),
+    _P(r"cannot load bot {text}: {value}", N_("cannot load bot {text}: {value}")),
+    _P(r"bad arguments for bot {text}: {value}", N_("bad arguments for bot {text}: {value}")),
 )
 """Every message the engine builds for a player's mistake, in the order they are tried."""
 
@@ -340,6 +385,7 @@ def _values(match: re.Match[str], lang: str | None) -> dict[str, str]:
         "title": lambda v: gettext(_title_msgid(v)),
         "kind": lambda v: move_kind_words(v, lang),
         "listed": lambda v: v.replace(" or ", f" {gettext(_OR)} "),
+        "reason": lambda v: translate_error(v, lang),  # a nested engine message
     }
     values = {}
     for name, value in match.groupdict().items():

@@ -53,6 +53,16 @@ class Gettext:
         if isinstance(msgid, str):
             values = getattr(exc, "values", {})
             return self(msgid).format(**values)
+        if isinstance(exc, OSError) and exc.filename is not None:
+            path = str(exc.filename)
+            if isinstance(exc, FileNotFoundError):
+                return self(N_("there is no file {path}")).format(path=path)
+            if isinstance(exc, IsADirectoryError):
+                return self(N_("{path} is a folder, not a file")).format(path=path)
+            if isinstance(exc, PermissionError):
+                return self(N_("no permission to use {path}")).format(path=path)
+        if isinstance(exc, UnicodeDecodeError):
+            return self(N_("the file is not text (UTF-8)"))
         return translate_error(exc, self.lang)
 
 
