@@ -57,8 +57,12 @@ LEVEL_NAMES = {
     "hard": N_("hard"),
     "random": N_("random"),
     "greedy": N_("greedy"),
+    "casual": N_("casual"),
+    "lookahead": N_("lookahead"),
+    "mcts": N_("mcts"),
 }
-"""Bot names for people; a bot not named here (``mcts``) is shown by its own name."""
+"""Bot names for people (the web client translates them with the same catalogue); a bot not
+named here (a user's ``module:Class``) is shown by its own name."""
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 SPACE_MOVES = (MoveKind.PLACE, MoveKind.REMOVE, MoveKind.REPLACE)
 
