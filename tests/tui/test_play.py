@@ -379,3 +379,33 @@ async def test_a_users_bot_plays_from_its_own_process(
         await play_to_the_end(pilot, app, seed=4)
         check_game_over(app)
     session.bots[1].close()
+
+
+async def test_quitting_a_game_in_progress_asks_first(tmp_path: Path) -> None:
+    from sequence.tui.dialogs import QuitScreen
+
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "random"), seed=2))
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("q")  # the player has not moved yet: nothing of theirs to lose
+        await pilot.pause()
+        assert not app.is_running
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "random"), seed=2))
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, app)
+        screen = app.game_screen
+        screen.human_push(screen.session.state.legal_moves(screen.viewer)[0], screen.viewer)
+        await settle(pilot, app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("escape")  # cancel: the game goes on
+        await pilot.pause()
+        assert app.is_running and app.screen is screen
+        await pilot.press("q", "s")  # save, then quit
+        await pilot.pause()
+        path = tmp_path / "kept.json"
+        app.screen.query_one("#path").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.is_running and path.exists()

@@ -121,6 +121,36 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "look")
 
 
+class QuitScreen(ModalScreen[str | None]):
+    """Quit a game in progress? Returns ``save`` (save, then quit), ``quit`` or ``None``."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="QuitScreen")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", "Save and quit"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "choose(None)", "Cancel"),
+    ]
+
+    def __init__(self, gettext: Gettext) -> None:
+        super().__init__()
+        self._ = gettext
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        with Vertical():
+            yield Static(_("Quit the game?"), classes="title")
+            yield Static(_("The game is not saved: it ends here unless you save it."))
+            yield Button(_("Save, then quit (S)"), id="save", variant="primary")
+            yield Button(_("Quit without saving (Q)"), id="quit")
+            yield Button(_("Cancel (Esc)"), id="cancel")
+
+    def action_choose(self, what: str | None) -> None:
+        self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id if event.button.id in ("save", "quit") else None)
+
+
 class PenaltyScreen(ModalScreen[int | None]):
     """Table talk: choose the team that must give up a card each (only teams the engine allows)."""
 

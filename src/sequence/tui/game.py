@@ -35,7 +35,14 @@ from ..engine import (
     parse_card,
     parse_space,
 )
-from .dialogs import GameOverScreen, HandoffScreen, HelpScreen, PenaltyScreen, SaveScreen
+from .dialogs import (
+    GameOverScreen,
+    HandoffScreen,
+    HelpScreen,
+    PenaltyScreen,
+    QuitScreen,
+    SaveScreen,
+)
 from .session import Session
 from .widgets import (
     N_,
@@ -145,6 +152,8 @@ class GameScreen(Screen[None]):
         self.awaiting_draw: int | None = None
         self.thinking: int | None = None
         self.generation = 0
+        self.saved_at: int | None = None
+        """How many moves the game had when it was last saved (quitting then needs no question)."""
         self.message = Text("")
         self.over_shown = False
         self.handoff_open = False
@@ -755,10 +764,11 @@ class GameScreen(Screen[None]):
         self.say(_.ngettext("Took back {n} move.", "Took back {n} moves.", count).format(n=count))
 
     def action_save(self) -> None:
-        cfg = self.session.config
+        self.app.push_screen(SaveScreen(self._default_file(), self._), self._save_to)
+
+    def _default_file(self) -> str:
         # Named by the time, never by the seed (which would give every hand away).
-        default = f"sequence-{cfg.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        self.app.push_screen(SaveScreen(default, self._), self._save_to)
+        return f"sequence-{self.session.config.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
 
     def _save_to(self, path: Path | None) -> None:
         if path is None:
@@ -770,6 +780,7 @@ class GameScreen(Screen[None]):
                 self._("Could not save: {reason}").format(reason=self._.error(exc)), error=True
             )
             return
+        self.saved_at = len(self.session.state.move_stack)
         self.say(
             self._("Saved to {path}. Resume with: sequence play --load {path}").format(
                 path=str(path)
@@ -866,5 +877,25 @@ class GameScreen(Screen[None]):
             self.say(self._("Finish or quit this game first (save it with S)."), error=True)
 
     def action_quit_game(self) -> None:
+        # Ask only when a person would lose moves of theirs: played since the last save.
+        session = self.session
+        since = session.actors[self.saved_at or 0 :]
+        if session.state.is_over() or not any(a is not None and session.is_human(a) for a in since):
+            self._quit()
+            return
+        self.app.push_screen(QuitScreen(self._), self._quit_chosen)
+
+    def _quit_chosen(self, what: str | None) -> None:
+        if what == "quit":
+            self._quit()
+        elif what == "save":
+            self.app.push_screen(SaveScreen(self._default_file(), self._), self._save_then_quit)
+
+    def _save_then_quit(self, path: Path | None) -> None:
+        self._save_to(path)
+        if path is not None and self.saved_at == len(self.session.state.move_stack):
+            self._quit()
+
+    def _quit(self) -> None:
         self.generation += 1
         self.app.exit(0)
