@@ -227,13 +227,23 @@ def bradley_terry(
 def rating_intervals(
     n_bots: int, games: list[tuple[int, int, float]], samples: int = 200, seed: int = 0
 ) -> list[tuple[float, float]]:
-    """95% intervals of :func:`bradley_terry` ratings by bootstrap over the games."""
+    """95% intervals of :func:`bradley_terry` ratings by bootstrap over the games.
+
+    The games are drawn from a pool that also holds one virtual win and one virtual loss for
+    every pair that met (Laplace's rule), so a perfect score still gets an interval.
+
+    >>> lo, hi = rating_intervals(2, [(0, 1, 0.0)] * 30)[1]
+    >>> 300 < lo < hi
+    True
+    """
     if not games:
         return [(0.0, 0.0)] * n_bots
     rng = random.Random(seed)
+    pairs = sorted({(min(a, b), max(a, b)) for a, b, _ in games})
+    pool = games + [(a, b, s) for a, b in pairs for s in (0.0, 1.0)]
     draws: list[list[float]] = [[] for _ in range(n_bots)]
     for _ in range(samples):
-        sample = [games[rng.randrange(len(games))] for _ in games]
+        sample = [pool[rng.randrange(len(pool))] for _ in games]
         for i, r in enumerate(bradley_terry(n_bots, sample, iterations=60)):
             draws[i].append(r)
     out = []
