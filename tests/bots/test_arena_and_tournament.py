@@ -68,6 +68,14 @@ class Peek(Bot):
         return view.legal_moves[0]
 
 
+class BadStats(Bot):
+    def choose(self, view):
+        return view.legal_moves[0]
+
+    def stats(self):
+        return None
+
+
 class Introspect(Bot):
     # Looks for the game's state in its own process, as a cheat would (gc sees every object).
     def choose(self, view):
@@ -221,14 +229,58 @@ def test_a_users_bot_plays_in_a_process_of_its_own(
     custom: str, players: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Neither the game's state nor another game's or its team-mate's memory is within reach.
-    rc = main([
-        "tournament", "--bot", f"{custom}:Introspect", "--bot", f"{custom}:Remember",
-        "--bot", "random", "--game", "classic", "--players", str(players), "--games", "2",
-        "--workers", "1", "--json", "-", "--quiet",
-    ])  # fmt: skip
+    rc = main(
+        [
+            "tournament",
+            "--bot",
+            f"{custom}:Introspect",
+            "--bot",
+            f"{custom}:Remember",
+            "--bot",
+            f"{custom}:BadStats",
+            "--game",
+            "classic",
+            "--players",
+            str(players),
+            "--games",
+            "2",
+            "--workers",
+            str(players // 2),
+            "--json",
+            "-",
+            "--quiet",
+        ]
+    )  # fmt: skip  (--workers 2: pool workers start the bots' processes too)
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["forfeits"] == [] and data["games"] == 6
+    assert data["forfeits"] == [] and data["games"] == 6  # a broken stats() costs nothing
+
+
+def test_one_isolated_bot_answers_each_thread_its_own_question() -> None:
+    import threading
+
+    from sequence.bots.isolated import IsolatedBot
+    from sequence.engine import State
+
+    bot = IsolatedBot("greedy", seed=1)
+    try:
+        views = []
+        for seed in range(6):
+            state = State.new(make_config("kids", 2), seed)
+            views.append(state.view(state.to_move))
+        answers: dict[int, Move] = {}
+
+        def ask(i: int) -> None:
+            answers[i] = bot.choose(views[i])
+
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(views))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert all(answers[i] in views[i].legal_moves for i in range(len(views)))
+    finally:
+        bot.close()
 
 
 def test_an_isolated_bot_that_never_returns_loses_on_time(

@@ -76,7 +76,15 @@ def test_record_of_a_position_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["Bob\\", 'a "quoted" name\\"', "two\nlines\r\tand a tab", "\\n is not a newline"]
+    "value",
+    [
+        "Bob\\",
+        'a "quoted" name\\"',
+        "two\nlines\r\tand a tab",
+        "\\n is not a newline",
+        "a\u2028b\x85c\x0bd\x1ce\u2029",
+        "\\u2028 is text",
+    ],
 )
 def test_tag_values_survive_the_text_form(value: str) -> None:
     record = GameRecord.from_state(State.new(make_config("kids", 2), 5), tags={"Seat1": value})

@@ -409,3 +409,43 @@ async def test_quitting_a_game_in_progress_asks_first(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert not app.is_running and path.exists()
+
+
+async def test_quitting_after_an_undo_or_a_load_asks_only_when_something_changed(
+    tmp_path: Path,
+) -> None:
+    from sequence.tui.dialogs import QuitScreen
+
+    path = tmp_path / "g.json"
+    app = app_for(GameSetup(game="kids", players=2, seats=("human", "random"), seed=2))
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.game_screen
+        for _ in range(2):
+            await settle(pilot, app)
+            screen.human_push(screen.session.state.legal_moves(screen.viewer)[-1], screen.viewer)
+        await settle(pilot, app)
+        screen._save_to(path)
+        await pilot.press("u")  # back past the save, then another move: not what was saved
+        await settle(pilot, app)
+        screen.human_push(screen.session.state.legal_moves(screen.viewer)[0], screen.viewer)
+        await settle(pilot, app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+    loaded = SequenceApp(session=Session.load(path.read_text()), lang="en", bot_delay=0)
+    async with loaded.run_test(size=(100, 34)) as pilot:
+        await settle(pilot, loaded)
+        await pilot.press("q")  # just loaded: nothing to lose
+        await pilot.pause()
+        assert not loaded.is_running
+
+
+def test_a_session_stops_its_bots_processes() -> None:
+    from sequence.bots.isolated import IsolatedBot
+
+    session = Session.start(GameSetup(game="kids", players=2, seats=("human", "random")))
+    session.bots[1] = IsolatedBot("random", seed=1)
+    process = session.bots[1]._process  # type: ignore[attr-defined]
+    assert process.is_alive()
+    session.close()
+    assert not process.is_alive()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import threading
 from multiprocessing.connection import Connection
 
 from ..engine import Move, View
@@ -67,14 +68,22 @@ def _serve(conn: Connection, spec: str, seed: int, path: list[str]) -> None:
             return
         try:
             move = bot.choose(view)
-            stats = bot.stats()
         except BaseException as exc:  # even SystemExit: reported, and the arena forfeits
             conn.send(("error", f"{type(exc).__name__}: {exc}", {}))
             continue
+        stats = _figures(bot)
         if isinstance(move, Move):
             conn.send(("move", str(move), stats))
         else:
             conn.send(("value", repr(move)[:200], {}))
+
+
+def _figures(bot: Bot) -> dict[str, float]:
+    """The bot's ``stats()`` as plain numbers; a broken ``stats()`` costs nothing."""
+    try:
+        return {str(k): float(v) for k, v in dict(bot.stats()).items()}
+    except Exception:
+        return {}
 
 
 class IsolatedBot(Bot):
@@ -90,10 +99,18 @@ class IsolatedBot(Bot):
         self._process.start()
         child.close()
         self._stats: dict[str, float] = {}
-        if not self._conn.poll(START_TIMEOUT):
+        # One question at a time: a caller's threads (the terminal game's, after an undo) must
+        # not read each other's answers.
+        self._lock = threading.Lock()
+        try:
+            if not self._conn.poll(START_TIMEOUT):
+                raise ValueError(f"bot {spec!r} did not start in {START_TIMEOUT:.0f} s")
+            kind, payload = self._conn.recv()
+        except (EOFError, OSError):
+            kind, payload = "error", "its process ended"
+        except ValueError:
             self.close()
-            raise ValueError(f"bot {spec!r} did not start in {START_TIMEOUT:.0f} s")
-        kind, payload = self._conn.recv()
+            raise
         if kind != "ready":
             self.close()
             raise ValueError(f"cannot start bot {spec!r}: {payload}")
@@ -101,11 +118,12 @@ class IsolatedBot(Bot):
         self.label = spec
 
     def choose(self, view: View) -> Move:
-        self._conn.send(view)  # a pickled copy: no reference to the game's state goes with it
-        try:
-            kind, payload, stats = self._conn.recv()
-        except EOFError:
-            raise RemoteBotError("its process ended") from None
+        with self._lock:
+            try:
+                self._conn.send(view)  # a pickled copy: no reference to the game's state
+                kind, payload, stats = self._conn.recv()
+            except (EOFError, OSError):
+                raise RemoteBotError("its process ended") from None
         if kind == "error":
             raise RemoteBotError(payload)
         self._stats = dict(stats)

@@ -28,6 +28,7 @@ import random
 import secrets
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -485,8 +486,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else methods[0])
-            with ctx.Pool(workers) as pool:
-                for result in pool.imap_unordered(run_task, tasks):
+            # Not multiprocessing.Pool: its workers are daemons, which may not start the
+            # process a user's bot plays in (bots/isolated.py).
+            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+                for future in as_completed([pool.submit(run_task, task) for task in tasks]):
+                    result = future.result()
                     collect(result)
                     progress.advance(bar)
     results.sort(key=lambda r: r["index"])

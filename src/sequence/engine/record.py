@@ -276,13 +276,24 @@ def _option(header: str) -> str | None:
     return None
 
 
+_LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""The other characters ``str.splitlines`` breaks lines at: written as ``\\uXXXX``."""
+
+
 def _escape(value: str) -> str:
-    """A header value on one line: backslash, quote and line breaks escaped."""
-    return "".join(_ESCAPES.get(ch, ch) for ch in value)
+    """A header value on one line: backslash, quote and every line break escaped."""
+    return "".join(
+        _ESCAPES.get(ch) or (f"\\u{ord(ch):04x}" if ch in _LINE_BREAKS else ch) for ch in value
+    )
+
+
+def _unescaped(m: re.Match[str]) -> str:
+    code = m.group(1)
+    return chr(int(code[1:], 16)) if len(code) == 5 else _UNESCAPES.get(code, code)
 
 
 def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m.group(1), m.group(1)), text)
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", _unescaped, text)
 
 
 def _wrap(body: str, width: int = 90) -> str:

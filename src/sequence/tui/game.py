@@ -152,8 +152,9 @@ class GameScreen(Screen[None]):
         self.awaiting_draw: int | None = None
         self.thinking: int | None = None
         self.generation = 0
-        self.saved_at: int | None = None
-        """How many moves the game had when it was last saved (quitting then needs no question)."""
+        self.thinking_generation = 0
+        self.saved_moves: tuple[Move, ...] = session.state.move_stack
+        """The moves when the game was last saved (or loaded): quitting then needs no question."""
         self.message = Text("")
         self.over_shown = False
         self.handoff_open = False
@@ -427,6 +428,7 @@ class GameScreen(Screen[None]):
         if self.thinking is not None:
             return
         self.thinking = seat
+        self.thinking_generation = self.generation
         chance = self.session.state.is_chance()
         view = self.session.view(seat)
         self.say("")
@@ -440,23 +442,34 @@ class GameScreen(Screen[None]):
         try:
             move = None if chance else self.session.bot_move(seat, view)
         except BaseException as exc:  # a student's bot: its bug must not end the game
-            reason = f"{type(exc).__name__}: {exc}"
+            # (an isolated bot's exception was raised in its process: its own name and text)
+            reason = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
             self.app.call_from_thread(self._bot_failed, generation, reason)
             return
         self.app.call_from_thread(self._bot_done, generation, seat, move)
 
-    def _bot_failed(self, generation: int, reason: str) -> None:
-        self.thinking = None
-        if generation != self.generation:
+    def _stale(self, generation: int) -> bool:
+        """Whether a bot's answer is for an earlier position (an undo, a penalty came since).
+
+        Only the thread that owns :attr:`thinking` may clear it and carry on: after an undo a
+        newer thread already thinks, and a second one must not start.
+        """
+        if generation == self.generation:
+            self.thinking = None
+            return False
+        if self.thinking_generation == generation:
+            self.thinking = None
             self.advance()
+        return True
+
+    def _bot_failed(self, generation: int, reason: str) -> None:
+        if self._stale(generation):
             return
         self.say(self._("The computer failed: {reason}").format(reason=reason), error=True)
         self.redraw()
 
     def _bot_done(self, generation: int, seat: int, move: Move | None) -> None:
-        self.thinking = None
-        if generation != self.generation:
-            self.advance()
+        if self._stale(generation):
             return
         try:
             if move is None:
@@ -508,6 +521,7 @@ class GameScreen(Screen[None]):
         from .start import StartScreen
 
         self.generation += 1
+        self.session.close()
         self.app.switch_screen(StartScreen(self._, bot_delay=self.bot_delay))
 
     # --- actions ---------------------------------------------------------------------------------
@@ -780,7 +794,7 @@ class GameScreen(Screen[None]):
                 self._("Could not save: {reason}").format(reason=self._.error(exc)), error=True
             )
             return
-        self.saved_at = len(self.session.state.move_stack)
+        self.saved_moves = self.session.state.move_stack
         self.say(
             self._("Saved to {path}. Resume with: sequence play --load {path}").format(
                 path=str(path)
@@ -879,7 +893,11 @@ class GameScreen(Screen[None]):
     def action_quit_game(self) -> None:
         # Ask only when a person would lose moves of theirs: played since the last save.
         session = self.session
-        since = session.actors[self.saved_at or 0 :]
+        moves, saved = session.state.move_stack, self.saved_moves
+        kept = 0  # moves the game still shares with the saved one (an undo may have gone back)
+        while kept < min(len(moves), len(saved)) and moves[kept] == saved[kept]:
+            kept += 1
+        since = session.actors[kept:]
         if session.state.is_over() or not any(a is not None and session.is_human(a) for a in since):
             self._quit()
             return
@@ -893,9 +911,10 @@ class GameScreen(Screen[None]):
 
     def _save_then_quit(self, path: Path | None) -> None:
         self._save_to(path)
-        if path is not None and self.saved_at == len(self.session.state.move_stack):
+        if path is not None and self.saved_moves == self.session.state.move_stack:
             self._quit()
 
     def _quit(self) -> None:
         self.generation += 1
+        self.session.close()
         self.app.exit(0)

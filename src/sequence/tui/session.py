@@ -227,6 +227,11 @@ class Session:
         """Option manual_draw: the seat has played and may still draw."""
         return seat in self.state.pending_draws
 
+    def close(self) -> None:
+        """Stop the bots' processes (a user's bot plays in one of its own)."""
+        for bot in self.bots.values():
+            bot.close()
+
     def bot_move(self, seat: int, view: View) -> Move:
         """Ask the seat's bot for a move (call from a worker thread: bots may think for a while)."""
         return self.bots[seat].choose(view)
