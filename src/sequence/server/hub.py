@@ -49,6 +49,8 @@ CODE_LENGTH = 6
 NAME_LENGTH = 24
 FINISHED_KEPT = 256
 """Finished tables kept in memory (for rematches and replays); the least recently used go first."""
+FINISHED_GRACE = 60.0
+"""Seconds a finished table stays in memory after its last use, whatever :data:`FINISHED_KEPT`."""
 LOBBY_IDLE = 30 * 60.0
 """Seconds a lobby with nobody connected stays in the public list after its last change."""
 LISTED = 100
@@ -318,6 +320,8 @@ class Hub:
         code = code.strip().upper()
         table = self.tables.get(code)
         if table is not None:
+            if table.status == "finished":
+                table.active = time.monotonic()  # recently used: kept in memory longer
             return table
         data = await self.store.run(self.store.load, code) if 0 < len(code) <= 16 else None
         if data is None:
@@ -334,10 +338,12 @@ class Hub:
     def _forget_finished(self) -> None:
         """Drop the least recently used finished tables beyond :data:`FINISHED_KEPT` (never one
         someone is connected to or that is being changed); the database still has them."""
+        # Never one used just now: a browser may be about to say hello to it.
+        recent = time.monotonic() - FINISHED_GRACE
         idle = [
             t
             for t in self.tables.values()
-            if t.status == "finished" and not t.conns and not t.lock.locked()
+            if t.status == "finished" and not t.conns and not t.lock.locked() and t.active < recent
         ]
         excess = len(idle) - FINISHED_KEPT
         if excess > 0:
