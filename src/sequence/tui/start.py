@@ -209,7 +209,7 @@ class StartScreen(Screen[None]):
             difficult=self.query_one("#difficult", Checkbox).value and game in ("classic", "draft"),
             manual_draw=self.query_one("#manual_draw", Checkbox).value and game == "classic",
             line_length=int(self.query_one("#line", Select).value) if game == "dice" else 5,  # type: ignore[arg-type]
-            seed=int(seed_text) if seed_text.lstrip("-").isdecimal() else None,
+            seed=_seed(seed_text),
             undo=self.query_one("#undo", Checkbox).value,
         )
 
@@ -232,3 +232,15 @@ class StartScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit(0)
+
+
+def _seed(text: str) -> int | None:
+    """The seed typed on the start screen (``+5`` too); blank or not a number: a random one.
+
+    >>> _seed("+5"), _seed(""), _seed("x")
+    (5, None, None)
+    """
+    try:
+        return int(text)
+    except ValueError:
+        return None
