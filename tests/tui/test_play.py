@@ -305,12 +305,23 @@ def test_record_from_the_interface_loads_in_the_engine(tmp_path: Path) -> None:
     assert record.moves == session.state.move_stack
 
 
-async def test_a_bot_that_fails_is_reported_and_the_game_stays_open() -> None:
+@pytest.mark.parametrize(
+    ("returns", "says"),
+    [
+        (None, "The computer failed: RuntimeError: my bug"),
+        ("pass", "The computer failed: choose() returned 'pass', which is not a Move"),
+    ],
+)
+async def test_a_bot_that_fails_is_reported_and_the_game_stays_open(
+    returns: str | None, says: str
+) -> None:
     from sequence.bots import Bot
 
     class Broken(Bot):
         def choose(self, view: object) -> object:
-            raise RuntimeError("my bug")
+            if returns is None:
+                raise RuntimeError("my bug")
+            return returns
 
     session = Session.start(GameSetup(game="kids", players=2, seats=("human", "random"), seed=5))
     session.bots[1] = Broken()
@@ -323,7 +334,7 @@ async def test_a_bot_that_fails_is_reported_and_the_game_stays_open() -> None:
                 screen.human_push(session.state.legal_moves()[0], 0)
             if "failed" in screen.message.plain:
                 break
-        assert "The computer failed: RuntimeError: my bug" in screen.message.plain
+        assert says in screen.message.plain
         assert app.is_running and session.state.to_move == 1 and not session.state.is_over()
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..engine import TEAM_LETTERS, Config, GameRecord, IllegalMoveError, Move, State, View
 from .base import Bot
+from .isolated import failure
 
 
 @dataclass
@@ -161,9 +162,7 @@ def ask(
         raise
     except BaseException as exc:  # a bot's bug (even sys.exit()) loses its game, not the run
         elapsed = time.perf_counter() - start
-        # An isolated bot's exception was raised in its own process: its name and message.
-        what = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
-        return None, elapsed, f"choose() raised {what}"
+        return None, elapsed, f"choose() raised {failure(exc)}"
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, previous)

@@ -40,6 +40,14 @@ class RemoteBotError(Exception):
         self.reason = reason
 
 
+def failure(exc: BaseException) -> str:
+    """What a bot's exception says: ``"ExceptionName: message"``, also when it was raised in
+    the bot's own process."""
+    if isinstance(exc, RemoteBotError):
+        return exc.reason
+    return f"{type(exc).__name__}: {exc}"
+
+
 class _Returned:
     """Something a bot returned that is not a Move, as its ``repr`` (the arena names it)."""
 
@@ -58,7 +66,7 @@ def _serve(conn: Connection, spec: str, seed: int, path: list[str]) -> None:
 
         bot = make_bot(spec, seed)
     except BaseException as exc:
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        conn.send(("error", failure(exc)))
         return
     conn.send(("ready", bot.name))
     while True:
@@ -69,7 +77,7 @@ def _serve(conn: Connection, spec: str, seed: int, path: list[str]) -> None:
         try:
             move = bot.choose(view)
         except BaseException as exc:  # even SystemExit: reported, and the arena forfeits
-            conn.send(("error", f"{type(exc).__name__}: {exc}", {}))
+            conn.send(("error", failure(exc), {}))
             continue
         stats = _figures(bot)
         if isinstance(move, Move):
@@ -103,14 +111,12 @@ class IsolatedBot(Bot):
         # not read each other's answers.
         self._lock = threading.Lock()
         try:
-            if not self._conn.poll(START_TIMEOUT):
-                raise ValueError(f"bot {spec!r} did not start in {START_TIMEOUT:.0f} s")
-            kind, payload = self._conn.recv()
+            if self._conn.poll(START_TIMEOUT):
+                kind, payload = self._conn.recv()
+            else:
+                kind, payload = "error", f"it did not start in {START_TIMEOUT:.0f} s"
         except (EOFError, OSError):
             kind, payload = "error", "its process ended"
-        except ValueError:
-            self.close()
-            raise
         if kind != "ready":
             self.close()
             raise ValueError(f"cannot start bot {spec!r}: {payload}")
@@ -151,4 +157,4 @@ def contained_bot(spec: str, seed: int = 0) -> Bot:
     return IsolatedBot(spec, seed) if ":" in name else make_bot(spec, seed)
 
 
-__all__ = ["IsolatedBot", "RemoteBotError", "contained_bot"]
+__all__ = ["IsolatedBot", "RemoteBotError", "contained_bot", "failure"]

@@ -59,10 +59,10 @@ class LookaheadBot(Bot):
             raise ValueError("give lookahead a budget: deals, time, or both")
         self.time = None if time is None else float(time)
         self.deals = int(deals) if deals else None  # 0 or None: no limit of that kind
-        self.k = max(1, int(k))
+        self.k = int(k)
         self.depth = None if depth is None else int(depth)
         self.prior = float(prior)
-        check_budget(time=self.time, deals=self.deals, k=int(k))
+        check_budget(time=self.time, deals=self.deals, k=self.k)
         if self.depth is not None and self.depth < 0:
             raise ValueError(f"depth is 0 or more, not {depth}")
         if leaf not in ("position", "path", "both"):

@@ -115,11 +115,11 @@ class MCTSBot(Bot):
         self.widen_k = float(widen_k)
         self.playout_k = int(playout_k)
         self.scale = float(scale)
-        self.deals = max(1, int(deals))
+        self.deals = int(deals)
         self.bias = float(bias)
         check_budget(
             iterations=self.iterations, time=self.time, widen_base=self.widen_base,
-            playout_k=self.playout_k, scale=self.scale, deals=int(deals),
+            playout_k=self.playout_k, scale=self.scale, deals=self.deals,
         )  # fmt: skip
         if self.depth < 0 or self.c < 0:
             raise ValueError(f"depth and c are 0 or more, not {depth} and {c}")

@@ -238,13 +238,13 @@ class GameRecord:
         first = stripped.split("\n", 1)[0].strip()
         if stripped[:1] == "[" and re.match(r"\[\w+\s", first):
             return cls.from_text(text)  # a header line, perhaps a malformed one: it says which
+        if stripped[:1] in ("{", "["):
+            return cls.from_json(text)  # broken JSON says where
         try:
-            json.loads(stripped)
+            data = json.loads(stripped)  # another JSON value (42, null): not a record, it says
         except ValueError:
-            if stripped[:1] in ("{", "["):
-                return cls.from_json(text)  # broken JSON: say where
             return cls.from_text(text)
-        return cls.from_json(text)
+        return cls.from_dict(data)
 
 
 _HEADER = re.compile(r'\[(\w+) "((?:[^"\\]|\\.)*)"\]')

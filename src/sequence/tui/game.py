@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from ..bots.isolated import failure
 from ..engine import (
     TEAM_LETTERS,
     Card,
@@ -442,8 +443,11 @@ class GameScreen(Screen[None]):
         try:
             move = None if chance else self.session.bot_move(seat, view)
         except BaseException as exc:  # a student's bot: its bug must not end the game
-            # (an isolated bot's exception was raised in its process: its own name and text)
-            reason = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
+            self.app.call_from_thread(self._bot_failed, generation, failure(exc))
+            return
+        if move is not None and not isinstance(move, Move):
+            # For the bot's author, in English like its exceptions.
+            reason = f"choose() returned {move!r}, which is not a Move"  # i18n: ignore
             self.app.call_from_thread(self._bot_failed, generation, reason)
             return
         self.app.call_from_thread(self._bot_done, generation, seat, move)
@@ -478,7 +482,7 @@ class GameScreen(Screen[None]):
                 self.session.push(move, seat)
                 if self.session.draw_pending(seat) and not self.session.state.is_over():
                     self.session.push(Move(MoveKind.DRAW, seat=seat), seat)
-        except (IllegalMoveError, AttributeError, TypeError) as exc:  # not even a Move
+        except IllegalMoveError as exc:
             self.say(
                 self._("The computer's move was refused: {reason}").format(
                     reason=self._.error(exc)
@@ -712,13 +716,8 @@ class GameScreen(Screen[None]):
             self.say(_("A penalty can be imposed only between plays."), error=True)
             return
         # Table talk is between people: a team of bots never talks, so it is never penalised.
-        talkers = [
-            t
-            for t in range(state.config.teams)
-            if any(
-                self.session.is_human(s) for s in range(t, state.config.players, state.config.teams)
-            )
-        ]
+        cfg = state.config
+        talkers = sorted({cfg.team_of(s) for s in range(cfg.players) if self.session.is_human(s)})
         if not talkers:
             self.say(_("No table-talk penalty: only people talk at the table."), error=True)
             return
