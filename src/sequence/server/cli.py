@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import signal
 import sys
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+"""uvicorn's log levels (its ``LOG_LEVELS``, named here so that ``--help`` does not import it)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.6,
         help="seconds a bot waits before moving (default 0.6)",
     )
-    parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
+    parser.add_argument(
+        "--log-level",
+        default="warning",
+        choices=LOG_LEVELS,
+        help="uvicorn's log level (default warning)",
+    )
 
 
 def make_executor(workers: int, threads: bool) -> Executor:
@@ -72,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
     # For whoever runs the server, like its log: English.
     where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]})"
     print(f"Sequence: open {where}")  # i18n: ignore
+    # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with the
+    # handler found before it started. SIGTERM's default would kill the process there, before
+    # the pool below is shut down, orphaning its workers (systemctl stop, docker stop): make it
+    # end like Ctrl-C instead.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         uvicorn.run(
             app,
