@@ -315,6 +315,12 @@ def test_tournament_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["tournament", "--bot", "greedy", "--bot", "random", "--players", "5"]) == 2
     err = capsys.readouterr().err
     assert "at least two bots" in err and "unknown bot 'nobody'" in err and "5 players" in err
+    two = ["tournament", "--bot", "greedy", "--bot", "random"]
+    assert main([*two, "--workers", "0"]) == 2
+    assert main([*two, "--time-limit", "-1"]) == 2
+    assert main([*two, "--time-limit", "nan"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers must be at least 1" in err and err.count("--time-limit is 0") == 2
 
 
 def test_seat_patterns_and_statistics() -> None:

@@ -16,6 +16,7 @@ your own; ``@key=value,...`` after any of them sets constructor arguments
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 from typing import Any
@@ -109,8 +110,14 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                 f"unknown bot {name!r}; known: {', '.join(BOTS)} or package.module:Class"
             ) from None
     try:
+        inspect.signature(cls).bind(seed=seed, **args)
+    except TypeError as exc:  # an unknown argument, or one missing
+        raise ValueError(f"bad arguments for bot {spec!r}: {exc}") from None
+    except ValueError:  # no signature to read: the constructor will say
+        pass
+    try:
         bot = cls(seed=seed, **args)
-    except (TypeError, ValueError) as exc:  # an unknown argument, or a value of the wrong kind
+    except ValueError as exc:  # how a bot refuses a value (a budget below zero, say)
         raise ValueError(f"bad arguments for bot {spec!r}: {exc}") from None
     bot.label = spec
     return bot

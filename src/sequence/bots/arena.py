@@ -30,7 +30,7 @@ from typing import Any
 
 from ..engine import TEAM_LETTERS, Config, GameRecord, IllegalMoveError, Move, State, View
 from .base import Bot
-from .isolated import failure
+from .isolated import RemoteBotError, failure, safe_repr
 
 
 @dataclass
@@ -137,9 +137,13 @@ def ask(
     )
     previous: Any = None
     if use_alarm:
+        hard_deadline = time.perf_counter() + float(time_limit) + grace  # type: ignore[arg-type]
 
         def _interrupt(signum: int, frame: Any) -> None:
-            raise MoveTimeout
+            # Only our own timer counts: an alarm sent by another process (a bot's, say) to
+            # make this bot forfeit is ignored, and the timer still runs.
+            if time.perf_counter() >= hard_deadline - 0.05:
+                raise MoveTimeout
 
         previous = signal.signal(signal.SIGALRM, _interrupt)
         signal.setitimer(signal.ITIMER_REAL, float(time_limit) + grace)  # type: ignore[arg-type]
@@ -160,6 +164,9 @@ def ask(
         )
     except KeyboardInterrupt:
         raise
+    except RemoteBotError as exc:  # its process failed, or its choose() raised there
+        elapsed = time.perf_counter() - start
+        return None, elapsed, f"choose() raised {exc.reason}" if exc.raised else exc.reason
     except BaseException as exc:  # a bot's bug (even sys.exit()) loses its game, not the run
         elapsed = time.perf_counter() - start
         return None, elapsed, f"choose() raised {failure(exc)}"
@@ -169,7 +176,7 @@ def ask(
     if time_limit is not None and elapsed > time_limit:
         return None, elapsed, f"took {elapsed:.2f} s for a move; the limit is {time_limit:.2f} s"
     if not isinstance(move, Move):
-        return None, elapsed, f"choose() returned {move!r}, which is not a Move"
+        return None, elapsed, f"choose() returned {safe_repr(move)}, which is not a Move"
     if move not in view.legal_moves:
         legal = ", ".join(str(m) for m in view.legal_moves[:8])
         more = ", ..." if len(view.legal_moves) > 8 else ""

@@ -2,13 +2,18 @@
 
 A bot that runs in the same process as the game can reach the game's state whatever it is
 given: through ``gc``, the call stack, or memory it keeps from one game to the next or shares
-with its team-mate's bot. Tournaments therefore run every bot loaded from ``module:Class`` in an
-:class:`IsolatedBot`: a fresh process (``spawn``: nothing of the parent's memory) per bot and
-game, to which each view goes as a pickled copy and from which a move comes back as notation.
-The built-in bots are ours and run in-process.
+with its team-mate's bot. Tournaments and the terminal game therefore run every bot loaded from
+``module:Class`` in an :class:`IsolatedBot`: a fresh process (``spawn``: nothing of the parent's
+memory) per bot and game, to which each view goes as a pickled copy. The user's module is
+imported in that process only, never in the one holding the game (:func:`check_bot` tries a
+spec there), and what comes back is JSON, read as data: nothing the bot sends is unpickled or
+run. The built-in bots are ours and run in-process.
 
-What isolation cannot stop: a bot that writes what it saw to a file and reads it in the next
-game. Tournaments meant to grade untrusted code should run in a sandbox without a shared disk.
+What a process of its own cannot stop (docs/bots.md, "Fair play"): a bot that writes what it
+saw to a file and reads it in the next game, or one that uses the operating system against the
+processes of the user who runs it (signals; their command lines, where an explicit ``--seed``
+shows; their memory, where the user is root). :func:`protect_process` closes what it can of the
+last on Linux; tournaments meant to grade untrusted code should still run them in a sandbox.
 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("kids", 2), seed=1)
@@ -20,7 +25,10 @@ True
 
 from __future__ import annotations
 
+import json
+import math
 import multiprocessing
+import os
 import sys
 import threading
 from multiprocessing.connection import Connection
@@ -31,13 +39,18 @@ from .base import Bot
 START_TIMEOUT = 60.0
 """Seconds a bot's process may take to start and import its module."""
 
+MAX_ANSWER = 64 * 1024
+"""Bytes a bot's process may send in one answer (a move, or a reason, and a few figures)."""
+
 
 class RemoteBotError(Exception):
-    """The bot in its process raised; ``reason`` is ``"ExceptionName: message"``."""
+    """The bot in its process failed; ``reason`` says how: ``"ExceptionName: message"`` when
+    its ``choose()`` raised (``raised``), else what went wrong with the process."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, raised: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.raised = raised
 
 
 def failure(exc: BaseException) -> str:
@@ -45,7 +58,20 @@ def failure(exc: BaseException) -> str:
     the bot's own process."""
     if isinstance(exc, RemoteBotError):
         return exc.reason
-    return f"{type(exc).__name__}: {exc}"
+    try:
+        text = str(exc)
+    except Exception:  # a bot's own exception class whose __str__ fails
+        text = "(its message could not be read)"
+    return f"{type(exc).__name__}: {text}"
+
+
+def safe_repr(value: object, limit: int = 200) -> str:
+    """``repr(value)`` cut to ``limit`` characters, or a plain description where that fails."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__} (its repr failed)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _Returned:
@@ -58,17 +84,31 @@ class _Returned:
         return self.text
 
 
-def _serve(conn: Connection, spec: str, seed: int, path: list[str]) -> None:
+def _send(conn: Connection, *message: object) -> None:
+    conn.send_bytes(json.dumps(message).encode())
+
+
+def _serve(conn: Connection, spec: str, seed: int, path: list[str], output: str) -> None:
     """The bot's process: make the bot, then answer each view with a move."""
     sys.path[:] = path
+    sys.argv[:] = sys.argv[:1]  # spawn copies the parent's arguments; the bot needs none
+    if output == "stderr":  # a bot's prints must not mix with results written to stdout
+        os.dup2(2, 1)
+    elif output == "null":  # the terminal game owns the screen
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
     try:
         from . import make_bot
 
         bot = make_bot(spec, seed)
-    except BaseException as exc:
-        conn.send(("error", failure(exc)))
+    except ValueError as exc:  # the spec itself is wrong: make_bot says how
+        _send(conn, "invalid", str(exc))
         return
-    conn.send(("ready", bot.name))
+    except BaseException as exc:
+        _send(conn, "error", failure(exc))
+        return
+    _send(conn, "ready", str(bot.name))
     while True:
         try:
             view = conn.recv()
@@ -77,32 +117,57 @@ def _serve(conn: Connection, spec: str, seed: int, path: list[str]) -> None:
         try:
             move = bot.choose(view)
         except BaseException as exc:  # even SystemExit: reported, and the arena forfeits
-            conn.send(("error", failure(exc), {}))
+            _send(conn, "error", failure(exc), {})
             continue
-        stats = _figures(bot)
         if isinstance(move, Move):
-            conn.send(("move", str(move), stats))
+            _send(conn, "move", str(move), _figures(bot))
         else:
-            conn.send(("value", repr(move)[:200], {}))
+            _send(conn, "value", safe_repr(move), {})
 
 
 def _figures(bot: Bot) -> dict[str, float]:
     """The bot's ``stats()`` as plain numbers; a broken ``stats()`` costs nothing."""
     try:
-        return {str(k): float(v) for k, v in dict(bot.stats()).items()}
+        figures = {str(k): float(v) for k, v in dict(bot.stats()).items()}
     except Exception:
         return {}
+    return {k: v for k, v in figures.items() if math.isfinite(v)}
+
+
+def _read(conn: Connection) -> list[object]:
+    """One answer from a bot's process, as data. Raises RemoteBotError when there is none."""
+    try:
+        data = conn.recv_bytes(MAX_ANSWER)
+    except (EOFError, ConnectionError):
+        raise RemoteBotError("its process ended") from None
+    except OSError:  # longer than MAX_ANSWER
+        raise RemoteBotError(f"its process sent more than {MAX_ANSWER} bytes") from None
+    try:
+        message = json.loads(data)
+    except ValueError:
+        message = None
+    if not (
+        isinstance(message, list)
+        and len(message) >= 2
+        and all(isinstance(m, str) for m in message[:2])
+    ):
+        raise RemoteBotError("its process sent something that is not an answer")
+    return message
 
 
 class IsolatedBot(Bot):
-    """The bot ``spec`` (any spec :func:`~sequence.bots.make_bot` takes) in its own process."""
+    """The bot ``spec`` (any spec :func:`~sequence.bots.make_bot` takes) in its own process.
 
-    def __init__(self, spec: str, seed: int = 0) -> None:
+    ``output`` is where the bot's prints go: ``"stderr"`` (tournaments: never into results on
+    stdout) or ``"null"`` (the terminal game, which owns the screen). Raises ValueError when the
+    bot cannot start, saying why."""
+
+    def __init__(self, spec: str, seed: int = 0, output: str = "stderr") -> None:
         super().__init__(seed)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._process = ctx.Process(
-            target=_serve, args=(child, spec, seed, list(sys.path)), daemon=True
+            target=_serve, args=(child, spec, seed, list(sys.path), output), daemon=True
         )
         self._process.start()
         child.close()
@@ -111,31 +176,43 @@ class IsolatedBot(Bot):
         # not read each other's answers.
         self._lock = threading.Lock()
         try:
-            if self._conn.poll(START_TIMEOUT):
-                kind, payload = self._conn.recv()
-            else:
-                kind, payload = "error", f"it did not start in {START_TIMEOUT:.0f} s"
-        except (EOFError, OSError):
-            kind, payload = "error", "its process ended"
+            if not self._conn.poll(START_TIMEOUT):
+                raise RemoteBotError(f"it did not start in {START_TIMEOUT:.0f} s")
+            kind, payload = _read(self._conn)[:2]
+        except RemoteBotError as exc:
+            kind, payload = "error", exc.reason
         if kind != "ready":
             self.close()
-            raise ValueError(f"cannot start bot {spec!r}: {payload}")
-        self.name = str(payload)
+            why = payload if kind == "invalid" else f"cannot start bot {spec!r}: {payload}"
+            raise ValueError(why)
+        self.name = payload
         self.label = spec
 
     def choose(self, view: View) -> Move:
         with self._lock:
             try:
                 self._conn.send(view)  # a pickled copy: no reference to the game's state
-                kind, payload, stats = self._conn.recv()
-            except (EOFError, OSError):
+            except (OSError, ValueError):
                 raise RemoteBotError("its process ended") from None
+            message = _read(self._conn)
+        kind, payload = message[0], message[1]
         if kind == "error":
-            raise RemoteBotError(payload)
-        self._stats = dict(stats)
+            raise RemoteBotError(str(payload), raised=True)
         if kind == "value":
-            return _Returned(payload)  # type: ignore[return-value]
-        return Move.parse(payload)
+            return _Returned(str(payload))  # type: ignore[return-value]
+        if kind != "move":
+            raise RemoteBotError("its process sent something that is not an answer")
+        try:
+            move = Move.parse(str(payload))
+        except ValueError:
+            return _Returned(safe_repr(payload))  # type: ignore[return-value]
+        figures = message[2] if len(message) > 2 and isinstance(message[2], dict) else {}
+        self._stats = {
+            str(k): float(v)
+            for k, v in figures.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        }
+        return move
 
     def stats(self) -> dict[str, float]:
         return dict(self._stats)
@@ -148,13 +225,71 @@ class IsolatedBot(Bot):
         self._process.join(5)
 
 
-def contained_bot(spec: str, seed: int = 0) -> Bot:
+def is_user_bot(spec: str) -> bool:
+    """Whether ``spec`` names a user's ``module:Class`` rather than a built-in bot.
+
+    >>> is_user_bot("mypackage.mybot:MyBot@depth=2"), is_user_bot("greedy@time=1")
+    (True, False)
+    """
+    return ":" in spec.partition("@")[0]
+
+
+def check_bot(spec: str) -> None:
+    """Raise ValueError, saying why, if ``spec`` cannot make a bot. A user's bot is tried in a
+    process of its own, so its module never runs in this one."""
+    if is_user_bot(spec):
+        IsolatedBot(spec, output="null").close()
+    else:
+        from . import make_bot
+
+        make_bot(spec)
+
+
+class UnstartedBot(Bot):
+    """Stands in for a user's bot whose process did not start: it loses the game at its first
+    move, saying why, and the tournament goes on."""
+
+    def __init__(self, spec: str, reason: str) -> None:
+        super().__init__(0)
+        self.name = self.label = spec
+        self.reason = reason
+
+    def choose(self, view: View) -> Move:
+        raise RemoteBotError(f"it did not start: {self.reason}")
+
+
+def contained_bot(spec: str, seed: int = 0, output: str = "stderr") -> Bot:
     """A bot for a game against others' bots: a user's ``module:Class`` runs isolated, a
-    built-in bot in this process (it is ours, and fast)."""
+    built-in bot in this process (it is ours, and fast). Raises ValueError when it cannot
+    start."""
     from . import make_bot
 
-    name = spec.partition("@")[0]
-    return IsolatedBot(spec, seed) if ":" in name else make_bot(spec, seed)
+    return IsolatedBot(spec, seed, output) if is_user_bot(spec) else make_bot(spec, seed)
 
 
-__all__ = ["IsolatedBot", "RemoteBotError", "contained_bot", "failure"]
+def protect_process() -> None:
+    """Make this process's memory, environment and open files unreadable to other processes of
+    the same user (Linux ``PR_SET_DUMPABLE``), as a bot's process is one. Root reads them anyway,
+    so graded tournaments run as an ordinary user. Does nothing elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    except (OSError, AttributeError):  # no prctl: nothing to do
+        return
+
+
+__all__ = [
+    "IsolatedBot",
+    "RemoteBotError",
+    "UnstartedBot",
+    "check_bot",
+    "contained_bot",
+    "failure",
+    "is_user_bot",
+    "protect_process",
+    "safe_repr",
+]

@@ -5,6 +5,10 @@ pairing plays every deal (seed) once per *seat pattern*: with two sides, A-B the
 same deal; with three sides, every way to give the three colours to the two bots (A-B-B, B-A-B,
 ..., B-A-A). So first move, cards and dice even out. Games run in worker processes.
 
+A user's bot cannot learn a deal it has still to play: each deal's seed is a hash of the run's
+seed (:func:`deal_seed`), so one game's seed tells nothing of the others', and ``--save`` writes
+a deal's records only once every game of that deal is over.
+
 Examples::
 
     sequence tournament --bot random --bot greedy --games 100
@@ -19,6 +23,7 @@ reason is listed under the tables and in the JSON.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import math
@@ -26,9 +31,11 @@ import multiprocessing
 import os
 import random
 import secrets
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +56,8 @@ class Task:
     owners: tuple[int, ...]
     """For each team, the index of its bot in the tournament's bot list."""
     config: dict[str, Any]
+    deal: int
+    """Which deal of the pairing (0, 1, ...): its games share the seed."""
     seed: int
     time_limit: float | None
     save: bool
@@ -63,6 +72,17 @@ def seat_patterns(teams: int) -> list[tuple[int, ...]]:
     6
     """
     return [p for p in itertools.product((0, 1), repeat=teams) if 0 in p and 1 in p]
+
+
+def deal_seed(run_seed: int, deal: int) -> int:
+    """The seed of deal ``deal`` of a run from ``run_seed``: a hash, so a bot that learns one
+    game's seed (from a saved record, say) cannot work out the deals still to come.
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
+    True
+    """
+    digest = hashlib.sha256(f"sequence-deal:{run_seed}:{deal}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
 
 
 def make_tasks(
@@ -92,7 +112,8 @@ def make_tasks(
                         specs=tuple(specs[o] for o in owners),
                         owners=owners,
                         config=config.to_dict(),
-                        seed=seed + deal,
+                        deal=deal,
+                        seed=deal_seed(seed, deal),
                         time_limit=time_limit,
                         save=save,
                     )
@@ -116,20 +137,31 @@ def _output_problem(json_path: str | None, save_dir: Path | None) -> str | None:
     return None
 
 
+def start_worker() -> None:
+    """Set up a process that plays games: an alarm is the arena's own business (its move timer
+    ignores one sent early), and by default one would end the process and the whole run."""
+    if hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+
+
 def run_task(task: Task) -> dict[str, Any]:
     """Play one game (in a worker process) and return its summary, picklable."""
+    from ..bots import Bot
     from ..bots.arena import play_game
     from ..bots.base import seat_seed
-    from ..bots.isolated import contained_bot
+    from ..bots.isolated import UnstartedBot, contained_bot
     from ..engine import config_from_dict
 
     config = config_from_dict(task.config)
-    bots = []
+    bots: list[Bot] = []
     for seat in range(config.players):
-        team = seat % config.teams
+        spec = task.specs[seat % config.teams]
         # A user's bot plays in a process of its own, one per seat and game: it cannot reach
         # the game's state, its team-mate's memory, or what it saw in the last game.
-        bots.append(contained_bot(task.specs[team], seed=seat_seed(task.seed, seat)))
+        try:
+            bots.append(contained_bot(spec, seed=seat_seed(task.seed, seat)))
+        except ValueError as exc:  # it started when checked, not now: it loses, the run goes on
+            bots.append(UnstartedBot(spec, str(exc)))
     tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
     try:
         result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
@@ -157,6 +189,7 @@ def run_task(task: Task) -> dict[str, Any]:
     return {
         "index": task.index,
         "pairing": [a, b],
+        "deal": task.deal,
         "owners": list(owners),
         "seed": task.seed,
         "score_a": score_a,
@@ -403,55 +436,70 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=("round-robin", "gauntlet"), default="round-robin",
                         help="every pair, or the first bot against each of the others")  # fmt: skip
     add_config_arguments(parser)
-    parser.add_argument("--games", type=int, default=20,
-                        help="games a pairing (rounded up to whole seat patterns)")  # fmt: skip
+    parser.add_argument(
+        "--games", type=int, default=20,
+        help="games a pairing, rounded up to whole seat patterns (default: 20)",
+    )  # fmt: skip
     parser.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="first deal's seed; deals are seed, seed+1, ... (default: a random 62-bit number,"
-        " printed with the results, so no bot can guess the deal)",
+        help="the run's seed, from which every deal's is hashed (default: a random 62-bit number,"
+        " printed with the results; other processes can read a seed given here, so leave it"
+        " out when bots must not know the deals)",
     )
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes")
-    parser.add_argument("--time-limit", type=float, default=30.0,
-                        help="seconds a move; over it loses the game (0: none)")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: one per core)")  # fmt: skip
+    parser.add_argument(
+        "--time-limit", type=float, default=30.0,
+        help="seconds a move; over it loses the game (default: 30; 0: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--save", metavar="DIR",
+        help="write every game's record (JSON) into DIR, a new or empty folder",
+    )  # fmt: skip
     parser.add_argument("--json", metavar="PATH", help="write the results as JSON ('-' for stdout)")
-    parser.add_argument("--save", metavar="DIR", help="write every game's record (JSON) into DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bots import make_bot
+    from ..bots.isolated import check_bot, is_user_bot, protect_process
 
     specs: list[str] = args.bot
     err = sys.stderr
     if len(specs) < 2:
         print("sequence tournament: give at least two bots (--bot A --bot B)", file=err)
         return 2
-    if args.games < 1:
-        print("sequence tournament: --games must be at least 1", file=err)
+    for name, value, least in (("--games", args.games, 1), ("--workers", args.workers, 1)):
+        if value < least:
+            print(f"sequence tournament: {name} must be at least {least}", file=err)
+            return 2
+    if args.time_limit < 0 or not math.isfinite(args.time_limit):
+        print("sequence tournament: --time-limit is 0 (none) or more seconds", file=err)
         return 2
     try:
         config = config_from_args(args)
         for spec in specs:
-            make_bot(spec)
+            check_bot(spec)  # a user's module is imported in a process of its own, never here
     except (ConfigError, ValueError) as exc:
         print(f"sequence tournament: {exc}", file=err)
         return 2
     save_dir = Path(args.save) if args.save else None
-    problem = _output_problem(args.json, save_dir)
+    problem = _output_problem(args.json, save_dir) or _prepare_save(save_dir)
     if problem:  # found now, not after hours of games
         print(f"sequence tournament: {problem}", file=err)
         return 2
-    if save_dir is not None:
-        save_dir.mkdir(parents=True, exist_ok=True)
-    time_limit = args.time_limit if args.time_limit and args.time_limit > 0 else None
+    if any(is_user_bot(spec) for spec in specs):
+        protect_process()  # and the workers forked from here: bots cannot read their memory
+    time_limit = args.time_limit if args.time_limit > 0 else None
     seed = secrets.randbits(62) if args.seed is None else args.seed
     tasks = make_tasks(specs, config, args.mode, args.games, seed, time_limit, bool(args.save))
+    games_a_deal = len(seat_patterns(config.teams))
     results: list[dict[str, Any]] = []
+    unsaved: dict[int, list[tuple[int, str]]] = {}
     start = time.perf_counter()
     json_stdout = args.json == "-"
-    workers = max(1, min(args.workers, len(tasks)))
+    workers = min(args.workers, len(tasks))
 
     from rich.console import Console
     from rich.progress import (
@@ -471,28 +519,55 @@ def run(args: argparse.Namespace) -> int:
 
     def collect(result: dict[str, Any]) -> None:
         record = result.pop("record")
-        if save_dir is not None and record is not None:
-            (save_dir / f"game-{result['index'] + 1:05d}.json").write_text(
-                record + "\n", encoding="utf-8"
-            )
         results.append(result)
+        if save_dir is None or record is None:
+            return
+        # A deal's records are written only once all its games are over: a record holds the
+        # deal's seed, and a bot still to play that deal must not find it on the disk. (Tasks
+        # are made deal by deal, so a deal's games have consecutive indexes.)
+        deal = result["index"] // games_a_deal
+        unsaved.setdefault(deal, []).append((result["index"], record))
+        if len(unsaved[deal]) == games_a_deal:
+            _write_records(save_dir, unsaved.pop(deal))
 
+    stopped = None
     with progress:
         bar = progress.add_task("games", total=len(tasks))
         if workers == 1:
-            for task in tasks:
-                collect(run_task(task))
-                progress.advance(bar)
+            previous = signal.signal(signal.SIGALRM, signal.SIG_IGN) if _ALARM else None
+            try:
+                for task in tasks:
+                    collect(run_task(task))
+                    progress.advance(bar)
+            finally:
+                if _ALARM:
+                    signal.signal(signal.SIGALRM, previous)
         else:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else methods[0])
             # Not multiprocessing.Pool: its workers are daemons, which may not start the
             # process a user's bot plays in (bots/isolated.py).
-            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-                for future in as_completed([pool.submit(run_task, task) for task in tasks]):
-                    result = future.result()
-                    collect(result)
-                    progress.advance(bar)
+            with ProcessPoolExecutor(workers, mp_context=ctx, initializer=start_worker) as pool:
+                futures = [pool.submit(run_task, task) for task in tasks]
+                try:
+                    for future in as_completed(futures):
+                        collect(future.result())
+                        progress.advance(bar)
+                except BrokenProcessPool:  # something killed a worker: keep what was played
+                    stopped = "a worker process was killed (by a bot's process, or the system)"
+                    for future in futures:
+                        future.cancel()
+    if stopped:
+        print(
+            f"sequence tournament: stopped after {len(results)} of {len(tasks)} games: {stopped};"
+            " the results below are of the games that were played",
+            file=err,
+        )
+        if save_dir is not None:  # the run is over: nothing is left to hide
+            for deal in unsaved.values():
+                _write_records(save_dir, deal)
+    if not results:
+        return 1
     results.sort(key=lambda r: r["index"])
     summary = summarise(specs, results, config, args.mode, time.perf_counter() - start)
     summary["seed"] = seed
@@ -507,4 +582,28 @@ def run(args: argparse.Namespace) -> int:
             print(text)
         else:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
-    return 0
+    return 1 if stopped else 0
+
+
+_ALARM = hasattr(signal, "SIGALRM")
+
+
+def _prepare_save(save_dir: Path | None) -> str | None:
+    """Make the ``--save`` folder; why it cannot be used (``None``: it can)."""
+    if save_dir is None:
+        return None
+    try:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"--save {save_dir}: cannot make that folder ({exc.strerror or exc})"
+    if any(save_dir.glob("game-*.json")):
+        return f"--save {save_dir}: it already holds game records; give a new or empty folder"
+    if not os.access(save_dir, os.W_OK):
+        return f"--save {save_dir}: cannot write there"
+    return None
+
+
+def _write_records(save_dir: Path, records: list[tuple[int, str]]) -> None:
+    for index, record in records:
+        path = save_dir / f"game-{index + 1:05d}.json"
+        path.write_text(record + "\n", encoding="utf-8")

@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..bots.isolated import is_user_bot
 from ..engine import SequenceError
 from ..i18n import N_, SUPPORTED, normalise, system_language
 from .session import GAME_CHOICES, HUMAN, BadSetup, GameSetup, Session, bot_choices
@@ -79,7 +80,11 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
     """The game the options describe; raises ValueError for an impossible seat list."""
     players = 2 if args.players is None else args.players
     if args.seats:
-        seats = tuple(s.strip().lower() for s in args.seats.split(","))
+        # Built-in names in any case; a user's module:Class exactly as written.
+        seats = tuple(
+            s.strip() if is_user_bot(s.strip()) else s.strip().lower()
+            for s in args.seats.split(",")
+        )
         players = len(seats) if args.players is None else args.players
         if len(seats) != players:
             raise BadSetup(

@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..bots.isolated import failure
+from ..bots.isolated import failure, safe_repr
 from ..engine import (
     TEAM_LETTERS,
     Card,
@@ -447,7 +447,7 @@ class GameScreen(Screen[None]):
             return
         if move is not None and not isinstance(move, Move):
             # For the bot's author, in English like its exceptions.
-            reason = f"choose() returned {move!r}, which is not a Move"  # i18n: ignore
+            reason = f"choose() returned {safe_repr(move)}, which is not a Move"  # i18n: ignore
             self.app.call_from_thread(self._bot_failed, generation, reason)
             return
         self.app.call_from_thread(self._bot_done, generation, seat, move)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import BOTS, Bot, make_bot
+from ..bots import BOTS, Bot, make_bot, parse_spec
 from ..bots.base import seat_seed
-from ..bots.isolated import contained_bot
+from ..bots.isolated import contained_bot, is_user_bot
 from ..engine import (
     ConfigError,
     GameRecord,
@@ -131,7 +131,7 @@ class GameSetup:
             kinds.append(HUMAN if not kinds else default_bot())
         for kind in kinds:
             if kind != HUMAN:
-                make_bot(kind)  # raises ValueError naming the known bots
+                check_spec(kind)
         return tuple(kinds)
 
     @property
@@ -176,7 +176,7 @@ class Session:
             raise BadRecord(N_("the saved game has {n} seats, not {given}"), n=n, given=len(kinds))
         for kind in kinds:
             if kind != HUMAN:
-                make_bot(kind)
+                check_spec(kind)
         session = cls(state, tuple(kinds), undo, _bots(tuple(kinds), record.seed))
         session.actors = _actors_of(record)
         return session
@@ -280,9 +280,18 @@ class Session:
         return self.state.phase in phases
 
 
+def check_spec(kind: str) -> None:
+    """Raise ValueError if ``kind`` names no bot. A user's ``module:Class`` is only parsed here:
+    its module is imported in the bot's own process (``_bots``), which says if it fails."""
+    if is_user_bot(kind):
+        parse_spec(kind)
+    else:
+        make_bot(kind)  # raises ValueError naming the known bots
+
+
 def _bots(seats: tuple[str, ...], seed: int) -> dict[int, Bot]:
     return {
-        s: contained_bot(kind, seed=seat_seed(seed, s))
+        s: contained_bot(kind, seed=seat_seed(seed, s), output="null")
         for s, kind in enumerate(seats)
         if kind != HUMAN
     }

@@ -1,0 +1,19 @@
+"""A user's ``module:Class`` bot in the terminal game: named as written, run in its own process."""
+
+from __future__ import annotations
+
+import argparse
+
+from sequence.cli.main import build_parser
+from sequence.tui import cli
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    args = build_parser("play").parse_args(["play", *argv])
+    args.lang = args.lang or "en"
+    return args
+
+
+def test_seats_keep_a_users_class_name_as_written() -> None:
+    setup = cli.setup_from_args(parse("--seats", "Human, mypackage.mybot:FirstMove@Depth=2 ,HARD"))
+    assert setup.seats == ("human", "mypackage.mybot:FirstMove@Depth=2", "hard")
