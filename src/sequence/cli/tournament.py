@@ -375,16 +375,19 @@ def render(summary: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console(stderr=summary.get("_stderr", False))
-    cfg = summary["config"]
+    cfg = dict(summary["config"])
+    game, players, teams = cfg.pop("game"), cfg.pop("players"), cfg.pop("teams")
+    options = ", ".join(k if v is True else f"{k}={v}" for k, v in cfg.items())  # draft, ...
     title = (
-        f"{cfg['game']} {cfg['players']} players, {cfg['teams']} sides:"
+        f"{game}{f' ({options})' if options else ''} {players} players, {teams} sides:"
         f" {summary['games']} games in {summary['seconds']:.0f} s"
     )
     if "seed" in summary:
         title += f" (deals from --seed {summary['seed']})"
     t = Table(title=title)
     for col in ("A", "B", "games", "A wins", "draws", "B wins", "A score", "95% interval"):
-        t.add_column(col, justify="left" if col in ("A", "B") else "right")
+        # Bot names wrap rather than lose their ends (mypackage.mybot:A and :B look alike cut).
+        t.add_column(col, justify="left" if col in ("A", "B") else "right", overflow="fold")
     for p in summary["pairings"]:
         lo, hi = p["a_score_95"]
         t.add_row(
@@ -400,10 +403,10 @@ def render(summary: dict[str, Any]) -> None:
         "games",
         "score",
         "ms/move",
-        "iterations/move",
-        "iterations/s",
+        "iter/move",
+        "iter/s",
     ):
-        r.add_column(col, justify="left" if col == "bot" else "right")
+        r.add_column(col, justify="left" if col == "bot" else "right", overflow="fold")
     for x in sorted(summary["ratings"], key=lambda x: -x["elo"]):
         lo, hi = x["elo_95"]
         r.add_row(
