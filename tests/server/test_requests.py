@@ -183,7 +183,7 @@ def test_the_host_can_free_a_lobby_seat_whose_player_left(server: ServerThread) 
     here.wait(lambda s: True)
     with server.http() as http:
         r = http.post(f"/api/tables/{code}/seats/1/bot", json={"host_token": host, "level": None})
-        assert r.status_code == 409 and "seat 2 is here" in r.json()["message"]
+        assert r.status_code == 409 and "seat 1 is here" in r.json()["message"]
         here.close()
         deadline = time.monotonic() + 10
         while server.hub.tables[code].seats[1].connections:
@@ -196,6 +196,45 @@ def test_the_host_can_free_a_lobby_seat_whose_player_left(server: ServerThread) 
         assert join(server, code, "Cy", seat=1)["seat"] == 1
     stale = Client(server, code, bob["seat_token"])
     assert stale.error()["code"] == "bad_token"
+
+
+def test_seat_numbers_in_messages_count_from_zero_like_the_api(server: ServerThread) -> None:
+    # The API's seat (in paths, bodies and answers) is 0 for the first seat: its messages must
+    # name seats the same way, or "seat 2 is taken" answers a request for seat 1.
+    empty = create_table(server, game="classic", players=2)
+    created = create_table(server, game="classic", players=2, name="Ann", seat=0)
+    code, host = created["code"], created["host_token"]
+    ann = Client(server, code, created["seat_token"])
+    ann.wait(lambda s: True)
+    with server.http() as http:
+
+        def says(method: str, path: str, body: dict[str, Any]) -> str:
+            return str(http.request(method, path, json=body).json()["message"])
+
+        assert says("POST", f"/api/tables/{code}/join", {"name": "Bob", "seat": 0}) == (
+            "seat 0 is taken"
+        )
+        no_seat_2 = "there is no seat 2 at this table: its seats are 0 to 1"
+        assert says("POST", f"/api/tables/{code}/join", {"name": "Bob", "seat": 2}) == no_seat_2
+        bot = {"host_token": host, "level": "random"}
+        assert says("POST", f"/api/tables/{code}/seats/9/bot", bot) == (
+            "there is no seat 9 at this table: its seats are 0 to 1"
+        )
+        assert says("POST", f"/api/tables/{code}/seats/0/bot", bot) == (
+            "the player of seat 0 is here"
+        )
+        assert says("POST", f"/api/tables/{code}/start", {"host_token": host}) == (
+            "seat 1 is still empty"
+        )
+        start_empty = {"host_token": empty["host_token"]}
+        assert says("POST", f"/api/tables/{empty['code']}/start", start_empty) == (
+            "seats 0, 1 are still empty"
+        )
+        taken = {"game": "kids", "players": 2, "bots": ["random"], "name": "Ann", "seat": 0}
+        assert says("POST", "/api/tables", taken) == "seat 0 is not free"
+        taken["seat"] = 2
+        assert says("POST", "/api/tables", taken) == no_seat_2
+    ann.close()
 
 
 def test_a_flood_of_lobbies_does_not_hide_games_in_play(

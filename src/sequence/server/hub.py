@@ -85,6 +85,17 @@ class RequestError(Exception):
         return translated.format(**self.params) if self.params else translated
 
 
+def no_seat(seat: object, players: int) -> RequestError:
+    """A seat number the table does not have. Seats are numbered from 0 as everywhere in the API
+    (paths, bodies, answers, messages); the range says so to a client that counted from 1."""
+    return RequestError(
+        "bad_message",
+        N_("there is no seat {seat} at this table: its seats are 0 to {last}"),
+        seat=seat,
+        last=players - 1,
+    )
+
+
 def bot_levels() -> list[str]:
     """The bot names a table may seat (levels first, when the bots package has them)."""
     order = ["easy", "medium", "hard"]
@@ -389,11 +400,9 @@ class Hub:
                         "bad_message", N_("every seat is a bot: leave one for yourself")
                     )
             if not 0 <= seat < config.players:
-                raise RequestError(
-                    "bad_message", N_("there is no seat {seat} at this table"), seat=seat
-                )
+                raise no_seat(seat, config.players)
             if seats[seat].kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is not free"), n=seat + 1)
+                raise RequestError("bad_message", N_("seat {n} is not free"), n=seat)
             seat_token = secrets.token_urlsafe(24)
             seats[seat].token_hash = hash_token(seat_token)
             seats[seat].name = clean_name(name)
@@ -425,12 +434,10 @@ class Hub:
                 if seat is None:
                     raise RequestError("bad_message", N_("the table is full"), 409)
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise RequestError(
-                    "bad_message", N_("there is no seat {seat} at this table"), seat=seat
-                )
+                raise no_seat(seat, len(table.seats))
             target = table.seats[seat]
             if target.kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat + 1)
+                raise RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat)
             token = secrets.token_urlsafe(24)
             target.token_hash, target.name = hash_token(token), clean_name(name)
             await self.store.run(self.store.save_seat, table.id, target.data())
@@ -449,9 +456,7 @@ class Hub:
         self.check_host(table, host_token)
         async with table.lock:
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise RequestError(
-                    "bad_message", N_("there is no seat {seat} at this table"), seat=seat
-                )
+                raise no_seat(seat, len(table.seats))
             target = table.seats[seat]
             if table.status == "finished":
                 raise RequestError("game_over", N_("the game is over"))
@@ -459,7 +464,7 @@ class Hub:
                 # A player who took a seat and left can be replaced; one who is here cannot.
                 if target.kind == "human" and target.connections > 0:
                     raise RequestError(
-                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat + 1
+                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat
                     )
                 target.bot = None if level is None else check_level(level)
                 target.name = target.bot
@@ -470,7 +475,7 @@ class Hub:
                 check_level(level)
                 if target.kind == "human" and target.connections > 0:
                     raise RequestError(
-                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat + 1
+                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat
                     )
                 target.stand_in = target.kind == "human" or target.stand_in
                 target.bot = level
@@ -485,11 +490,13 @@ class Hub:
         async with table.lock:
             if table.status != "lobby":
                 raise RequestError("bad_message", N_("the game has already started"), 409)
-            empty = [s.seat + 1 for s in table.seats if s.kind == "empty"]
+            empty = [s.seat for s in table.seats if s.kind == "empty"]
             if empty:
                 raise RequestError(
                     "bad_message",
-                    N_("seats {seats} are still empty"),
+                    N_("seat {seats} is still empty")
+                    if len(empty) == 1
+                    else N_("seats {seats} are still empty"),
                     409,
                     seats=", ".join(map(str, empty)),
                 )
