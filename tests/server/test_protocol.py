@@ -67,7 +67,7 @@ def test_bad_create_requests(server: ServerThread) -> None:
         assert r.status_code == 400 and "5 players" in r.json()["message"]
         r = http.post("/api/tables", content=b"{not json")
         assert r.status_code == 400 and r.json()["error"] == "bad_json"
-        r = http.post("/api/tables", json={"players": 2, "bots": ["os:system"]})
+        r = http.post("/api/tables", json={"game": "kids", "players": 2, "bots": ["os:system"]})
         assert r.status_code == 400 and "unknown bot level" in r.json()["message"]
         r = http.post("/api/tables", content=b"x" * 20_000)
         assert r.status_code == 413 and r.json()["error"] == "too_large"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from sequence.cli.main import main
 from sequence.server import hub as hub_module
 
 from .conftest import Client, ServerThread, create_table, join, start
@@ -29,18 +32,18 @@ def finished_bot_game(server: ServerThread, **body: Any) -> str:
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ('{"game": []}', "unknown game"),
-        ('{"game": {}}', "unknown game"),
-        ('{"players": 2.9}', "whole numbers"),
-        ('{"players": true}', "whole numbers"),
-        ('{"players": 1e400}', "whole numbers"),
-        ('{"players": Infinity}', "whole numbers"),
-        ('{"teams": -Infinity}', "whole numbers"),
-        ('{"options": {"max_turns": 1e400}}', "whole number"),
-        ('{"options": {"chips_per_colour": 2.5}}', "whole number"),
-        ('{"public": "false"}', "public is true or false"),
-        ('{"name": "Ann", "seat": -1}', "no seat -1"),
-        ('{"name": "Ann", "seat": 7}', "no seat 7"),
+        ('{"game": [], "players": 2}', "unknown game"),
+        ('{"game": {}, "players": 2}', "unknown game"),
+        ('{"game": "classic", "players": 2.9}', "whole numbers"),
+        ('{"game": "classic", "players": true}', "whole numbers"),
+        ('{"game": "classic", "players": 1e400}', "whole numbers"),
+        ('{"game": "classic", "players": Infinity}', "whole numbers"),
+        ('{"game": "classic", "players": 2, "teams": -Infinity}', "whole numbers"),
+        ('{"game": "classic", "players": 2, "options": {"max_turns": 1e400}}', "whole number"),
+        ('{"game": "kids", "players": 2, "options": {"chips_per_colour": 2.5}}', "whole number"),
+        ('{"game": "kids", "players": 2, "public": "false"}', "public is true or false"),
+        ('{"game": "kids", "players": 2, "name": "Ann", "seat": -1}', "no seat -1"),
+        ('{"game": "kids", "players": 2, "name": "Ann", "seat": 7}', "no seat 7"),
     ],
 )
 def test_bad_create_values_are_refused(server: ServerThread, body: str, says: str) -> None:
@@ -49,6 +52,68 @@ def test_bad_create_values_are_refused(server: ServerThread, body: str, says: st
         assert r.status_code == 400, r.text
         assert r.json()["error"] == "bad_message" and says in r.json()["message"]
         assert http.get("/api/tables").json()["tables"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "missing"),
+    [("{}", "game"), ('{"players": 2}', "game"), ('{"game": "kids"}', "players"),
+     ('{"game": null, "players": 2}', "game")],
+)  # fmt: skip
+def test_a_table_needs_a_game_and_a_player_count(
+    server: ServerThread, body: str, missing: str
+) -> None:
+    # docs/server.md: POST /api/tables {game, players, teams?, ...}: game and players required.
+    with server.http() as http:
+        r = http.post("/api/tables", content=body.encode())
+        assert r.status_code == 400, r.text
+        assert r.json() == {
+            "error": "bad_message",
+            "message": f"{missing} is missing: a table needs a game and a number of players",
+        }
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_unknown_routes_and_methods_get_the_api_error_format(server: ServerThread) -> None:
+    with server.http() as http:
+        r = http.get("/api/nope")
+        assert r.status_code == 404
+        assert r.json() == {"error": "not_found", "message": "there is nothing at /api/nope"}
+        r = http.get("/static/nope.js", headers={"Accept-Language": "fr"})
+        assert r.status_code == 404 and r.json()["error"] == "not_found"
+        assert r.json()["message"] == "il n'y a rien à /static/nope.js"
+        r = http.delete("/api/tables")
+        assert r.status_code == 405 and r.headers["allow"] == "GET, POST"
+        assert r.json() == {
+            "error": "method_not_allowed",
+            "message": "/api/tables does not take DELETE; it takes GET, POST",
+        }
+        r = http.get(f"/api/tables/{create_table(server, game='kids', players=2)['code']}/start")
+        assert r.status_code == 405 and r.headers["allow"] == "POST"
+
+
+def test_the_record_is_refused_until_the_game_is_over_and_saved_as_docs_say(
+    server: ServerThread, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lobby = create_table(server, game="kids", players=2, name="Ann")
+    playing = create_table(server, game="kids", players=2, bots=["random", "random"])
+    server.hub.bot_delay = 30  # it stays in play
+    start(server, playing["code"], playing["host_token"])
+    with server.http() as http:
+        for code in (lobby["code"], playing["code"]):
+            for path in ("record", "replay/0"):
+                r = http.get(f"/api/tables/{code}/{path}")
+                assert r.status_code == 403 and r.json()["error"] == "not_finished", r.text
+    server.hub.bot_delay = 0
+    code = finished_bot_game(server)
+    with server.http() as http:
+        answer = http.get(f"/api/tables/{code}/record").json()
+    # docs/server.md: save "text" (or "record" as JSON) for `sequence replay`.
+    assert set(answer) == {"record", "text"}
+    (tmp_path / "game.txt").write_text(answer["text"])
+    (tmp_path / "game.json").write_text(json.dumps(answer["record"]))
+    for name in ("game.txt", "game.json"):
+        assert main(["replay", str(tmp_path / name), "--print"]) == 0
+        assert "result: " in capsys.readouterr().out
 
 
 def test_tokens_that_are_not_text_are_refused(server: ServerThread) -> None:

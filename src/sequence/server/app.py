@@ -26,9 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import GAMES, OPTIONS, SPECS, ConfigError, GameRecord, Move, config_from_dict
@@ -49,6 +52,16 @@ def request_language(headers: Any) -> str:
 
 def _error(exc: RequestError, lang: str) -> JSONResponse:
     return JSONResponse({"error": exc.code, "message": exc.text(lang)}, status_code=exc.status)
+
+
+def _allowed_methods(app: FastAPI, scope: Any) -> str:
+    """The methods of every route for a request's path, for a 405's ``Allow``: Starlette's names
+    only the first route's (``GET /api/tables`` and not its ``POST``)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if route.matches(scope)[0] != Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 def _language(value: Any) -> str:
@@ -152,6 +165,29 @@ def create_app(
         )
         return _error(error, request_language(request.headers))
 
+    @app.exception_handler(HTTPException)
+    async def routing_error(request: Request, exc: HTTPException) -> Response:
+        # No route for the path (or no such static file), or a method the route does not take:
+        # the API's own error format too, rather than FastAPI's {"detail": ...}.
+        path = request.url.path[:100]
+        if exc.status_code not in (404, 405):  # none raised by this app; kept as they come
+            return await http_exception_handler(request, exc)
+        if exc.status_code == 404:
+            error = RequestError("not_found", N_("there is nothing at {path}"), 404, path=path)
+            return _error(error, request_language(request.headers))
+        allowed = _allowed_methods(app, request.scope)
+        error = RequestError(
+            "method_not_allowed",
+            N_("{path} does not take {method}; it takes {allowed}"),
+            405,
+            path=path,
+            method=request.method,
+            allowed=allowed,
+        )
+        response = _error(error, request_language(request.headers))
+        response.headers["Allow"] = allowed
+        return response
+
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -213,7 +249,14 @@ def create_app(
         public = body.get("public", True)
         if not isinstance(public, bool):
             raise RequestError("bad_message", N_("public is true or false"))
-        spec = {"game": body.get("game", "classic"), "players": body.get("players", 2)}
+        for required in ("game", "players"):  # the engine would default them: a client must not
+            if body.get(required) is None:
+                raise RequestError(
+                    "bad_message",
+                    N_("{name} is missing: a table needs a game and a number of players"),
+                    name=required,
+                )
+        spec = {"game": body["game"], "players": body["players"]}
         if body.get("teams") is not None:
             spec["teams"] = body["teams"]
         options = body.get("options") or {}
@@ -295,7 +338,7 @@ def create_app(
         table = await hub().get(code)
         if table.status != "finished" or table.state is None:
             raise RequestError(
-                "not_started", N_("a game's record is published only when the game is over"), 403
+                "not_finished", N_("a game's record is published only when the game is over"), 403
             )
         return table
 

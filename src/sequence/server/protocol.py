@@ -61,6 +61,10 @@ ERROR_CODES: Final = (
     "stale",
     "illegal",
     "unavailable",
+    # HTTP only
+    "not_found",
+    "method_not_allowed",
+    "not_finished",
 )
 """Every error code a client can get."""
 
