@@ -112,6 +112,8 @@ def test_cli_rules_in_each_language(lang: str, capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert TITLES[lang] in out
     assert "8C KS 6C 5C 4C 3C 2C 8D 8H KS" in out
+    other = next(code for code in SUPPORTED if code != lang)
+    assert f"(--lang {other})" in out and ".md" not in out  # how to read it in another language
 
 
 def test_cli_rules_default_language_is_the_system_one(

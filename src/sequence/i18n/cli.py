@@ -8,6 +8,7 @@ Markdown source instead). An unknown game or language is an error (exit status 2
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from rich.console import Console
@@ -49,5 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "markdown", False):
         sys.stdout.write(text)
         return 0
+    # The page links its other languages as files (../ru/kids.md); here, say how to ask for one.
+    text = re.sub(r"\[([^\]]+)\]\(\.\./([a-z]+)/[a-z]+\.md\)", r"\1 (--lang \2)", text)
     Console(soft_wrap=False).print(Markdown(text, code_theme="ansi_dark"))
     return 0
