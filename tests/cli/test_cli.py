@@ -150,6 +150,7 @@ def test_replay_validates_and_prints_the_final_position(
     out = capsys.readouterr().out
     assert state.position() in out
     assert f"result: {state.outcome().result()}" in out  # type: ignore[union-attr]
+    assert out.splitlines()[0].split() == list("abcdefghij")  # the notation's column letters
     assert (
         main(["replay", _record(tmp_path, record.to_text(), "g.txt"), "--print", "--to", "3"]) == 0
     )

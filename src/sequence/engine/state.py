@@ -1248,9 +1248,10 @@ class State:
         return read_position(text)
 
     def board_text(self) -> str:
-        """The board for people: the label of each space, and team letters on chips."""
+        """The board for people: the label of each space, and team letters on chips, under the
+        column letters and beside the row numbers that the move notation uses (``d3``)."""
         layout = self.config.spec.layout
-        lines = []
+        lines = ["   " + "".join(f" {chr(ord('a') + c)}  " for c in range(layout.cols)).rstrip()]
         for r in range(layout.rows):
             cells = []
             for c in range(layout.cols):
