@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from sequence.cli.main import build_parser
+from sequence.cli.main import build_parser, main
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui import cli
 from sequence.tui.game import result_text
@@ -124,3 +127,75 @@ def test_loading_errors_are_in_the_chosen_language(
     assert "ход 1: " in capsys.readouterr().err
     assert cli.run(parse("--vs", "nobody", "--lang", "uk")) == 2
     assert "невідомий бот «nobody»" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (("--game", "kids", "--difficult"), "option difficult does not apply to Sequence for Kids"),
+        (("--game", "dice", "--manual-draw"), "option manual_draw does not apply to Sequence Dice"),
+        (("--line-length", "6"), "option dice_line_length does not apply to Sequence"),
+        (("--game", "draft", "--line-length", "5"), "option dice_line_length does not apply"),
+        (("--game", "draft", "--manual-draw"), "manual_draw does not apply to the draft variant"),
+    ],
+)
+def test_rule_flags_the_game_does_not_take_are_refused_like_simulate(
+    argv: tuple[str, ...], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They used to start the game without the rule, where `sequence simulate -o` refuses it.
+    for more in (("--vs", "random"), ("--setup",)):
+        assert cli.run(parse(*argv, *more)) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sequence play: {says}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [("--game", "kids"), ("--players", "4"), ("--teams", "2"), ("--seed", "5"), ("--difficult",),
+     ("--manual-draw",), ("--line-length", "6")],
+)  # fmt: skip
+def test_setup_options_with_load_are_refused(
+    flag: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "saved.json"
+    path.write_text(Session.start(GameSetup(seats=("human", "random"), seed=2)).record().to_json())
+    assert cli.run(parse("--load", str(path), *flag)) == 2
+    assert capsys.readouterr().err == (
+        f"sequence play: {flag[0]} cannot be given with --load: the saved game decides it\n"
+    )
+    assert cli.run(parse("--load", str(path), *flag, "--lang", "de")) == 2
+    assert f"{flag[0]} passt nicht zu --load" in capsys.readouterr().err
+
+
+def test_load_with_vs_seats_the_saved_games_player_count(tmp_path: Path) -> None:
+    setup = GameSetup(players=4, seats=("human", "random", "human", "random"), seed=2)
+    path = tmp_path / "four.json"
+    path.write_text(Session.start(setup).record().to_json())
+    seats = cli.load_seats(parse("--load", str(path), "--vs", "random"), path.read_text())
+    assert seats == ("human", "random", "random", "random")
+
+
+def test_play_without_a_terminal_is_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    said = "sequence play: the game needs a terminal: its input and output must not be redirected\n"
+    assert cli.run(parse("--vs", "random")) == 2  # pytest's standard input is no terminal
+    assert capsys.readouterr().err == said
+    # `sequence play --vs easy </dev/null >file` used to start Textual and hang.
+    sequence = Path(sys.executable).with_name("sequence")
+    with open(os.devnull) as stdin, (tmp_path / "out").open("w") as stdout:
+        done = subprocess.run(
+            [str(sequence), "play", "--vs", "easy", "--lang", "en"],
+            stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.decode() == said
+    assert (tmp_path / "out").read_text() == ""
+
+
+def test_play_help_says_defaults_bots_and_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "pause before each computer move (default 0.5)" in text
+    assert "package.module:Class" in text
+    assert "saved with s (a game record)" in text

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..engine import TEAM_LETTERS, GameRecord, RecordError, State
+from ..tui import on_a_terminal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"sequence replay: invalid record: {exc}", file=sys.stderr)
         return 1
-    if not args.print_only and sys.stdin.isatty() and sys.stdout.isatty():
+    if not args.print_only and on_a_terminal():
         from ..tui.replay_app import run_replay
 
         return run_replay(record, at=args.to)

@@ -16,11 +16,29 @@ import sys
 from pathlib import Path
 
 from ..bots.isolated import is_user_bot
-from ..engine import SequenceError
+from ..engine import GameRecord, SequenceError, make_config
 from ..i18n import N_, SUPPORTED, normalise, system_language
+from . import on_a_terminal
 from .session import GAME_CHOICES, HUMAN, BadSetup, GameSetup, Session, bot_choices
 
 START_FLAGS = ("game", "players", "teams", "vs", "seats", "hotseat")
+"""Options that start a game at once (without them, or with ``--setup``, the start screen opens)."""
+SETUP_FLAGS: dict[str, str] = {
+    "game": "--game",
+    "players": "--players",
+    "teams": "--teams",
+    "difficult": "--difficult",
+    "manual_draw": "--manual-draw",
+    "line_length": "--line-length",
+    "seed": "--seed",
+}
+"""Options (attribute: flag) that describe a new game, which a saved game already decides."""
+RULE_OPTIONS: dict[str, str] = {
+    "difficult": "difficult",
+    "manual_draw": "manual_draw",
+    "line_length": "dice_line_length",
+}
+"""Rule options (attribute: the engine's option), each for some games only."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,13 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--vs",
         metavar="LEVEL",
         help="you take seat 1; the computer at this level takes every other seat"
-        f" ({', '.join(bot_choices())})",
+        f" ({', '.join(bot_choices())}, or your own package.module:Class)",
     )
     who.add_argument(
         "--seats",
         metavar="LIST",
-        help="who sits where, comma-separated per seat: human or a bot level,"
-        " e.g. human,hard,human,easy",
+        help="who sits where, comma-separated per seat: human, a bot level or"
+        " package.module:Class, e.g. human,hard,human,easy",
     )
     who.add_argument(
         "--hotseat", action="store_true", help="every seat is a person at this keyboard"
@@ -55,12 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--manual-draw", action="store_true", help="drawing is a separate action (loss of card)"
     )
     parser.add_argument(
-        "--line-length", type=int, choices=(5, 6), default=5, help="Dice: chips in a row to win"
+        "--line-length", type=int, choices=(5, 6), help="Dice: chips in a row to win (default 5)"
     )
     parser.add_argument("--seed", type=int, help="seed of the shuffle and dice (default: random)")
     parser.add_argument("--no-undo", action="store_true", help="turn undo off")
     parser.add_argument("--rated", action="store_true", help="a rated game: no undo")
-    parser.add_argument("--load", metavar="FILE", help="resume a game saved with S (a game record)")
+    parser.add_argument("--load", metavar="FILE", help="resume a game saved with s (a game record)")
     parser.add_argument(
         "--setup", action="store_true", help="open the start screen even when options are given"
     )
@@ -72,44 +90,88 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.5,
         metavar="SECONDS",
-        help="pause before each computer move",
+        help="pause before each computer move (default 0.5)",
     )
 
 
-def setup_from_args(args: argparse.Namespace) -> GameSetup:
-    """The game the options describe; raises ValueError for an impossible seat list."""
-    players = 2 if args.players is None else args.players
+def seat_list(args: argparse.Namespace, players: int) -> tuple[str, ...]:
+    """Who sits where as ``--seats``, ``--hotseat`` or ``--vs`` say, for ``players`` seats; ``()``
+    when none of them is given. Raises ValueError for an impossible seat list."""
     if args.seats:
         # Built-in names in any case; a user's module:Class exactly as written.
         seats = tuple(
             s.strip() if is_user_bot(s.strip()) else s.strip().lower()
             for s in args.seats.split(",")
         )
-        players = len(seats) if args.players is None else args.players
         if len(seats) != players:
             raise BadSetup(
                 N_("--seats names {seats} seats for {players} players"),
                 seats=len(seats),
                 players=players,
             )
-    elif args.hotseat:
-        seats = (HUMAN,) * players
-    elif args.vs:
-        seats = (HUMAN,) + (args.vs,) * (players - 1)
-    else:
-        seats = ()
-    return GameSetup(
+        return seats
+    if args.hotseat:
+        return (HUMAN,) * players
+    if args.vs:
+        return (HUMAN,) + (args.vs,) * (players - 1)
+    return ()
+
+
+def setup_from_args(args: argparse.Namespace) -> GameSetup:
+    """The game the options describe; raises ValueError for an impossible seat list and
+    ConfigError for a rule option the game does not take."""
+    players = args.players
+    if players is None:
+        players = len(args.seats.split(",")) if args.seats else 2
+    setup = GameSetup(
         game=args.game or "classic",
         players=players,
         teams=args.teams,
-        seats=seats,
+        seats=seat_list(args, players),
         difficult=args.difficult,
         manual_draw=args.manual_draw,
-        line_length=args.line_length,
+        line_length=args.line_length or 5,
         seed=args.seed,  # None: a random one (Session.start)
         undo=not args.no_undo,
         rated=args.rated,
     )
+    check_rules(args, setup)
+    return setup
+
+
+def check_rules(args: argparse.Namespace, setup: GameSetup) -> None:
+    """Refuse a rule option the game does not take, with the engine's reason, as ``sequence
+    simulate`` does. :meth:`GameSetup.config` leaves such a rule out (the start screen keeps a box
+    ticked while another game is chosen): from the command line the game would start without it.
+    """
+    rules = {
+        option: getattr(args, name)
+        for name, option in RULE_OPTIONS.items()
+        if getattr(args, name) not in (None, False)
+    }
+    if not rules:
+        return
+    if setup.game == "draft":
+        make_config("classic", setup.players, setup.teams, draft=True, **rules)
+    else:
+        make_config(setup.game, setup.players, setup.teams, **rules)
+
+
+def check_load(args: argparse.Namespace) -> None:
+    """Refuse an option that describes a new game alongside ``--load``: it would be ignored."""
+    for name, flag in SETUP_FLAGS.items():
+        if getattr(args, name) not in (None, False):
+            raise BadSetup(
+                N_("{flag} cannot be given with --load: the saved game decides it"), flag=flag
+            )
+
+
+def load_seats(args: argparse.Namespace, text: str) -> tuple[str, ...]:
+    """The seats ``--vs``, ``--seats`` or ``--hotseat`` give a saved game, as many as it has
+    (``()``: its own ``SeatN`` tags)."""
+    if not (args.vs or args.seats or args.hotseat):
+        return ()
+    return seat_list(args, GameRecord.load(text).config.players)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,14 +189,23 @@ def run(args: argparse.Namespace) -> int:
             )
         if not args.bot_delay >= 0:
             raise BadSetup(N_("--bot-delay is 0 seconds or more"))
+        if args.load:
+            check_load(args)
         setup = setup_from_args(args)
         if args.load:
             text = Path(args.load).read_text(encoding="utf-8")
-            seats = setup.seat_kinds() if (args.vs or args.seats or args.hotseat) else ()
-            session = Session.load(text, seats, undo=setup.undo_allowed)
+            session = Session.load(text, load_seats(args, text), undo=setup.undo_allowed)
         elif not args.setup and any(getattr(args, flag) for flag in START_FLAGS):
             session = Session.start(setup)
+        if not on_a_terminal():
+            # Textual would wait for keys that never come (`</dev/null`), or fill a file with
+            # escape codes. Asked after the options, so that their mistakes are told first.
+            raise BadSetup(
+                N_("the game needs a terminal: its input and output must not be redirected")
+            )
     except (OSError, SequenceError, ValueError) as exc:
+        if session is not None:
+            session.close()  # its bots' processes
         reason = Gettext(args.lang or system_language()).error(exc)
         print(f"sequence play: {reason}", file=sys.stderr)  # i18n: ignore (the command's name)
         return 2
