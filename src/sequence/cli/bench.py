@@ -19,15 +19,24 @@ import time
 from typing import Any
 
 from ..engine import Config, ConfigError, State, play_random_game
-from .options import add_config_arguments, config_from_args
+from .options import add_config_arguments, config_from_args, describe
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
     parser.add_argument(
-        "--seconds", type=float, default=3.0, help="time per measurement (default 3)"
+        "--seconds",
+        type=float,
+        default=3.0,
+        help="seconds of random games; copies and push+pop are measured for half as long each"
+        " (default 3: about 6 s in all)",
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the first random game and of the positions sampled (default 0)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -109,10 +118,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    print(
-        f"{config.spec.title}, {config.to_dict()}"
-        f" (Python {figures['python']}, {figures['machine']})"
-    )
+    print(f"{describe(config)} (Python {figures['python']}, {figures['machine']})")
     print(f"  moves/s (full legal-move generation): {figures['moves_per_second']:>10,.0f}")
     print(f"  random games/s:                       {figures['games_per_second']:>10,.1f}"
           f"  ({figures['moves_per_game']:.1f} moves a game)")  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..engine import OPTIONS, Config, make_config
+from ..engine import OPTIONS, Config, ConfigError, make_config
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +21,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
         "--teams",
         type=int,
         default=None,
-        help="number of teams (default: alone for 2-3 players, else 2)",
+        help="number of teams (default: each plays alone with 2-3 players and at Kids; else 2"
+        " teams, or 3 for an odd count such as 9)",
     )
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME[=VALUE]",
                         help="a rule option, repeatable: " + ", ".join(OPTIONS)
@@ -39,8 +40,31 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 def config_from_args(args: argparse.Namespace) -> Config:
     """Build and check the configuration; raises ConfigError with a clear message."""
     options = parse_options(args.option)
-    game = args.game
-    if game == "draft":
-        game = "classic"
-        options["draft"] = True
-    return make_config(game, args.players, args.teams, **options)
+    if args.game != "draft":
+        return make_config(args.game, args.players, args.teams, **options)
+    # The draft variant of classic: an -o draft the engine reads as false contradicts it.
+    config = make_config("classic", args.players, args.teams, **{"draft": True, **options})
+    if not config.draft:
+        raise ConfigError(
+            "--game draft is the draft variant, which -o draft=false turns off:"
+            " use --game classic to play without it"
+        )
+    return config
+
+
+def describe(config: Config) -> str:
+    """A configuration in words, e.g. ``Sequence: 4 players in 2 teams of 2; difficult``."""
+    n = config.players
+    if config.teams == n:
+        who = f"{n} players, each alone"
+    else:
+        who = f"{n} players in {config.teams} teams of {config.team_size}"
+    options = ", ".join(
+        name if value is True else f"{name}={value}" for name, value in config.options().items()
+    )
+    return f"{config.spec.title}: {who}" + (f"; {options}" if options else "")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

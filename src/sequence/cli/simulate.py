@@ -9,7 +9,16 @@ import time
 from collections import Counter
 
 from ..engine import TEAM_LETTERS, ConfigError, State, play_random_game
-from .options import add_config_arguments, config_from_args
+from .options import add_config_arguments, config_from_args, describe, plural
+
+ENDINGS = {
+    "sequences": "sequences completed",
+    "heart": "the heart held",
+    "stalemate": "everyone passed",
+    "max_turns": "turn limit",
+    "deck_empty": "deck empty",
+}
+"""How a game ended (a Termination's value), for the summary."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,11 +71,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    cfg = config.to_dict()
-    print(f"{args.games} games of {config.spec.title}, {cfg}")
+    print(f"{plural(args.games, 'game')} of {describe(config)}")
     for key in sorted(wins):
-        label = "draws" if key == "draw" else f"team {key} wins"
-        print(f"  {label:>12}: {wins[key]}")
-    print(f"  endings: {dict(endings)}")
-    print(f"  average turns: {summary['average_turns']:.1f}; {elapsed:.2f} s")
+        label = "draws:" if key == "draw" else f"team {key} wins:"
+        print(f"  {label:<13} {wins[key]}")
+    ended = ", ".join(f"{ENDINGS.get(e, e)} {n}" for e, n in endings.most_common())
+    print(f"  endings: {ended}")
+    print(f"  average: {summary['average_turns']:.1f} turns a game; {elapsed:.2f} s in all")
     return 0
