@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """How much of Sequence is luck: lookahead bots that are shown hidden cards, against greedy.
 
 The bots issue asks for a fair bot that beats greedy 80% of the time. This script measures how
@@ -17,6 +18,9 @@ depend on the machine's speed. Not a test: a measurement (docs/bots.md has the r
 
 from __future__ import annotations
 
+import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+
+# isort: split
 import argparse
 import multiprocessing
 import random

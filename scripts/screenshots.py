@@ -17,6 +17,9 @@ Chromium headless through Playwright:
 
 from __future__ import annotations
 
+import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+
+# isort: split
 import argparse
 import socket
 import sys

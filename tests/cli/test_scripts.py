@@ -1,0 +1,60 @@
+"""The scripts in scripts/ run as the docs write them: ``scripts/loadtest.py --tables 200``."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted(p.name for p in (ROOT / "scripts").glob("*.py") if not p.name.startswith("_"))
+
+
+def _bare_python_path(tmp_path: Path) -> str:
+    """A PATH whose ``python3`` is a Python without the project's packages (the base
+    interpreter of the virtual environment), as on a shell where .venv is not activated."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys._base_executable)  # type: ignore[attr-defined]
+    return f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin"
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_each_script_is_an_executable_with_a_working_shebang(script: str, tmp_path: Path) -> None:
+    tracked = subprocess.run(
+        ["git", "ls-files", "-s", f"scripts/{script}"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+    if tracked:  # a git checkout: the mode is recorded there, for every clone
+        assert tracked.startswith("100755 "), f"scripts/{script} is not executable in git"
+    path = ROOT / "scripts" / script
+    assert path.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")
+    assert os.access(path, os.X_OK)
+    done = subprocess.run(
+        [f"scripts/{script}", "--help"],
+        cwd=ROOT,
+        env={**os.environ, "PATH": _bare_python_path(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: ")
+
+
+def test_loadtest_gives_percentiles_of_fewer_than_100_moves() -> None:
+    done = subprocess.run(
+        ["scripts/loadtest.py", "--tables", "1", "--duration", "1.5", "--ramp", "0.2",
+         "--think", "0.05"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    moves = int(re.search(r"^moves +(\d+)", done.stdout, re.M).group(1))  # type: ignore[union-attr]
+    assert 0 < moves < 100, done.stdout
+    for p in ("p50", "p95", "p99"):
+        line = re.search(rf"^round trip {p} +(.*)$", done.stdout, re.M)
+        assert line is not None and re.fullmatch(r"\d+\.\d ms", line.group(1)), done.stdout
+    assert "nan" not in done.stdout
