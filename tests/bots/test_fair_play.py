@@ -100,10 +100,91 @@ class StartsOnlyWhenChecked(Bot):
         return view.legal_moves[0]
 
 
+def started():
+    # How many of these bots' processes have started (the check's included).
+    path = Path(os.environ["FAIR_PLAY_COUNT"])
+    count = int(path.read_text() or 0) + 1 if path.exists() else 1
+    path.write_text(str(count))
+    return count
+
+
 class KillsItsArena(Bot):
+    # Kills the process running its game, from its sixth start on.
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        self.killer = started() >= 6
+
     def choose(self, view):
-        os.kill(os.getppid(), signal.SIGKILL)
-        time.sleep(5)
+        if self.killer:
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(5)
+        return view.legal_moves[0]
+
+
+def arena_pipe():
+    frame = sys._getframe(1)
+    while "conn" not in frame.f_locals:
+        frame = frame.f_back
+    return frame.f_locals["conn"]
+
+
+class DeepAnswer(Bot):
+    # Passes the check (seed 0), then answers its start with JSON nested too deep to parse.
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        if seed:
+            arena_pipe().send_bytes(b"[" * 50_000)  # under the 64 KiB cap
+
+    def choose(self, view):
+        return view.legal_moves[0]
+
+
+class HalfAnswer(Bot):
+    # Passes the check, then starts an answer in a game and never ends it.
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        if seed:
+            import struct
+
+            os.write(arena_pipe().fileno(), struct.pack("!i", 100))
+            time.sleep(600)
+
+    def choose(self, view):
+        return view.legal_moves[0]
+
+
+class Markup(Bot):
+    def choose(self, view):
+        raise RuntimeError("oops [/] [bold]x\x1b[2J")
+
+
+class Interrupts(Bot):
+    def choose(self, view):
+        os.kill(os.getppid(), signal.SIGINT)
+        time.sleep(0.05)
+        return view.legal_moves[0]
+
+
+class LeavesAChild(Bot):
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        import subprocess
+
+        child = subprocess.Popen(["sleep", "300"])
+        with open(os.environ["FAIR_PLAY_CHILDREN"], "a") as f:
+            f.write(f"{child.pid}\\n")
+
+    def choose(self, view):
+        return view.legal_moves[0]
+
+
+class Readable(Bot):
+    # Another bot of the same user could read this process's memory (its hand) if it were.
+    def choose(self, view):
+        import ctypes
+
+        if ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) != 0:  # PR_GET_DUMPABLE
+            raise RuntimeError("my process can be read by others")
         return view.legal_moves[0]
 
 
@@ -122,6 +203,8 @@ def cheats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("FAIR_PLAY_CHEATS_IMPORTED_IN", "")
     monkeypatch.setenv("FAIR_PLAY_MARKER", str(tmp_path / "ran-in-the-arena"))
+    monkeypatch.setenv("FAIR_PLAY_COUNT", str(tmp_path / "count"))
+    monkeypatch.setenv("FAIR_PLAY_CHILDREN", str(tmp_path / "children"))
     sys.modules.pop(MODULE, None)
     return MODULE
 
@@ -173,7 +256,7 @@ def test_an_alarm_from_a_bots_process_costs_the_other_bot_nothing(
     assert forfeits(capsys) == []
 
 
-def test_a_bot_does_not_get_the_arenas_command_line(
+def test_a_bot_does_not_get_the_arenas_arguments(
     cheats: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert tournament("--bot", f"{cheats}:Argv", "--bot", "random", "--games", "2",
@@ -191,6 +274,13 @@ def test_saved_records_do_not_give_away_a_deal_still_to_play(
                       "--workers", "1", "--save", str(save)) == 0  # fmt: skip
     assert forfeits(capsys) == []
     assert len(list(save.glob("game-*.json"))) == 6
+    # With three bots every pairing plays the same deals: none is written until all have.
+    third = tmp_path / "three"
+    monkeypatch.setenv("FAIR_PLAY_SAVE", str(third))
+    assert tournament("--bot", f"{cheats}:SaveCheat", "--bot", "random", "--bot", "greedy",
+                      "--games", "4", "--workers", "1", "--save", str(third)) == 0  # fmt: skip
+    assert forfeits(capsys) == []
+    assert len(list(third.glob("game-*.json"))) == 12
     # Deals are not seed, seed+1, ...: one game's seed says nothing of the next deal's.
     assert deal_seed(5, 1) - deal_seed(5, 0) != 1 and deal_seed(5, 0) != 5
 
@@ -217,13 +307,87 @@ def test_a_bot_that_fails_to_start_in_a_game_loses_it_and_the_run_goes_on(
     assert all("it did not start" in f and "model file not found" in f for f in lost), lost
 
 
-def test_a_killed_worker_stops_the_run_with_a_clear_message(
-    cheats: str, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_killed_worker_stops_the_run_and_keeps_the_games_played(
+    cheats: str, workers: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc = tournament("--bot", f"{cheats}:KillsItsArena", "--bot", "random", "--games", "2",
-                    "--workers", "2")  # fmt: skip
+    out = tmp_path / "results.json"
+    rc = main(["tournament", "--bot", f"{cheats}:KillsItsArena", "--bot", "random", "--game",
+               "kids", "--games", "20", "--workers", workers, "--quiet",
+               "--json", str(out)])  # fmt: skip
     assert rc == 1
     assert "a worker process was killed" in capsys.readouterr().err
+    assert 0 < json.loads(out.read_text())["games"] < 20
+
+
+def test_a_bot_that_answers_its_start_with_junk_or_half_an_answer_loses(
+    cheats: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sequence.bots.isolated
+
+    monkeypatch.setattr(sequence.bots.isolated, "START_TIMEOUT", 3.0)
+    assert tournament("--bot", f"{cheats}:DeepAnswer", "--bot", "random", "--games", "2",
+                      "--workers", "1") == 0  # fmt: skip
+    lost = forfeits(capsys)
+    assert len(lost) == 2 and all("not an answer" in f for f in lost), lost
+    assert tournament("--bot", f"{cheats}:HalfAnswer", "--bot", "random", "--games", "2",
+                      "--workers", "1") == 0  # fmt: skip
+    lost = forfeits(capsys)
+    assert len(lost) == 2 and all("did not start in 3 s" in f for f in lost), lost
+
+
+def test_a_bots_words_are_shown_as_words(
+    cheats: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "results.json"
+    assert main(["tournament", "--bot", f"{cheats}:Markup", "--bot", "random", "--game", "kids",
+                 "--games", "2", "--workers", "1", "--json", str(out)]) == 0  # fmt: skip
+    shown = capsys.readouterr().out
+    assert "oops [/] [bold]x\\x1b[2J" in shown and "\x1b[2J" not in shown
+    assert len(json.loads(out.read_text())["forfeits"]) == 2
+
+
+def test_a_ctrl_c_sent_by_a_bot_to_its_worker_changes_nothing(
+    cheats: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert tournament("--bot", f"{cheats}:Interrupts", "--bot", "random", "--games", "2",
+                      "--workers", "2") == 0  # fmt: skip
+    assert forfeits(capsys) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="reads /proc")
+def test_a_bots_own_processes_end_with_it(cheats: str, tmp_path: Path) -> None:
+    assert tournament("--bot", f"{cheats}:LeavesAChild", "--bot", "random", "--games", "2",
+                      "--workers", "1") == 0  # fmt: skip
+    pids = [int(p) for p in (tmp_path / "children").read_text().split()]
+    assert len(pids) == 3  # the check and two games
+
+    def running(pid: int) -> bool:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+        return "\tZ (zombie)" not in status
+
+    assert not any(running(pid) for pid in pids)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_no_process_of_the_run_can_be_read_by_a_bots(
+    cheats: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sequence.bots.isolated
+
+    calls: list[str] = []
+    check = sequence.bots.isolated.check_bot
+    monkeypatch.setattr(sequence.bots.isolated, "protect_process", lambda: calls.append("protect"))
+    monkeypatch.setattr(
+        sequence.bots.isolated, "check_bot", lambda spec: (calls.append("check"), check(spec))
+    )
+    assert tournament("--bot", f"{cheats}:Readable", "--bot", "random", "--games", "2",
+                      "--workers", "1") == 0  # fmt: skip
+    assert calls[0] == "protect"  # before a user's code first runs
+    assert forfeits(capsys) == []  # and every bot's own process is protected
 
 
 def test_a_bots_prints_do_not_spoil_json_on_stdout(cheats: str, tmp_path: Path) -> None:

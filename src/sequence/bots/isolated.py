@@ -29,8 +29,10 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import threading
+import traceback
 from multiprocessing.connection import Connection
 
 from ..engine import Move, View
@@ -85,11 +87,30 @@ class _Returned:
 
 
 def _send(conn: Connection, *message: object) -> None:
-    conn.send_bytes(json.dumps(message).encode())
+    try:
+        conn.send_bytes(json.dumps(message).encode())
+    except OSError:  # the arena has gone (the run was stopped): nothing to tell
+        sys.exit(0)
+
+
+def _where(exc: BaseException) -> str:
+    """Where in the bot's own code ``exc`` was raised: `` (at mybot.py:12)``, or nothing."""
+    ours = os.path.dirname(os.path.dirname(__file__))  # the sequence package
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if not f.filename.startswith(("<", ours))  # importlib's frozen frames, our own code
+    ]
+    return f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
 
 
 def _serve(conn: Connection, spec: str, seed: int, path: list[str], output: str) -> None:
     """The bot's process: make the bot, then answer each view with a move."""
+    # A session of its own: the arena stops the bot with every process it starts (close()),
+    # and a Ctrl-C at the terminal is the arena's to handle, not the bot's.
+    if hasattr(os, "setsid"):
+        os.setsid()
+    protect_process()  # another bot (same user) cannot read this one's hand
     sys.path[:] = path
     sys.argv[:] = sys.argv[:1]  # spawn copies the parent's arguments; the bot needs none
     if output == "stderr":  # a bot's prints must not mix with results written to stdout
@@ -106,7 +127,7 @@ def _serve(conn: Connection, spec: str, seed: int, path: list[str], output: str)
         _send(conn, "invalid", str(exc))
         return
     except BaseException as exc:
-        _send(conn, "error", failure(exc))
+        _send(conn, "error", failure(exc) + _where(exc))
         return
     _send(conn, "ready", str(bot.name))
     while True:
@@ -134,17 +155,26 @@ def _figures(bot: Bot) -> dict[str, float]:
     return {k: v for k, v in figures.items() if math.isfinite(v)}
 
 
+def _printable(text: str, limit: int = 500) -> str:
+    """A bot's text made safe to show: no control characters (a terminal would obey them),
+    at most ``limit`` characters."""
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: limit + 1])
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _read(conn: Connection) -> list[object]:
     """One answer from a bot's process, as data. Raises RemoteBotError when there is none."""
     try:
         data = conn.recv_bytes(MAX_ANSWER)
     except (EOFError, ConnectionError):
         raise RemoteBotError("its process ended") from None
-    except OSError:  # longer than MAX_ANSWER
-        raise RemoteBotError(f"its process sent more than {MAX_ANSWER} bytes") from None
+    except OSError as exc:
+        if "bad message length" in str(exc):  # longer than MAX_ANSWER
+            raise RemoteBotError(f"its process sent more than {MAX_ANSWER} bytes") from None
+        raise RemoteBotError("its process ended") from None
     try:
         message = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         message = None
     if not (
         isinstance(message, list)
@@ -152,7 +182,7 @@ def _read(conn: Connection) -> list[object]:
         and all(isinstance(m, str) for m in message[:2])
     ):
         raise RemoteBotError("its process sent something that is not an answer")
-    return message
+    return [_printable(m) if isinstance(m, str) else m for m in message]
 
 
 class IsolatedBot(Bot):
@@ -176,9 +206,7 @@ class IsolatedBot(Bot):
         # not read each other's answers.
         self._lock = threading.Lock()
         try:
-            if not self._conn.poll(START_TIMEOUT):
-                raise RemoteBotError(f"it did not start in {START_TIMEOUT:.0f} s")
-            kind, payload = _read(self._conn)[:2]
+            kind, payload = self._read_within(START_TIMEOUT)[:2]
         except RemoteBotError as exc:
             kind, payload = "error", exc.reason
         if kind != "ready":
@@ -187,6 +215,28 @@ class IsolatedBot(Bot):
             raise ValueError(why)
         self.name = payload
         self.label = spec
+
+    def _read_within(self, seconds: float) -> list[object]:
+        """The next answer, if it comes whole within ``seconds``; else the process is stopped.
+        (A reader could otherwise wait for ever on an answer the bot started and never ends.)"""
+        answer: list[list[object] | RemoteBotError] = []
+
+        def read() -> None:
+            try:
+                answer.append(_read(self._conn))
+            except RemoteBotError as exc:
+                answer.append(exc)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(seconds)
+        if reader.is_alive():
+            self._stop()
+            reader.join(5)
+            raise RemoteBotError(f"it did not start in {seconds:.0f} s")
+        if isinstance(answer[0], RemoteBotError):
+            raise answer[0]
+        return answer[0]
 
     def choose(self, view: View) -> Move:
         with self._lock:
@@ -218,11 +268,21 @@ class IsolatedBot(Bot):
         return dict(self._stats)
 
     def close(self) -> None:
-        """Stop the bot's process (it may still be thinking after a time-out)."""
+        """Stop the bot's process and any it started (it may still be thinking after a
+        time-out)."""
+        self._stop()
         self._conn.close()
-        if self._process.is_alive():
-            self._process.kill()
         self._process.join(5)
+
+    def _stop(self) -> None:
+        pid = self._process.pid
+        if pid is None:
+            return
+        try:  # its session: the bot's process and whatever it started
+            os.killpg(pid, signal.SIGKILL)
+        except (OSError, AttributeError):  # gone already, or no process groups (Windows)
+            if self._process.is_alive():
+                self._process.kill()
 
 
 def is_user_bot(spec: str) -> bool:

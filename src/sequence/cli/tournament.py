@@ -138,10 +138,12 @@ def _output_problem(json_path: str | None, save_dir: Path | None) -> str | None:
 
 
 def start_worker() -> None:
-    """Set up a process that plays games: an alarm is the arena's own business (its move timer
-    ignores one sent early), and by default one would end the process and the whole run."""
+    """Set up a process that plays games. An alarm is the arena's own business (its move timer
+    ignores one sent early; by default one would end the process). A Ctrl-C is the main
+    process's: it stops the workers itself, keeping the games played."""
     if hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_task(task: Task) -> dict[str, Any]:
@@ -160,7 +162,7 @@ def run_task(task: Task) -> dict[str, Any]:
         # the game's state, its team-mate's memory, or what it saw in the last game.
         try:
             bots.append(contained_bot(spec, seed=seat_seed(task.seed, seat)))
-        except ValueError as exc:  # it started when checked, not now: it loses, the run goes on
+        except Exception as exc:  # it started when checked, not now: it loses, the run goes on
             bots.append(UnstartedBot(spec, str(exc)))
     tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
     try:
@@ -420,7 +422,7 @@ def render(summary: dict[str, Any]) -> None:
     if summary["forfeits"]:
         console.print(f"[bold red]{len(summary['forfeits'])} game(s) lost by forfeit:[/]")
         for msg in summary["forfeits"][:20]:
-            console.print(f"  {msg}")
+            console.print(f"  {msg}", markup=False, highlight=False)  # a bot's words, as words
 
 
 # --- the command --------------------------------------------------------------------------------
@@ -480,6 +482,11 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit < 0 or not math.isfinite(args.time_limit):
         print("sequence tournament: --time-limit is 0 (none) or more seconds", file=err)
         return 2
+    users_bots = any(is_user_bot(spec) for spec in specs)
+    if users_bots:
+        # Before any user's code runs (checking a spec runs it): neither this process nor the
+        # workers forked from it can then be read by a bot's process.
+        protect_process()
     try:
         config = config_from_args(args)
         for spec in specs:
@@ -492,17 +499,19 @@ def run(args: argparse.Namespace) -> int:
     if problem:  # found now, not after hours of games
         print(f"sequence tournament: {problem}", file=err)
         return 2
-    if any(is_user_bot(spec) for spec in specs):
-        protect_process()  # and the workers forked from here: bots cannot read their memory
     time_limit = args.time_limit if args.time_limit > 0 else None
     seed = secrets.randbits(62) if args.seed is None else args.seed
     tasks = make_tasks(specs, config, args.mode, args.games, seed, time_limit, bool(args.save))
-    games_a_deal = len(seat_patterns(config.teams))
+    # Every pairing plays the same deals: a deal is over once each pairing has played it in
+    # every seat pattern.
+    games_a_deal = len(seat_patterns(config.teams)) * len({task.pairing for task in tasks})
     results: list[dict[str, Any]] = []
     unsaved: dict[int, list[tuple[int, str]]] = {}
     start = time.perf_counter()
     json_stdout = args.json == "-"
     workers = min(args.workers, len(tasks))
+    # A user's bot can kill the process that runs its game: never this one.
+    in_process = workers == 1 and not users_bots
 
     from rich.console import Console
     from rich.progress import (
@@ -526,25 +535,23 @@ def run(args: argparse.Namespace) -> int:
         if save_dir is None or record is None:
             return
         # A deal's records are written only once all its games are over: a record holds the
-        # deal's seed, and a bot still to play that deal must not find it on the disk. (Tasks
-        # are made deal by deal, so a deal's games have consecutive indexes.)
-        deal = result["index"] // games_a_deal
+        # deal's seed, and a bot still to play that deal must not find it on the disk.
+        deal = result["deal"]
         unsaved.setdefault(deal, []).append((result["index"], record))
         if len(unsaved[deal]) == games_a_deal:
             _write_records(save_dir, unsaved.pop(deal))
 
     stopped = None
+    interrupted = False
     with progress:
         bar = progress.add_task("games", total=len(tasks))
-        if workers == 1:
-            previous = signal.signal(signal.SIGALRM, signal.SIG_IGN) if _ALARM else None
+        if in_process:
             try:
                 for task in tasks:
                     collect(run_task(task))
                     progress.advance(bar)
-            finally:
-                if _ALARM:
-                    signal.signal(signal.SIGALRM, previous)
+            except KeyboardInterrupt:
+                stopped, interrupted = "interrupted", True
         else:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if "fork" in methods else methods[0])
@@ -556,10 +563,14 @@ def run(args: argparse.Namespace) -> int:
                     for future in as_completed(futures):
                         collect(future.result())
                         progress.advance(bar)
+                except KeyboardInterrupt:
+                    stopped, interrupted = "interrupted", True
                 except BrokenProcessPool:  # something killed a worker: keep what was played
                     stopped = "a worker process was killed (by a bot's process, or the system)"
-                    for future in futures:
-                        future.cancel()
+                except Exception as exc:  # a game that failed for a reason of ours: keep the rest
+                    stopped = f"a game failed: {type(exc).__name__}: {exc}"
+                if stopped:
+                    _stop_pool(pool)
     if stopped:
         print(
             f"sequence tournament: stopped after {len(results)} of {len(tasks)} games: {stopped};"
@@ -585,10 +596,15 @@ def run(args: argparse.Namespace) -> int:
             print(text)
         else:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
-    return 1 if stopped else 0
+    return 130 if interrupted else 1 if stopped else 0
 
 
-_ALARM = hasattr(signal, "SIGALRM")
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: queued games are dropped and games in play end with their workers."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way < 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _prepare_save(save_dir: Path | None) -> str | None:

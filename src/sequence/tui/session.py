@@ -19,7 +19,7 @@ from typing import Any
 
 from ..bots import BOTS, Bot, make_bot, parse_spec
 from ..bots.base import seat_seed
-from ..bots.isolated import contained_bot, is_user_bot
+from ..bots.isolated import contained_bot, is_user_bot, protect_process
 from ..engine import (
     ConfigError,
     GameRecord,
@@ -290,6 +290,8 @@ def check_spec(kind: str) -> None:
 
 
 def _bots(seats: tuple[str, ...], seed: int) -> dict[int, Bot]:
+    if any(kind != HUMAN and is_user_bot(kind) for kind in seats):
+        protect_process()  # this process holds every hand: a user's bot may not read it
     return {
         s: contained_bot(kind, seed=seat_seed(seed, s), output="null")
         for s, kind in enumerate(seats)
