@@ -553,8 +553,10 @@ def run(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:
                 stopped, interrupted = "interrupted", True
         else:
-            methods = multiprocessing.get_all_start_methods()
-            ctx = multiprocessing.get_context("fork" if "fork" in methods else methods[0])
+            # fork on Linux (fast, and workers inherit protect_process); elsewhere the
+            # platform's default, since forking beside the progress bar's thread is unsafe there.
+            linux = sys.platform.startswith("linux")
+            ctx = multiprocessing.get_context("fork" if linux else None)
             # Not multiprocessing.Pool: its workers are daemons, which may not start the
             # process a user's bot plays in (bots/isolated.py).
             with ProcessPoolExecutor(workers, mp_context=ctx, initializer=start_worker) as pool:
