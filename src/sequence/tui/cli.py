@@ -98,11 +98,7 @@ def seat_list(args: argparse.Namespace, players: int) -> tuple[str, ...]:
     """Who sits where as ``--seats``, ``--hotseat`` or ``--vs`` say, for ``players`` seats; ``()``
     when none of them is given. Raises ValueError for an impossible seat list."""
     if args.seats:
-        # Built-in names in any case; a user's module:Class exactly as written.
-        seats = tuple(
-            s.strip() if is_user_bot(s.strip()) else s.strip().lower()
-            for s in args.seats.split(",")
-        )
+        seats = tuple(_seat_kind(s) for s in args.seats.split(","))
         if len(seats) != players:
             raise BadSetup(
                 N_("--seats names {seats} seats for {players} players"),
@@ -113,8 +109,14 @@ def seat_list(args: argparse.Namespace, players: int) -> tuple[str, ...]:
     if args.hotseat:
         return (HUMAN,) * players
     if args.vs:
-        return (HUMAN,) + (args.vs,) * (players - 1)
+        return (HUMAN,) + (_seat_kind(args.vs),) * (players - 1)
     return ()
+
+
+def _seat_kind(name: str) -> str:
+    """A built-in name in any case; a user's ``module:Class`` exactly as written."""
+    name = name.strip()
+    return name if is_user_bot(name) else name.lower()
 
 
 def setup_from_args(args: argparse.Namespace) -> GameSetup:
