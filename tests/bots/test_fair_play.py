@@ -178,6 +178,25 @@ class LeavesAChild(Bot):
         return view.legal_moves[0]
 
 
+class Sleeper(Bot):
+    # Thinks for ever (the run has no time limit), having written down its process.
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        with open(os.environ["FAIR_PLAY_CHILDREN"], "a") as f:
+            f.write(f"{os.getpid()}\\n")
+
+    def choose(self, view):
+        time.sleep(300)
+
+
+class HugeFigures(Bot):
+    def choose(self, view):
+        return view.legal_moves[0]
+
+    def stats(self):
+        return {"iterations": 1e308}
+
+
 class Readable(Bot):
     # Another bot of the same user could read this process's memory (its hand) if it were.
     def choose(self, view):
@@ -361,14 +380,6 @@ def test_a_bots_own_processes_end_with_it(cheats: str, tmp_path: Path) -> None:
                       "--workers", "1") == 0  # fmt: skip
     pids = [int(p) for p in (tmp_path / "children").read_text().split()]
     assert len(pids) == 3  # the check and two games
-
-    def running(pid: int) -> bool:
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-        except OSError:
-            return False
-        return "\tZ (zombie)" not in status
-
     assert not any(running(pid) for pid in pids)
 
 
@@ -423,3 +434,55 @@ def test_protect_process_makes_the_arena_unreadable_to_other_processes() -> None
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)  # fmt: skip
     assert done.stdout.strip() == "0", done.stderr  # PR_GET_DUMPABLE
+
+
+def running(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\tZ (zombie)" not in status
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="reads /proc")
+def test_ctrl_c_stops_the_run_and_every_bot_in_play(cheats: str, tmp_path: Path) -> None:
+    import signal
+    import time
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "sequence.cli.main", "tournament", "--bot", f"{cheats}:Sleeper",
+         "--bot", "random", "--game", "kids", "--games", "4", "--workers", "2",
+         "--time-limit", "0", "--quiet"],
+        env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    children = tmp_path / "children"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the check's process and the two games' bots
+        if children.exists() and len(children.read_text().split()) >= 3:
+            break
+        time.sleep(0.2)
+    time.sleep(1)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "interrupted" in err
+    time.sleep(0.5)
+    assert not any(running(int(pid)) for pid in children.read_text().split())
+
+
+def test_a_bots_figures_cannot_make_the_json_invalid(
+    cheats: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert tournament("--bot", f"{cheats}:HugeFigures", "--bot", "random", "--games", "2",
+                      "--workers", "1") == 0  # fmt: skip
+    text = capsys.readouterr().out
+    json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the JSON"))
+
+
+def test_closing_an_isolated_bot_twice_is_harmless() -> None:
+    from sequence.bots.isolated import IsolatedBot
+
+    bot = IsolatedBot("random", seed=1)
+    bot.close()
+    bot.close()

@@ -44,6 +44,9 @@ START_TIMEOUT = 60.0
 MAX_ANSWER = 64 * 1024
 """Bytes a bot's process may send in one answer (a move, or a reason, and a few figures)."""
 
+MAX_FIGURE = 1e12
+"""The largest figure (``stats()`` value) a bot's process may report; larger ones are dropped."""
+
 
 class RemoteBotError(Exception):
     """The bot in its process failed; ``reason`` says how: ``"ExceptionName: message"`` when
@@ -133,7 +136,7 @@ def _serve(conn: Connection, spec: str, seed: int, path: list[str], output: str)
     while True:
         try:
             view = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):  # the arena closed the pipe, or is gone
             return
         try:
             move = bot.choose(view)
@@ -202,6 +205,8 @@ class IsolatedBot(Bot):
         self._process.start()
         child.close()
         self._stats: dict[str, float] = {}
+        self._closed = False
+        self._stale_reader: threading.Thread | None = None
         # One question at a time: a caller's threads (the terminal game's, after an undo) must
         # not read each other's answers.
         self._lock = threading.Lock()
@@ -211,9 +216,9 @@ class IsolatedBot(Bot):
             kind, payload = "error", exc.reason
         if kind != "ready":
             self.close()
-            why = payload if kind == "invalid" else f"cannot start bot {spec!r}: {payload}"
+            why = f"{payload}" if kind == "invalid" else f"cannot start bot {spec!r}: {payload}"
             raise ValueError(why)
-        self.name = payload
+        self.name = str(payload)
         self.label = spec
 
     def _read_within(self, seconds: float) -> list[object]:
@@ -233,6 +238,8 @@ class IsolatedBot(Bot):
         if reader.is_alive():
             self._stop()
             reader.join(5)
+            if reader.is_alive():  # a process the bot started still holds the pipe open
+                self._stale_reader = reader
             raise RemoteBotError(f"it did not start in {seconds:.0f} s")
         if isinstance(answer[0], RemoteBotError):
             raise answer[0]
@@ -260,7 +267,8 @@ class IsolatedBot(Bot):
         self._stats = {
             str(k): float(v)
             for k, v in figures.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            # Finite and bounded: sums over a run stay finite (JSON has no Infinity).
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= MAX_FIGURE
         }
         return move
 
@@ -269,14 +277,23 @@ class IsolatedBot(Bot):
 
     def close(self) -> None:
         """Stop the bot's process and any it started (it may still be thinking after a
-        time-out)."""
+        time-out). Calling it again does nothing."""
+        if self._closed:
+            return
+        self._closed = True
         self._stop()
-        self._conn.close()
+        if self._stale_reader is None:
+            self._conn.close()
+        # else the pipe stays open: a reader still blocked on it must never wake up on the
+        # same descriptor number given to the next bot's pipe.
         self._process.join(5)
 
     def _stop(self) -> None:
         pid = self._process.pid
-        if pid is None:
+        popen = getattr(self._process, "_popen", None)
+        # Not once it has been reaped: its pid may be someone else's by now. (Until then its
+        # pid, and the group named after it, are its own, even if it has ended.)
+        if pid is None or popen is None or popen.returncode is not None:
             return
         try:  # its session: the bot's process and whatever it started
             os.killpg(pid, signal.SIGKILL)

@@ -144,6 +144,17 @@ def start_worker() -> None:
     if hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _leave)
+
+
+_stopping = False
+"""Set in a worker told to stop: its game unwinds, closing its bots, and the worker ends."""
+
+
+def _leave(signum: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
+    raise KeyboardInterrupt  # the one exception the arena lets through a bot's move
 
 
 def run_task(task: Task) -> dict[str, Any]:
@@ -156,20 +167,22 @@ def run_task(task: Task) -> dict[str, Any]:
 
     config = config_from_dict(task.config)
     bots: list[Bot] = []
-    for seat in range(config.players):
-        spec = task.specs[seat % config.teams]
-        # A user's bot plays in a process of its own, one per seat and game: it cannot reach
-        # the game's state, its team-mate's memory, or what it saw in the last game.
-        try:
-            bots.append(contained_bot(spec, seed=seat_seed(task.seed, seat)))
-        except Exception as exc:  # it started when checked, not now: it loses, the run goes on
-            bots.append(UnstartedBot(spec, str(exc)))
     tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
     try:
+        for seat in range(config.players):
+            spec = task.specs[seat % config.teams]
+            # A user's bot plays in a process of its own, one per seat and game: it cannot
+            # reach the game's state, its team-mate's memory, or what it saw in the last game.
+            try:
+                bots.append(contained_bot(spec, seed=seat_seed(task.seed, seat)))
+            except Exception as exc:  # it started when checked, not now: it loses the game
+                bots.append(UnstartedBot(spec, str(exc)))
         result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
     finally:
         for bot in bots:
             bot.close()
+        if _stopping:  # the run was stopped: this worker starts no other game
+            os._exit(1)
     owners = task.owners
     seat_stats = [
         {
@@ -583,7 +596,7 @@ def run(args: argparse.Namespace) -> int:
             for deal in unsaved.values():
                 _write_records(save_dir, deal)
     if not results:
-        return 1
+        return 130 if interrupted else 1
     results.sort(key=lambda r: r["index"])
     summary = summarise(specs, results, config, args.mode, time.perf_counter() - start)
     summary["seed"] = seed
