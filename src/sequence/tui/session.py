@@ -292,11 +292,16 @@ def check_spec(kind: str) -> None:
 def _bots(seats: tuple[str, ...], seed: int) -> dict[int, Bot]:
     if any(kind != HUMAN and is_user_bot(kind) for kind in seats):
         protect_process()  # this process holds every hand: a user's bot may not read it
-    return {
-        s: contained_bot(kind, seed=seat_seed(seed, s), output="null")
-        for s, kind in enumerate(seats)
-        if kind != HUMAN
-    }
+    bots: dict[int, Bot] = {}
+    try:
+        for s, kind in enumerate(seats):
+            if kind != HUMAN:
+                bots[s] = contained_bot(kind, seed=seat_seed(seed, s), output="null")
+    except BaseException:  # one did not start: the game does not either, so stop the others
+        for bot in bots.values():
+            bot.close()
+        raise
+    return bots
 
 
 def _actors_of(record: GameRecord) -> list[int | None]:
