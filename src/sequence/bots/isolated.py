@@ -107,8 +107,13 @@ def _where(exc: BaseException) -> str:
     return f" (at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno})" if frames else ""
 
 
-def _serve(conn: Connection, spec: str, seed: int, path: list[str], output: str) -> None:
-    """The bot's process: make the bot, then answer each view with a move."""
+def _serve(
+    conn: Connection, spec: str, seed: int, path: list[str], output: str, parent: int | None
+) -> None:
+    """The bot's process: make the bot, then answer each view with a move. With ``parent``
+    (the pid of the process that started it from its main thread) it ends when that does."""
+    if parent is not None:
+        _die_with_parent(parent)
     # A session of its own: the arena stops the bot with every process it starts (close()),
     # and a Ctrl-C at the terminal is the arena's to handle, not the bot's.
     if hasattr(os, "setsid"):
@@ -200,7 +205,9 @@ class IsolatedBot(Bot):
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._process = ctx.Process(
-            target=_serve, args=(child, spec, seed, list(sys.path), output), daemon=True
+            target=_serve,
+            args=(child, spec, seed, list(sys.path), output, _main_thread_pid()),
+            daemon=True,
         )
         self._process.start()
         child.close()
@@ -214,6 +221,9 @@ class IsolatedBot(Bot):
             kind, payload = self._read_within(START_TIMEOUT)[:2]
         except RemoteBotError as exc:
             kind, payload = "error", exc.reason
+        except BaseException:  # interrupted while it starts (the run was stopped): stop it too
+            self.close()
+            raise
         if kind != "ready":
             self.close()
             why = f"{payload}" if kind == "invalid" else f"cannot start bot {spec!r}: {payload}"
@@ -342,6 +352,27 @@ def contained_bot(spec: str, seed: int = 0, output: str = "stderr") -> Bot:
     from . import make_bot
 
     return IsolatedBot(spec, seed, output) if is_user_bot(spec) else make_bot(spec, seed)
+
+
+def _main_thread_pid() -> int | None:
+    """This process's pid when called from its main thread: a bot started there may end with
+    this process (Linux ties that to the starting thread, and other threads come and go)."""
+    return os.getpid() if threading.current_thread() is threading.main_thread() else None
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` ends (Linux ``PR_SET_PDEATHSIG``): a bot in play when
+    its arena is stopped or killed must not run on."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before this was in place
+        os._exit(0)
 
 
 def protect_process() -> None:

@@ -619,7 +619,11 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way < 3.14
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
-        process.terminate()
+        process.terminate()  # the worker closes its game's bots, then ends (start_worker)
+    for process in processes:
+        process.join(5)
+        if process.is_alive():  # caught where it could not unwind: it must not hold the exit
+            process.kill()
 
 
 def _prepare_save(save_dir: Path | None) -> str | None:
