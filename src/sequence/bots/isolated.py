@@ -26,7 +26,6 @@ True
 from __future__ import annotations
 
 import json
-import math
 import multiprocessing
 import os
 import signal
@@ -70,13 +69,16 @@ def failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def safe_repr(value: object, limit: int = 200) -> str:
     """``repr(value)`` cut to ``limit`` characters, or a plain description where that fails."""
     try:
-        text = repr(value)
+        return _cut(repr(value), limit)
     except Exception:
         return f"a {type(value).__name__} (its repr failed)"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class _Returned:
@@ -155,19 +157,20 @@ def _serve(
 
 
 def _figures(bot: Bot) -> dict[str, float]:
-    """The bot's ``stats()`` as plain numbers; a broken ``stats()`` costs nothing."""
+    """The bot's ``stats()`` as plain numbers (the arena checks them); a broken ``stats()``
+    costs nothing."""
     try:
-        figures = {str(k): float(v) for k, v in dict(bot.stats()).items()}
+        return {str(k): float(v) for k, v in dict(bot.stats()).items()}
     except Exception:
         return {}
-    return {k: v for k, v in figures.items() if math.isfinite(v)}
 
 
 def _printable(text: str, limit: int = 500) -> str:
     """A bot's text made safe to show: no control characters (a terminal would obey them),
     at most ``limit`` characters."""
-    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: limit + 1])
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return _cut(
+        "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: limit + 1]), limit
+    )
 
 
 def _read(conn: Connection) -> list[object]:
@@ -360,18 +363,22 @@ def _main_thread_pid() -> int | None:
     return os.getpid() if threading.current_thread() is threading.main_thread() else None
 
 
-def _die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` ends (Linux ``PR_SET_PDEATHSIG``): a bot in play when
-    its arena is stopped or killed must not run on."""
+def _prctl(option: int, value: int) -> bool:
+    """Linux's ``prctl(option, value)``; False where there is none (other systems)."""
     if not sys.platform.startswith("linux"):
-        return
+        return False
     import ctypes
 
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+        return int(ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)) == 0
     except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # it ended before this was in place
+        return False
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` ends (``PR_SET_PDEATHSIG``): a bot in play when its
+    arena is stopped or killed must not run on."""
+    if _prctl(1, signal.SIGKILL) and os.getppid() != parent:  # it ended before that was set
         os._exit(0)
 
 
@@ -379,15 +386,7 @@ def protect_process() -> None:
     """Make this process's memory, environment and open files unreadable to other processes of
     the same user (Linux ``PR_SET_DUMPABLE``), as a bot's process is one. Root reads them anyway,
     so graded tournaments run as an ordinary user. Does nothing elsewhere."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
-    except (OSError, AttributeError):  # no prctl: nothing to do
-        return
+    _prctl(4, 0)  # PR_SET_DUMPABLE, 0
 
 
 __all__ = [

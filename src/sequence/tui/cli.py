@@ -19,7 +19,15 @@ from ..bots.isolated import is_user_bot
 from ..engine import GameRecord, SequenceError, make_config
 from ..i18n import N_, SUPPORTED, normalise, system_language
 from . import on_a_terminal
-from .session import GAME_CHOICES, HUMAN, BadSetup, GameSetup, Session, bot_choices
+from .session import (
+    GAME_CHOICES,
+    HUMAN,
+    BadSetup,
+    GameSetup,
+    Session,
+    bot_choices,
+    engine_game,
+)
 
 START_FLAGS = ("game", "players", "teams", "vs", "seats", "hotseat")
 """Options that start a game at once (without them, or with ``--setup``, the start screen opens)."""
@@ -151,12 +159,9 @@ def check_rules(args: argparse.Namespace, setup: GameSetup) -> None:
         for name, option in RULE_OPTIONS.items()
         if getattr(args, name) not in (None, False)
     }
-    if not rules:
-        return
-    if setup.game == "draft":
-        make_config("classic", setup.players, setup.teams, draft=True, **rules)
-    else:
-        make_config(setup.game, setup.players, setup.teams, **rules)
+    if rules:
+        game, options = engine_game(setup.game)
+        make_config(game, setup.players, setup.teams, **options, **rules)
 
 
 def check_load(args: argparse.Namespace) -> None:

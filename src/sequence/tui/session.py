@@ -21,6 +21,7 @@ from ..bots import BOTS, Bot, make_bot, parse_spec
 from ..bots.base import seat_seed
 from ..bots.isolated import contained_bot, is_user_bot, protect_process
 from ..engine import (
+    OPTIONS,
     ConfigError,
     GameRecord,
     IllegalMoveError,
@@ -53,13 +54,32 @@ def default_bot() -> str:
     return "medium" if "medium" in choices else choices[0]
 
 
+def engine_game(game: str) -> tuple[str, dict[str, Any]]:
+    """The engine's game and options for a game offered here: ``draft`` is classic's draft
+    variant (a rule option), the others are themselves.
+
+    >>> engine_game("draft"), engine_game("kids")
+    (('classic', {'draft': True}), ('kids', {}))
+    """
+    return ("classic", {"draft": True}) if game == "draft" else (game, {})
+
+
 def player_counts(game: str) -> tuple[int, ...]:
-    """The player counts a game takes, from the engine's declaration of it."""
+    """The player counts a game takes, as the engine accepts them."""
     from ..engine import SPECS
 
-    if game == "draft":
-        return (2, 4)
-    return SPECS[game].player_counts
+    base, options = engine_game(game)
+    counts = SPECS[base].player_counts
+    if not options:
+        return counts
+    out = []
+    for n in counts:
+        try:
+            make_config(base, n, **options)
+        except ConfigError:
+            continue
+        out.append(n)
+    return tuple(out)
 
 
 class Marked(Exception):
@@ -109,19 +129,19 @@ class GameSetup:
     rated: bool = False
 
     def config(self) -> Config:
-        """The engine configuration; raises :class:`ConfigError` with the engine's reason."""
-        options: dict[str, Any] = {}
-        game = self.game
-        if game == "draft":
-            game = "classic"
-            options["draft"] = True
-        if game == "classic":
-            if self.difficult:
-                options["difficult"] = True
-            if self.manual_draw:
-                options["manual_draw"] = True
-        if game == "dice" and self.line_length != 5:
-            options["dice_line_length"] = self.line_length
+        """The engine configuration; raises :class:`ConfigError` with the engine's reason.
+
+        A rule option the game does not take is left out: the start screen keeps a box ticked
+        while another game is chosen. (``sequence play`` refuses it instead.)"""
+        game, options = engine_game(self.game)
+        rules = {
+            "difficult": self.difficult,
+            "manual_draw": self.manual_draw,
+            "dice_line_length": self.line_length if self.line_length != 5 else None,
+        }
+        for name, value in rules.items():
+            if value not in (None, False) and game in OPTIONS[name].games:
+                options[name] = value
         return make_config(game, self.players, self.teams, **options)
 
     def seat_kinds(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from .session import (
     Session,
     bot_choices,
     default_bot,
+    engine_game,
     player_counts,
 )
 from .widgets import N_, TEAM_SYMBOLS, Gettext
@@ -40,8 +41,7 @@ GAME_TITLES = {
 
 def team_choices(game: str, players: int) -> list[int]:
     """The team counts the engine accepts for ``players`` (classic: alone, 2 or 3 teams)."""
-    base = "classic" if game == "draft" else game
-    options = {"draft": True} if game == "draft" else {}
+    base, options = engine_game(game)
     out = []
     for teams in sorted({2, 3, players}):
         try:
