@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         "games": args.games,
         "wins": {k: wins[k] for k in sorted(wins)},
         "endings": dict(endings),
-        "average_turns": sum(r["turns"] for r in results) / len(results),  # type: ignore[misc]
+        "average_turns": sum(r["turns"] for r in results) / len(results),
         "seconds": round(elapsed, 3),
         "moves_per_second": round(total_moves / elapsed) if elapsed else None,
         "results": results,

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
@@ -87,15 +87,16 @@ def translator(lang: str | None) -> NullTranslations:
         if not message.id or message.fuzzy:
             continue
         if isinstance(message.id, (tuple, list)):
-            forms = list(message.string)
+            forms = plural_forms(message)
             if all(forms):
                 for i, text in enumerate(forms):
                     entries[(message.id[0], i)] = text
-        elif message.string:
+        elif isinstance(message.string, str) and message.string:
             key = message.id if message.context is None else f"{message.context}\x04{message.id}"
             entries[key] = message.string
     translations._catalog = entries
-    translations.plural = plural_function(catalog.plural_expr)
+    plural = plural_function(catalog.plural_expr)
+    translations.plural = lambda n: plural(int(n))
     translations.add_fallback(NullTranslations())
     return translations
 
@@ -103,6 +104,14 @@ def translator(lang: str | None) -> NullTranslations:
 def plural_function(expr: str) -> Callable[[int], int]:
     """The C plural expression of a ``Plural-Forms`` header as a Python function."""
     return _gettext.c2py(expr)
+
+
+def plural_forms(message: Message) -> list[str]:
+    """The translations of a plural message, one a form (``[]`` when untranslated)."""
+    string = message.string
+    if isinstance(string, str):
+        return [string] if string else []
+    return [str(form) for form in string or ()]
 
 
 def plural_info(lang: str) -> tuple[int, str]:
@@ -128,10 +137,10 @@ def catalog_json(lang: str | None) -> dict[str, Any]:
         if not message.id or message.fuzzy:
             continue
         if isinstance(message.id, (tuple, list)):
-            forms = [str(s) for s in message.string]
+            forms = plural_forms(message)
             if all(forms):
                 messages[message.id[0]] = forms
-        elif message.string and message.context is None:
+        elif isinstance(message.string, str) and message.string and message.context is None:
             messages[message.id] = message.string
     return {
         "lang": code,

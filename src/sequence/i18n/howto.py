@@ -92,4 +92,5 @@ def rules_markdown(game: str, lang: str | None) -> str:
 def rules_html(game: str, lang: str | None) -> str:
     """The same page as an HTML fragment (raw HTML in the sources is escaped)."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return md.render(rules_markdown(game, lang))
+    html: str = md.render(rules_markdown(game, lang))
+    return html

@@ -424,8 +424,8 @@ class Hub:
         self.tables[table.code] = table
         return table, host_token, seat_token, seat if seat_token else None
 
-    async def join(self, table: Table, seat: int | None, name: str) -> tuple[int, str]:
-        """Take a seat in the lobby; return it and its secret token."""
+    async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
+        """Take a seat in the lobby; return it and its secret token (``name`` is checked here)."""
         async with table.lock:
             if table.status != "lobby":
                 raise RequestError("bad_message", N_("the game has started: you can watch it"), 409)
@@ -799,7 +799,7 @@ def clean_name(name: Any) -> str:
     """A player's display name: trimmed, printable, at most :data:`NAME_LENGTH` characters."""
     if not isinstance(name, str):
         raise RequestError("bad_message", N_("a name is text"))
-    name = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH]
-    if not name:
+    shown = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH]
+    if not shown:
         raise RequestError("bad_message", N_("choose a name"))
-    return name
+    return shown
