@@ -9,26 +9,26 @@ from pathlib import Path
 import pytest
 
 from sequence.engine import make_config
-from sequence.env import action_space, actions, environment, observation, observation_layout
+from sequence.env import action_space, actions, environment, gym, observation, observation_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("module", [actions, observation, environment])
+@pytest.mark.parametrize("module", [actions, observation, environment, gym])
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_docs_example_loop_runs() -> None:
+@pytest.mark.parametrize("block", [0, 1], ids=["plain", "gymnasium"])
+def test_docs_example_loops_run(block: int) -> None:
     text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
-    code = re.search(r"```python\n(.*?)```", text, re.S)
-    assert code is not None
-    lines = code.group(1).strip().splitlines()
-    assert len(lines) <= 12
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[block]
+    assert len(code.strip().splitlines()) <= 14
     namespace: dict[str, object] = {}
-    exec(compile(code.group(1), "docs/env.md", "exec"), namespace)
+    exec(compile(code, "docs/env.md", "exec"), namespace)
     assert namespace["reward"] in (-1.0, 0.0, 1.0)
+    assert namespace["done"] is True
 
 
 def test_docs_layout_tables_match_the_code() -> None:

@@ -37,11 +37,39 @@ def test_length_is_fixed_and_segments_tile_it(config: Config) -> None:
     for a, b in zip(layout.segments, layout.segments[1:], strict=False):
         assert a.stop == b.start
     assert len(layout.describe().splitlines()) == len(layout.segments)
+    high = layout.high()
+    assert len(high) == layout.size and min(high) >= 1
     for state in _random_states(config, seed=1, every=11):
         for seat in range(config.players):
             obs = encode_observation(state.view(seat))
             assert len(obs) == layout.size
             assert all(isinstance(x, int) for x in obs)
+            assert all(0 <= x <= h for x, h in zip(obs, high, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("options", "segment", "expected"),
+    [
+        # The US edition's supplies differ by colour; teams are relative, so each bound is the
+        # largest.
+        ({"players": 3, "chips_per_colour": "us"}, "supply", [50, 50, 50]),
+        ({"players": 2, "max_turns": 12}, "turn", [12]),
+        ({"players": 4}, "flags", [1, 4]),
+        ({"game": "dice", "players": 2, "max_turns": 300}, "flags", [1, 300]),
+    ],
+)
+def test_high_bounds_every_entry(
+    options: dict[str, object], segment: str, expected: list[int]
+) -> None:
+    options = dict(options)
+    config = make_config(str(options.pop("game", "classic")), **options)  # type: ignore[arg-type]
+    layout = observation_layout(config)
+    high = layout.high()
+    assert layout.segment(high, segment) == expected
+    for state in _random_states(config, seed=4, every=3):
+        for seat in range(config.players):
+            obs = encode_observation(state.view(seat))
+            assert all(0 <= x <= h for x, h in zip(obs, high, strict=True))
 
 
 def test_board_has_one_state_per_space_and_matches_the_chips(config: Config) -> None:

@@ -121,6 +121,46 @@ class ObservationLayout:
             for s in self.segments
         )
 
+    def high(self) -> list[int]:
+        """The largest value each entry can take (every entry is at least 0).
+
+        Flags and one-hot entries are 1; card counts are bounded by the copies of the card in
+        the deck, chip counts by the supply, the turn and Dice's pass counters by option
+        ``max_turns``.
+
+        >>> from sequence.engine import make_config
+        >>> layout = observation_layout(make_config("classic", players=2))
+        >>> high = layout.high()
+        >>> [layout.segment(high, name) for name in ("supply", "turn", "flags")]
+        [[48, 48], [1000], [1, 2]]
+        """
+        cfg = self.config
+        deck = cfg.spec.deck
+        copies = [deck.count(card) for card in self.cards]
+        spaces = cfg.spec.layout.rows * cfg.spec.layout.cols
+        bounds: dict[str, list[int]] = {
+            "sequences": [spaces],
+            "supply": [max(cfg.chips)],  # teams are relative to the observer: any may be first
+            "hand": copies,
+            "known_hands": copies,
+            "draft": copies,
+            "discards": copies,
+            # Dice has no cards: these stay 0, but a bound of 0 would read as a constant.
+            "hand_sizes": [max(len(deck), 1)],
+            "deck_size": [max(len(deck), 1)],
+            "turn": [cfg.max_turns],
+            # A round of passes ends a card game; at Dice a roll with no move is a pass too and
+            # passes run on (no stalemate there), up to the turn limit.
+            "flags": [1, cfg.players if deck else cfg.max_turns],
+        }
+        out: list[int] = []
+        for seg in self.segments:
+            # A segment's bounds repeat over its leading dimensions (one row per seat or team).
+            row = bounds.get(seg.name, [1])
+            out += row * (seg.size // len(row))
+        assert len(out) == self.size
+        return out
+
     def encode(self, view: View) -> list[int]:
         """The observation of ``view`` (see :func:`encode_observation`)."""
         return _encode(self, view)
