@@ -125,8 +125,19 @@ def test_options_apply_only_to_their_games() -> None:
                     make_config(game, 2, **{name: value})
     with pytest.raises(ConfigError, match="unknown option 'nonsense'"):
         make_config("classic", 2, nonsense=1)
-    with pytest.raises(ConfigError, match="unknown game"):
+    with pytest.raises(
+        ConfigError, match="unknown game 'chess': choose classic, kids, dice or draft"
+    ):
         make_config("chess", 2)
+
+
+def test_draft_is_a_game_name_for_classic_with_the_draft_option() -> None:
+    assert make_config("draft", 4) == make_config("classic", 4, draft=True)
+    assert make_config("draft", 2, draft="yes").draft
+    with pytest.raises(ConfigError, match="draft=false contradicts it; choose classic"):
+        make_config("draft", 2, draft="false")
+    with pytest.raises(ConfigError, match="2 players or 2 teams of 2"):
+        make_config("draft", 3)
 
 
 def test_option_values_are_checked() -> None:

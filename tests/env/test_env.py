@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from sequence.bots import RandomBot
-from sequence.engine import Config, Move, MoveKind, State, card_name, make_config
+from sequence.engine import Config, ConfigError, Move, MoveKind, State, card_name, make_config
 from sequence.env import IllegalActionError, SequenceEnv, observation_layout
 
 Step = tuple[list[int], float, bool, bool, dict[str, Any]]
@@ -153,6 +153,11 @@ def test_penalty_mode_ends_the_episode_without_playing() -> None:
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
     assert (reward, terminated, truncated) == (-5.0, True, False)
     assert "is illegal" in info2["illegal_action"] and obs2 == obs
+    assert (info2["outcome"], info2["winner"], info2["termination"]) == (
+        None,
+        None,
+        "illegal_action",
+    )
     assert info2["legal_actions"] == [] and sum(info2["action_mask"]) == 0
     assert env.view.moves == moves_before
     assert env.legal_actions() == [] and sum(env.action_mask()) == 0
@@ -221,9 +226,37 @@ def test_render_shows_the_board_and_only_the_agents_hand() -> None:
     env.reset()
     text = env.render()
     lines = text.splitlines()
-    assert len(lines) == 11 and lines[0].startswith(" 1 **")
+    assert len(lines) == 12 and lines[0].split() == list("abcdefghij")
+    assert lines[1].startswith(" 1  **")
     hand = env.view.hand
     assert hand is not None
-    assert lines[-1].startswith("you (seat 1, team A) hold: ")
+    assert lines[-1].startswith("you (seat 0, team A) hold: ")  # seats 0-based, as agent_seat
     assert lines[-1].split(": ")[1].split() == [card_name(c) for c in hand]
     assert text.count("hold") == 1  # the agent's hand, nobody else's
+
+
+def test_arguments_after_the_config_are_keywords_and_draft_is_a_game_name() -> None:
+    with pytest.raises(TypeError):
+        SequenceEnv("classic", 2)  # type: ignore[misc]  # a seat, or a player count?
+    env = SequenceEnv("draft", players=4, opponents="random")
+    assert env.config.draft and env.num_actions == SequenceEnv("classic").num_actions
+    with pytest.raises(ConfigError, match="draft=false contradicts it"):
+        SequenceEnv("draft", draft=False)
+
+
+def test_reset_takes_gymnasiums_options_argument_and_close_stops_the_bots() -> None:
+    closed: list[int] = []
+
+    class Counted(RandomBot):
+        def close(self) -> None:
+            closed.append(1)
+
+    mine = Counted(seed=1)
+    env = SequenceEnv("kids", players=3, opponents=["random", mine])
+    env.reset(seed=1, options={})
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset(options={"players": 4})
+    env.reset(seed=2)
+    env.close()
+    env.close()  # twice is harmless
+    assert closed == []  # a bot given as an object is the caller's to close

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..engine import OPTIONS, Config, ConfigError, make_config
+from ..engine import GAME_NAMES, OPTIONS, Config, make_config
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,7 +13,7 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",
         default="classic",
-        choices=("classic", "kids", "dice", "draft"),
+        choices=GAME_NAMES,
         help="which game (draft = classic with the draft variant)",
     )
     parser.add_argument("--players", type=int, default=2, help="number of players (default 2)")
@@ -39,17 +39,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def config_from_args(args: argparse.Namespace) -> Config:
     """Build and check the configuration; raises ConfigError with a clear message."""
-    options = parse_options(args.option)
-    if args.game != "draft":
-        return make_config(args.game, args.players, args.teams, **options)
-    # The draft variant of classic: an -o draft the engine reads as false contradicts it.
-    config = make_config("classic", args.players, args.teams, **{"draft": True, **options})
-    if not config.draft:
-        raise ConfigError(
-            "--game draft is the draft variant, which -o draft=false turns off:"
-            " use --game classic to play without it"
-        )
-    return config
+    return make_config(args.game, args.players, args.teams, **parse_options(args.option))
 
 
 def describe(config: Config) -> str:

@@ -36,7 +36,18 @@ from .errors import (
     RecordError,
     SequenceError,
 )
-from .games import GAMES, OPTIONS, SPECS, Config, GameSpec, config_from_dict, make_config
+from .games import (
+    GAME_NAMES,
+    GAMES,
+    OPTIONS,
+    SPECS,
+    VARIANTS,
+    Config,
+    GameSpec,
+    base_game,
+    config_from_dict,
+    make_config,
+)
 from .moves import TEAM_LETTERS, Move, MoveKind
 from .record import GameRecord
 from .state import CHANCE, Outcome, Phase, Setup, State, Termination, play_random_game
@@ -47,10 +58,12 @@ __all__ = [
     "CLASSIC_BOARD",
     "DICE_BOARD",
     "GAMES",
+    "GAME_NAMES",
     "KIDS_BOARD",
     "OPTIONS",
     "SPECS",
     "TEAM_LETTERS",
+    "VARIANTS",
     "Bitboard",
     "BoardLayout",
     "Card",
@@ -73,6 +86,7 @@ __all__ = [
     "State",
     "Termination",
     "View",
+    "base_game",
     "card_kind",
     "card_name",
     "card_symbol",

@@ -269,16 +269,48 @@ def _classic_teams(players: int, teams: int | None) -> int:
     return teams
 
 
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {"draft": ("classic", {"draft": True})}
+"""Names a player picks as a game that are a game with a rule option: ``draft`` is classic's
+draft variant."""
+
+GAME_NAMES: tuple[str, ...] = (*GAMES, *VARIANTS)
+"""Every name :func:`make_config` takes as a game."""
+
+
+def base_game(name: str) -> tuple[str, dict[str, Any]]:
+    """The game and the rule options a game name stands for.
+
+    >>> base_game("draft"), base_game("kids")
+    (('classic', {'draft': True}), ('kids', {}))
+    """
+    game, options = VARIANTS.get(name, (name, {}))
+    return game, dict(options)
+
+
 def make_config(
     game: str = "classic", players: int = 2, teams: int | None = None, **options: Any
 ) -> Config:
     """Check and complete a configuration; raise :class:`ConfigError` saying what is wrong.
 
+    ``game`` is one of :data:`GAME_NAMES` (``draft``: classic with option ``draft``).
     ``options`` are the names in :data:`OPTIONS`. ``teams`` defaults to each player alone for 2-3
     players, 2 teams when the count is even, 3 otherwise (Dice: 4 players are 2 teams).
+
+    >>> make_config("draft", players=4).draft
+    True
     """
-    if not isinstance(game, str) or game not in SPECS:
-        raise ConfigError(f"unknown game {game!r}: choose classic, kids or dice")
+    if not isinstance(game, str) or game not in GAME_NAMES:
+        raise ConfigError(f"unknown game {game!r}: choose classic, kids, dice or draft")
+    if game in VARIANTS:
+        variant = game
+        game, implied = base_game(variant)
+        for name, value in implied.items():
+            if name in options and _bool(name, options[name]) != value:
+                raise ConfigError(
+                    f"{variant} is {game} with option {name}: {name}={str(not value).lower()}"
+                    f" contradicts it; choose {game} to play without it"
+                )
+        options = {**options, **implied}
     spec = SPECS[game]
     try:
         players = _whole(players)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
@@ -26,7 +26,15 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
-from .board import STRIDE, Bitboard, LineGeometry, Space, line_geometry, space_name
+from .board import (
+    STRIDE,
+    Bitboard,
+    BoardLayout,
+    LineGeometry,
+    Space,
+    line_geometry,
+    space_name,
+)
 from .cards import CARD_COUNT, CARD_KINDS, Card, CardKind, card_name, card_rank
 from .errors import IllegalMoveError
 from .games import Config, make_config
@@ -1250,24 +1258,28 @@ class State:
     def board_text(self) -> str:
         """The board for people: the label of each space, and team letters on chips, under the
         column letters and beside the row numbers that the move notation uses (``d3``)."""
-        layout = self.config.spec.layout
-        lines = ["   " + "".join(f" {chr(ord('a') + c)}  " for c in range(layout.cols)).rstrip()]
-        for r in range(layout.rows):
-            cells = []
-            for c in range(layout.cols):
-                s = r * STRIDE + c
-                team = self.chip_at(s)
-                if team is not None:
-                    mark = (
-                        TEAM_LETTERS[team] * 2
-                        if self._locked >> s & 1
-                        else TEAM_LETTERS[team].lower() * 2
-                    )
-                    cells.append(f"[{mark}]")
-                else:
-                    cells.append(f" {layout.label_name(s)[:2]:<2} ")
-            lines.append(f"{r + 1:>2} " + "".join(cells))
-        return "\n".join(lines)
+        return board_text(self.config.spec.layout, self.chip_at, self._locked)
+
+
+def board_text(
+    layout: BoardLayout, chip_at: Callable[[Space], int | None], locked: Bitboard
+) -> str:
+    """The text of :meth:`State.board_text` (and of ``View.board_text``): chips of a completed
+    sequence (``locked``) in capitals."""
+    lines = ["   " + "".join(f" {chr(ord('a') + c)}  " for c in range(layout.cols)).rstrip()]
+    for r in range(layout.rows):
+        cells = []
+        for c in range(layout.cols):
+            s = r * STRIDE + c
+            team = chip_at(s)
+            if team is not None:
+                letter = TEAM_LETTERS[team]
+                mark = letter * 2 if locked >> s & 1 else letter.lower() * 2
+                cells.append(f"[{mark}]")
+            else:
+                cells.append(f" {layout.label_name(s)[:2]:<2} ")
+        lines.append(f"{r + 1:>2} " + "".join(cells))
+    return "\n".join(lines)
 
 
 # --- set-up helpers ---------------------------------------------------------------------------

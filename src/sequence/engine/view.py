@@ -28,7 +28,7 @@ from .board import Bitboard, space_name, spaces_of
 from .cards import CARD_COUNT, Card, card_name
 from .games import SPECS, Config
 from .moves import TEAM_LETTERS, Move
-from .state import Outcome, Phase, Setup, State
+from .state import Outcome, Phase, Setup, State, board_text
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,15 @@ class View:
 
     def supply(self, team: int) -> int:
         return self.config.chips[team] - self.chips[team].bit_count()
+
+    def board_text(self) -> str:
+        """The board as :meth:`State.board_text` draws it, from what this view shows."""
+        layout = self.config.spec.layout
+        locked = 0
+        for seqs in self.sequences:
+            for window in seqs:
+                locked |= window
+        return board_text(layout, self.chip_at, locked & ~layout.free)
 
     def is_my_turn(self) -> bool:
         return bool(self.legal_moves)

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..engine import (
+    GAME_NAMES,
     OPTIONS,
     SPECS,
     CardKind,
@@ -57,6 +58,7 @@ from ..engine import (
     Move,
     MoveKind,
     View,
+    base_game,
     card_kind,
 )
 
@@ -177,9 +179,9 @@ def _game_of(game: str | Config | View) -> str:
         return game.config.game
     if isinstance(game, Config):
         return game.game
-    if game not in SPECS:
-        raise ValueError(f"unknown game {game!r}: choose classic, kids or dice")
-    return game
+    if game not in GAME_NAMES:
+        raise ValueError(f"unknown game {game!r}: choose classic, kids, dice or draft")
+    return base_game(game)[0]  # draft plays classic's actions
 
 
 @cache

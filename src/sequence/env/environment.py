@@ -67,9 +67,10 @@ class SequenceEnv:
     ``config`` is a :class:`~sequence.engine.Config`, a dict as ``Config.to_dict()`` gives, or a
     game name with ``make_config`` arguments as keywords (``SequenceEnv("classic", players=4)``).
     ``opponents`` is one bot spec for every other seat (team-mates included), or a list with
-    one spec or bot per other seat, in seat order. Bots from specs are made afresh each episode
-    with seeds drawn from the episode's seed; a :class:`~sequence.bots.Bot` given as is keeps
-    its state, and its ``rng`` is reseeded each episode.
+    one spec or bot per other seat, in seat order. Bots from specs are made afresh each
+    episode with seeds drawn from the episode's seed; a :class:`~sequence.bots.Bot` given as is
+    keeps its state, and its ``rng`` is reseeded each episode. Everything after ``config`` is a
+    keyword (``SequenceEnv("classic", 2)`` would read as a seat, not a player count).
 
     >>> env = SequenceEnv("dice", players=4, opponents=["random", "greedy", "random"], seed=1)
     >>> obs, info = env.reset()
@@ -80,10 +81,10 @@ class SequenceEnv:
     def __init__(
         self,
         config: Config | str | dict[str, Any] = "classic",
+        *,
         agent_seat: int = 0,
         opponents: Opponent | Sequence[Opponent] = "greedy",
         seed: int | None = 0,
-        *,
         illegal: Literal["raise", "penalty"] = "raise",
         illegal_penalty: float = -1.0,
         max_turns: int | None = None,
@@ -149,12 +150,21 @@ class SequenceEnv:
 
     # --- the episode ----------------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> tuple[list[int], dict[str, Any]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[list[int], dict[str, Any]]:
         """Start an episode; return the agent's first observation and ``info``.
 
         With ``seed``, the episode (game and bots) is fixed by it; without, the next episode of
-        the sequence the constructor's seed fixes.
+        the sequence the constructor's seed fixes. ``options`` is accepted as Gymnasium's
+        ``reset`` takes it, and must be empty: the game is fixed when the environment is made.
         """
+        if options:
+            raise ValueError(
+                f"reset takes no options ({', '.join(map(str, options))}): the game is fixed"
+                " when the environment is made"
+            )
+        self.close()
         if seed is not None:
             self._rng.seed(seed)
         self.game_seed = self._rng.getrandbits(63)
@@ -199,6 +209,14 @@ class SequenceEnv:
         truncated = outcome.termination is Termination.MAX_TURNS
         return obs, self._reward(), not truncated, truncated, info
 
+    def close(self) -> None:
+        """Stop the bots this environment made (a user's bot plays in a process of its own);
+        bots given as objects are the caller's to close."""
+        for seat, bot in self._bots.items():
+            if isinstance(self._specs[seat], str):
+                bot.close()
+        self._bots = {}
+
     # --- what the agent sees ----------------------------------------------------------------------
 
     @property
@@ -221,28 +239,13 @@ class SequenceEnv:
     def render(self) -> str:
         """The board and the agent's hand as text, from the agent's view.
 
-        Chips show as their team's letter (upper case when part of a completed sequence),
-        empty spaces as their label, free corners as ``**``.
+        The board is :meth:`~sequence.engine.View.board_text`: column letters and row numbers
+        as in the move notation (``d3``), chips as their team's letters (capitals when part of
+        a completed sequence), empty spaces as their label, free corners as ``**``.
         """
         view = self.view
-        layout = self.config.spec.layout
-        locked = 0
-        for seqs in view.sequences:
-            for w in seqs:
-                locked |= w
-        lines = []
-        for r in range(layout.rows):
-            cells = []
-            for c in range(layout.cols):
-                s = r * 10 + c
-                team = view.chip_at(s)
-                if team is None:
-                    cells.append(f"{layout.label_name(s)[:3]:<3}")
-                else:
-                    letter = TEAM_LETTERS[team]
-                    cells.append(f"[{letter if locked >> s & 1 else letter.lower()}]")
-            lines.append(f"{r + 1:>2} " + " ".join(cells))
-        you = f"seat {self.agent_seat + 1}, team {TEAM_LETTERS[self.agent_team]}"
+        lines = view.board_text().splitlines()
+        you = f"seat {self.agent_seat}, team {TEAM_LETTERS[self.agent_team]}"
         if view.hand is not None and self.config.spec.uses_cards:
             hand = " ".join(card_name(c) for c in view.hand)
             lines.append(f"you ({you}) hold: {hand}")
@@ -282,7 +285,7 @@ class SequenceEnv:
             move = bot.choose(view)
             if move not in view.legal_moves:
                 raise RuntimeError(
-                    f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat + 1}"
+                    f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat}"
                     f" chose {move!r}, which is not a legal move"
                 )
             state.push(move, seat=seat)
@@ -339,6 +342,8 @@ class SequenceEnv:
         info["legal_actions"] = []  # the episode is over: nothing more to choose
         info["action_mask"] = [0] * self.action_space.n
         info["illegal_action"] = message
+        # The game is not over, but the episode is: the end keys say how it ended.
+        info.update(outcome=None, winner=None, termination="illegal_action")
         return self._observe(), self.illegal_penalty, True, False, info
 
 

@@ -47,10 +47,11 @@ ENV_IDS = {
 class GymSequenceEnv(gymnasium.Env[ObsArray, np.int64]):
     """:class:`~sequence.env.SequenceEnv` with Gymnasium's spaces, seeding and render modes.
 
-    ``game`` and the keywords are ``SequenceEnv``'s (``"draft"`` is classic with the draft
-    option). Seeding follows Gymnasium: ``reset(seed=s)`` seeds the environment's
-    ``np_random``, and each episode's game and bots are seeded from it, so ``reset(seed=s)``
-    always gives the same episode and the resets after it the same sequence of episodes.
+    ``game`` and the keywords are ``SequenceEnv``'s: a game name (``"draft"`` is classic with
+    the draft option), ``make_config`` arguments, ``opponents``, ``illegal``, ... Seeding
+    follows Gymnasium: ``reset(seed=s)`` seeds the environment's ``np_random``, and each
+    episode's game and bots are seeded from it, so ``reset(seed=s)`` always gives the same
+    episode and the resets after it the same sequence of episodes.
     ``render_mode="ansi"`` makes :meth:`render` return the board and the agent's hand as text.
 
     Everything the agent gets is made from its seat's view: the observation, the mask, the legal
@@ -72,8 +73,6 @@ class GymSequenceEnv(gymnasium.Env[ObsArray, np.int64]):
     def __init__(self, game: str = "classic", *, render_mode: str | None = None, **kwargs: Any):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
-        if game == "draft":
-            game, kwargs = "classic", {**kwargs, "draft": True}
         # Illegal actions end the episode unless asked otherwise: an RL library samples from
         # the whole Discrete space (Gymnasium's own checker does) and must not crash on one.
         kwargs.setdefault("illegal", "penalty")

@@ -250,6 +250,18 @@ PATTERNS: tuple[ErrorPattern, ...] = (
         r"unknown game {text}: choose classic, kids or dice",
         N_("unknown game {text}: choose classic, kids or dice"),
     ),
+    _P(
+        r"unknown game {text}: choose classic, kids, dice or draft",
+        N_("unknown game {text}: choose classic, kids, dice or draft"),
+    ),
+    _P(
+        r"draft is classic with option draft: draft=false contradicts it; choose classic to play"
+        r" without it",
+        N_(
+            "draft is classic with option draft: draft=false contradicts it; choose classic to"
+            " play without it"
+        ),
+    ),
     _P(r"players and teams must be whole numbers", N_("players and teams must be whole numbers")),
     _P(
         r"unknown option {text}; the options are: (?P<known>.+)",

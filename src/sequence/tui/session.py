@@ -15,12 +15,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..bots import BOTS, Bot, make_bot, parse_spec
 from ..bots.base import seat_seed
 from ..bots.isolated import contained_bot, is_user_bot, protect_process
 from ..engine import (
+    GAME_NAMES,
     OPTIONS,
     ConfigError,
     GameRecord,
@@ -31,13 +31,14 @@ from ..engine import (
     RecordError,
     State,
     View,
+    base_game,
     make_config,
 )
 from ..engine.games import Config
 from ..i18n import N_
 
 HUMAN = "human"
-GAME_CHOICES: tuple[str, ...] = ("classic", "kids", "dice", "draft")
+GAME_CHOICES: tuple[str, ...] = GAME_NAMES
 """The games offered at the start screen: the draft tournament variant counts as a game."""
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 
@@ -54,21 +55,11 @@ def default_bot() -> str:
     return "medium" if "medium" in choices else choices[0]
 
 
-def engine_game(game: str) -> tuple[str, dict[str, Any]]:
-    """The engine's game and options for a game offered here: ``draft`` is classic's draft
-    variant (a rule option), the others are themselves.
-
-    >>> engine_game("draft"), engine_game("kids")
-    (('classic', {'draft': True}), ('kids', {}))
-    """
-    return ("classic", {"draft": True}) if game == "draft" else (game, {})
-
-
 def player_counts(game: str) -> tuple[int, ...]:
     """The player counts a game takes, as the engine accepts them."""
     from ..engine import SPECS
 
-    base, options = engine_game(game)
+    base, options = base_game(game)
     counts = SPECS[base].player_counts
     if not options:
         return counts
@@ -133,7 +124,7 @@ class GameSetup:
 
         A rule option the game does not take is left out: the start screen keeps a box ticked
         while another game is chosen. (``sequence play`` refuses it instead.)"""
-        game, options = engine_game(self.game)
+        game, options = base_game(self.game)
         rules = {
             "difficult": self.difficult,
             "manual_draw": self.manual_draw,
