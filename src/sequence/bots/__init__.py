@@ -1,9 +1,9 @@
 """Bots: players that see only their seat's view.
 
 :func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``), a bot
-(``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class`` for
-your own; ``@key=value,...`` after any of them sets constructor arguments
-(``mcts@time=0.5,depth=8``).
+(``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class`` (or
+``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets constructor
+arguments (``mcts@time=0.5,depth=8``).
 
 >>> make_bot("greedy", seed=3).name
 'greedy'
@@ -15,10 +15,7 @@ your own; ``@key=value,...`` after any of them sets constructor arguments
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import os
-import sys
 from typing import Any
 
 from .arena import GameResult, play_game
@@ -74,34 +71,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), args
 
 
-def _import_user_module(name: str) -> Any:
-    """Import a bot's module, looking in the current folder too: ``sequence`` is an installed
-    command, which (unlike ``python -m``) does not, and a student's package is usually there."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        here = os.getcwd()
-        if exc.name != name.partition(".")[0] or here in sys.path:
-            raise
-        sys.path.append(here)
-        return importlib.import_module(name)
-
-
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name or ``package.module:Class``, with optional ``@key=value`` arguments.
+    """A bot from its name, ``package.module:Class`` or ``path/to/mybot.py:Class``, with
+    optional ``@key=value`` arguments. A user's module is loaded by
+    :func:`~sequence.bots.isolated.user_bot_class`, in the process calling this (tournaments and
+    the terminal game call it in the bot's own).
 
     >>> make_bot("easy").choose  # doctest: +ELLIPSIS
     <bound method CasualBot.choose of <EasyBot easy>>
     """
     name, args = parse_spec(spec)
     if ":" in name:
-        module_name, _, class_name = name.partition(":")
-        try:
-            cls = getattr(_import_user_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"cannot load bot {name!r}: {exc}") from None
+        from .isolated import user_bot_class  # imports the module, or loads a file
+
+        cls = user_bot_class(name)
         if not (isinstance(cls, type) and issubclass(cls, Bot)):
-            raise ValueError(f"{name!r} is not a subclass of sequence.bots.Bot")
+            raise ValueError(
+                f"{name!r} is not a subclass of sequence.bots.Bot: define it as"
+                f" class {name.rpartition(':')[2]}(Bot), with from sequence.bots import Bot"
+            )
+    elif name.endswith(".py"):
+        raise ValueError(f"{name!r} names a file but no class: write {name}:YourBotClass")
     else:
         try:
             cls = BOTS[name]
