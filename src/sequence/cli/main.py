@@ -7,9 +7,11 @@ only when its command runs, so ``sequence simulate`` never loads the web server.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 # command -> (module, one-line help). The module defines add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -24,22 +26,53 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    return _build(only)[0]
+
+
+def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own (``only``: the one command given its arguments)."""
     parser = argparse.ArgumentParser(
         prog="sequence", description="Sequence, Sequence for Kids and Sequence Dice."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands: dict[str, argparse.ArgumentParser] = {}
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = commands[name] = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
             importlib.import_module(module).add_arguments(p)
-    return parser
+    return parser, commands
+
+
+def refuse_unknown(parser: argparse.ArgumentParser, unknown: list[str]) -> NoReturn:
+    """Exit (2) with ``parser``'s usage, naming the arguments it does not take and, for a flag
+    close to one of its own (``--bots``), the one meant."""
+    # argparse keeps its flags in private lists only; reading them costs a wrong guess at worst.
+    flags = [flag for action in parser._actions for flag in action.option_strings]
+    guesses: dict[str, str] = {}
+    for arg in unknown:
+        name = arg.partition("=")[0]
+        if name.startswith("-") and name not in guesses:
+            close = difflib.get_close_matches(name, flags, n=1, cutoff=0.75)
+            if close:
+                guesses[name] = close[0]
+    message = "unrecognized arguments: " + " ".join(unknown)
+    if len(guesses) == 1:
+        message += f"; did you mean {next(iter(guesses.values()))}?"
+    elif guesses:
+        message += "; did you mean " + ", ".join(f"{g} for {n}" for n, g in guesses.items()) + "?"
+    parser.error(message)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(argv)
+    parser, commands = _build(command if command in COMMANDS else None)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Told by the command whose arguments they were meant for (its name, its usage); one
+        # given before the command is the top level's.
+        before = argv[: argv.index(args.command)] if args.command else argv
+        refuse_unknown(parser if unknown[0] in before else commands[args.command], unknown)
     if args.command is None:
         parser.print_help()
         return 2

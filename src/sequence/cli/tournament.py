@@ -18,6 +18,9 @@ Examples::
 
 A bot that raises, returns an illegal move or exceeds ``--time-limit`` loses that game; the
 reason is listed under the tables and in the JSON.
+
+The same bot may be entered more than once (``--bot random --bot random``: does a seat or the
+first move favour a side?). Each entry is rated on its own and named ``random #1``, ``random #2``.
 """
 
 from __future__ import annotations
@@ -34,15 +37,19 @@ import secrets
 import signal
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import ConfigError
 from ..engine.games import Config
 from .options import add_config_arguments, config_from_args
+
+if TYPE_CHECKING:
+    from ..bots import Bot
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class Task:
     pairing: tuple[int, int]
     specs: tuple[str, ...]
     """Bot spec for each team."""
+    labels: tuple[str, ...]
+    """What the tables call each team's entry (:func:`entry_labels`)."""
     owners: tuple[int, ...]
     """For each team, the index of its bot in the tournament's bot list."""
     config: dict[str, Any]
@@ -85,6 +94,22 @@ def deal_seed(run_seed: int, deal: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 2
 
 
+def entry_labels(specs: list[str]) -> list[str]:
+    """What the tables, the JSON and the records call each entry: its spec, numbered where the
+    same spec is entered more than once, so that every name points at one entry.
+
+    >>> entry_labels(["random", "greedy", "random"])
+    ['random #1', 'greedy', 'random #2']
+    """
+    entered = Counter(specs)
+    seen: Counter[str] = Counter()
+    labels = []
+    for spec in specs:
+        seen[spec] += 1
+        labels.append(spec if entered[spec] == 1 else f"{spec} #{seen[spec]}")
+    return labels
+
+
 def make_tasks(
     specs: list[str],
     config: Config,
@@ -98,6 +123,7 @@ def make_tasks(
         pairings = [(0, j) for j in range(1, len(specs))]
     else:
         pairings = list(itertools.combinations(range(len(specs)), 2))
+    labels = entry_labels(specs)
     patterns = seat_patterns(config.teams)
     deals = max(1, math.ceil(games / len(patterns)))
     tasks: list[Task] = []
@@ -110,6 +136,7 @@ def make_tasks(
                         index=len(tasks),
                         pairing=(a, b),
                         specs=tuple(specs[o] for o in owners),
+                        labels=tuple(labels[o] for o in owners),
                         owners=owners,
                         config=config.to_dict(),
                         deal=deal,
@@ -159,31 +186,55 @@ def _leave(signum: int, frame: object) -> None:
 
 def run_task(task: Task) -> dict[str, Any]:
     """Play one game (in a worker process) and return its summary, picklable."""
-    from ..bots import Bot
     from ..bots.arena import play_game
     from ..bots.base import seat_seed
     from ..bots.isolated import UnstartedBot, contained_bot
-    from ..engine import config_from_dict
+    from ..engine import Move, State, config_from_dict
 
     config = config_from_dict(task.config)
+    owners = task.owners
     bots: list[Bot] = []
     tags = {"Event": "sequence tournament", "Round": str(task.index + 1)}
+    stats_problems: dict[int, str] = {}  # entry -> why its figures were unusable (the first)
+
+    def check_stats(state: State, seat: int, move: Move) -> None:
+        if seat < 0:  # a roll of the dice
+            return
+        owner = owners[seat % config.teams]
+        if owner not in stats_problems:  # once is enough to be told
+            problem = stats_problem(bots[seat])
+            if problem is not None:
+                stats_problems[owner] = problem
+
     try:
         for seat in range(config.players):
-            spec = task.specs[seat % config.teams]
+            spec, label = task.specs[seat % config.teams], task.labels[seat % config.teams]
             # A user's bot plays in a process of its own, one per seat and game: it cannot
             # reach the game's state, its team-mate's memory, or what it saw in the last game.
             try:
-                bots.append(contained_bot(spec, seed=seat_seed(task.seed, seat)))
+                bot = contained_bot(spec, seed=seat_seed(task.seed, seat))
             except Exception as exc:  # it started when checked, not now: it loses the game
-                bots.append(UnstartedBot(spec, str(exc)))
-        result = play_game(config, bots, seed=task.seed, time_limit=task.time_limit, tags=tags)
+                bot = UnstartedBot(spec, str(exc))
+            bot.label = label  # what forfeits name: one entry, when a bot plays itself
+            bots.append(bot)
+            # The seat tag stays the spec (`sequence play --load` makes the bot from it); a
+            # numbered entry's name goes where the replay viewer looks for a player's name.
+            tags[f"Seat{seat + 1}"] = spec
+            if label != spec:
+                tags[f"Name{seat + 1}"] = label
+        result = play_game(
+            config,
+            bots,
+            seed=task.seed,
+            time_limit=task.time_limit,
+            tags=tags,
+            on_move=check_stats,
+        )
     finally:
         for bot in bots:
             bot.close()
         if _stopping:  # the run was stopped: this worker starts no other game
             os._exit(1)
-    owners = task.owners
     seat_stats = [
         {
             "bot": owners[s % config.teams],
@@ -213,8 +264,29 @@ def run_task(task: Task) -> dict[str, Any]:
         "forfeit": None if result.forfeit is None else result.forfeit.message(),
         "turns": result.turns,
         "seats": seat_stats,
+        "stats_problems": stats_problems,
         "record": result.record.to_json(indent=1) if task.save else None,
     }
+
+
+def stats_problem(bot: Bot) -> str | None:
+    """Why the figures ``bot.stats()`` gives for its last move cannot go into the tables
+    (``None``: they can). The tables use ``iterations``, a number of 0 or more."""
+    from ..bots.isolated import failure, safe_repr
+
+    try:
+        figures = bot.stats()
+        if not isinstance(figures, dict):
+            return f"stats() returned {safe_repr(figures)}, not a dict"
+        iterations = figures.get("iterations")
+    except Exception as exc:  # a bot's bug costs its figures, not its game
+        return f"stats() raised {failure(exc)}"
+    if iterations is None:  # a bot that does not search has none to give
+        return None
+    number = isinstance(iterations, (int, float)) and not isinstance(iterations, bool)
+    if not number or not math.isfinite(iterations) or iterations < 0:
+        return f"stats() gave iterations = {safe_repr(iterations)}, not a number of 0 or more"
+    return None
 
 
 # --- statistics ---------------------------------------------------------------------------------
@@ -307,6 +379,11 @@ def summarise(
 ) -> dict[str, Any]:
     """The tables of a finished tournament as plain data (what ``--json`` writes)."""
     n_bots = len(specs)
+    names = entry_labels(specs)
+    stats_problems: dict[int, str] = {}  # entry -> the first reason, in the order of the games
+    for r in results:
+        for owner, problem in r["stats_problems"].items():
+            stats_problems.setdefault(owner, problem)
     by_pair: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for r in results:
         by_pair.setdefault((r["pairing"][0], r["pairing"][1]), []).append(r)
@@ -320,8 +397,8 @@ def summarise(
         lo, hi = wilson(score, len(rs))
         pairings.append(
             {
-                "a": specs[a],
-                "b": specs[b],
+                "a": names[a],
+                "b": names[b],
                 "games": len(rs),
                 "a_wins": wins,
                 "draws": draws,
@@ -335,7 +412,7 @@ def summarise(
     elo = bradley_terry(n_bots, games)
     intervals = rating_intervals(n_bots, games)
     ratings = []
-    for i, spec in enumerate(specs):
+    for i, name in enumerate(names):
         moves = seconds_used = its = searched = 0.0
         n_games = 0
         points = 0.0
@@ -350,9 +427,11 @@ def summarise(
                     seconds_used += st["seconds"]
                     its += st["iterations"]
                     searched += st["searched"]
+        if i in stats_problems:  # the sums hold figures that mean nothing: show none
+            its = searched = 0.0
         ratings.append(
             {
-                "bot": spec,
+                "bot": name,
                 "elo": elo[i],
                 "elo_95": list(intervals[i]),
                 "games": n_games,
@@ -365,11 +444,12 @@ def summarise(
     return {
         "config": config.to_dict(),
         "mode": mode,
-        "bots": specs,
+        "bots": names,
+        "specs": specs,
         "games": len(results),
         "seconds": seconds,
         "pairings": pairings,
-        "ratings": ratings,
+        "ratings": ratings if results else [],  # no games, no ratings (not every Elo at 0)
         "forfeits": [
             r["forfeit"] for r in sorted(results, key=lambda r: r["index"]) if r["forfeit"]
         ],
@@ -381,6 +461,7 @@ def summarise(
                 }.items()
             )
         ),
+        "stats_problems": {names[i]: problem for i, problem in sorted(stats_problems.items())},
     }
 
 
@@ -432,6 +513,12 @@ def render(summary: dict[str, Any]) -> None:
             f"{x['iterations_per_second']:.0f}" if x["iterations_per_second"] else "-",
         )  # fmt: skip
     console.print(r)
+    for bot, problem in summary["stats_problems"].items():
+        console.print(  # a bot's words, as words
+            f"note: bot {bot!r}: {problem}; its iter/move and iter/s show -",
+            markup=False,
+            highlight=False,
+        )
     if summary["forfeits"]:
         console.print(f"[bold red]{len(summary['forfeits'])} game(s) lost by forfeit:[/]")
         for msg in summary["forfeits"][:20]:
@@ -587,22 +674,18 @@ def run(args: argparse.Namespace) -> int:
                 if stopped:
                     _stop_pool(pool)
     if stopped:
-        print(
-            f"sequence tournament: stopped after {len(results)} of {len(tasks)} games: {stopped};"
-            " the results below are of the games that were played",
-            file=err,
-        )
+        message = _stopped_message(stopped, len(results), len(tasks), args.json)
+        print(f"sequence tournament: {message}", file=err)
         if save_dir is not None:  # the run is over: nothing is left to hide
             for deal in unsaved.values():
                 _write_records(save_dir, deal)
-    if not results:
-        return 130 if interrupted else 1
     results.sort(key=lambda r: r["index"])
     summary = summarise(specs, results, config, args.mode, time.perf_counter() - start)
     summary["seed"] = seed
+    summary["stopped"] = stopped  # a script must not take a stopped run for a whole one
     if json_stdout:
         summary["_stderr"] = True
-    if not args.quiet or not json_stdout:
+    if results and (not args.quiet or not json_stdout):
         render(summary)
     summary.pop("_stderr", None)
     if args.json:
@@ -612,6 +695,22 @@ def run(args: argparse.Namespace) -> int:
         else:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     return 130 if interrupted else 1 if stopped else 0
+
+
+def _stopped_message(why: str, played: int, games: int, json_path: str | None) -> str:
+    """What a stopped run says on stderr, before its results (if any game finished).
+
+    >>> _stopped_message("interrupted", 0, 4, None)
+    'stopped before any game finished: interrupted; there are no results'
+    """
+    if played:
+        return (
+            f"stopped after {played} of {games} games: {why};"
+            " the results below are of the games that were played"
+        )
+    # Still written, so that a script waiting for the file finds one that says what happened.
+    where = "" if json_path is None else " (the --json output has 0 games and says why)"
+    return f"stopped before any game finished: {why}; there are no results{where}"
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
