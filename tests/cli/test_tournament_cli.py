@@ -273,6 +273,11 @@ class Negative(Bot):
 class Lots(Negative):
     def stats(self):
         return {"iterations": "lots"}
+
+
+class Raising(Negative):
+    def stats(self):
+        raise KeyError("gone")
 """
 
 
@@ -294,15 +299,13 @@ def test_a_users_bot_with_negative_iterations_is_named(
     assert by_bot[f"{user_bots}:Negative"]["iterations_per_move"] == 0.0  # shown as "-"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a user's bot runs in its own process, where bots/isolated.py turns a stats() that"
-    " raises or gives non-numbers into {} before sending: the tournament cannot tell it from"
-    " a bot with no figures",
-)
 def test_a_users_bot_with_non_numeric_iterations_is_named(
     user_bots: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc, data, _ = run_json(capsys, "--bot", f"{user_bots}:Lots", "--bot", "random")
-    assert rc == 0
-    assert f"{user_bots}:Lots" in data["stats_problems"]
+    rc, data, _ = run_json(
+        capsys, "--bot", f"{user_bots}:Lots", "--bot", f"{user_bots}:Raising", "--bot", "random"
+    )
+    assert rc == 0 and not data["forfeits"]  # broken figures cost nothing but the figures
+    problems = data["stats_problems"]
+    assert problems[f"{user_bots}:Lots"] == "stats() gave 'iterations': 'lots', not a finite number"
+    assert problems[f"{user_bots}:Raising"] == "stats() raised KeyError: 'gone'"

@@ -21,6 +21,7 @@ the run.
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
 import time
@@ -226,7 +227,9 @@ def play_game(
             except Exception:
                 stats = {}
             its = stats.get("iterations") if isinstance(stats, dict) else None
-            if its:
+            # A bot's own figures: only a finite positive number counts (the tournament says
+            # what was wrong with any other).
+            if isinstance(its, (int, float)) and not isinstance(its, bool) and 0 < its < math.inf:
                 st.iterations += float(its)
                 st.searched += 1
             try:

@@ -155,18 +155,37 @@ def _serve(
             _send(conn, "error", failure(exc), {})
             continue
         if isinstance(move, Move):
-            _send(conn, "move", str(move), _figures(bot))
+            _send(conn, "move", str(move), *_figures(bot))
         else:
             _send(conn, "value", safe_repr(move), {})
 
 
-def _figures(bot: Bot) -> dict[str, float]:
-    """The bot's ``stats()`` as plain numbers (the arena checks them); a broken ``stats()``
-    costs nothing."""
+def _figures(bot: Bot) -> tuple[dict[str, float], str | None]:
+    """The bot's ``stats()`` as finite numbers, and what was wrong with them (``None``: nothing).
+
+    A broken ``stats()`` costs the bot its figures, never its game; the reason goes to the
+    arena so that the tournament can say why the bot's figures show ``-``."""
     try:
-        return {str(k): float(v) for k, v in dict(bot.stats()).items()}
-    except Exception:
-        return {}
+        raw = bot.stats()
+    except Exception as exc:
+        return {}, f"stats() raised {failure(exc)}"
+    if not isinstance(raw, dict):
+        return {}, f"stats() returned {safe_repr(raw)}, not a dict"
+    figures: dict[str, float] = {}
+    problem = None
+    for key, value in raw.items():
+        if _is_figure(value):
+            figures[str(key)] = float(value)
+        elif problem is None:
+            problem = f"stats() gave {safe_repr(key)}: {safe_repr(value)}, not a finite number"
+    return figures, problem
+
+
+def _is_figure(value: object) -> bool:
+    """A number that sums stay finite with (JSON has no Infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) <= MAX_FIGURE  # NaN compares false: dropped too
 
 
 def _printable(text: str, limit: int = 500) -> str:
@@ -219,6 +238,8 @@ class IsolatedBot(Bot):
         self._process.start()
         child.close()
         self._stats: dict[str, float] = {}
+        self.stats_problem: str | None = None
+        """What was wrong with the figures of the bot's last move (``None``: nothing)."""
         self._closed = False
         self._stale_reader: threading.Thread | None = None
         # One question at a time: a caller's threads (the terminal game's, after an undo) must
@@ -281,12 +302,12 @@ class IsolatedBot(Bot):
         except ValueError:
             return _Returned(safe_repr(payload))  # type: ignore[return-value]
         figures = message[2] if len(message) > 2 and isinstance(message[2], dict) else {}
-        self._stats = {
-            str(k): float(v)
-            for k, v in figures.items()
-            # Finite and bounded: sums over a run stay finite (JSON has no Infinity).
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= MAX_FIGURE
-        }
+        # Checked again here: the bot's process is the user's, and may send anything.
+        self._stats = {str(k): float(v) for k, v in figures.items() if _is_figure(v)}
+        problem = message[3] if len(message) > 3 else None
+        if problem is None and len(self._stats) < len(figures):
+            problem = "stats() gave a figure that is not a finite number"
+        self.stats_problem = None if problem is None else _printable(str(problem))
         return move
 
     def stats(self) -> dict[str, float]:

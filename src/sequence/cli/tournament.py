@@ -272,8 +272,10 @@ def run_task(task: Task) -> dict[str, Any]:
 def stats_problem(bot: Bot) -> str | None:
     """Why the figures ``bot.stats()`` gives for its last move cannot go into the tables
     (``None``: they can). The tables use ``iterations``, a number of 0 or more."""
-    from ..bots.isolated import failure, safe_repr
+    from ..bots.isolated import IsolatedBot, failure, safe_repr
 
+    if isinstance(bot, IsolatedBot) and bot.stats_problem is not None:
+        return bot.stats_problem  # a user's bot: its own process checked what stats() gave
     try:
         figures = bot.stats()
         if not isinstance(figures, dict):
