@@ -48,8 +48,8 @@ def test_draft_game_with_draft_off_is_refused(
         assert main([command, "--game", "draft", "-o", f"draft={value}"]) == 2
         err = capsys.readouterr().err
         assert err == (
-            f"sequence {command}: --game draft is the draft variant, which -o draft=false turns"
-            " off: use --game classic to play without it\n"
+            f"sequence {command}: draft is classic with option draft: draft=false contradicts"
+            " it; choose classic to play without it\n"
         )
     assert main(["simulate", "--game", "draft", "-o", "draft=yes", "--games", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["config"]["draft"] is True
