@@ -383,4 +383,4 @@ def test_tournament_takes_the_same_game_flags_as_the_other_commands(
     assert main([*bots, "-o", "max_turns=4", "--json", "-", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)["config"]["max_turns"] == 4
     assert main([*bots, "--game", "draft", "--quiet"]) == 0  # the tables say which game
-    assert "classic (draft) 2 players" in capsys.readouterr().out
+    assert "Sequence: 2 players, each alone; draft: 2 games" in capsys.readouterr().out

@@ -99,6 +99,8 @@ def test_illegal_actions() -> None:
         raw.step(int((mask == 0).nonzero()[0][0]))
     with pytest.raises(IllegalActionError, match="an action is needed"):
         raw.step(None)
+    with pytest.raises(IllegalActionError, match=r"an action is an int, not 1\.5"):
+        raw.step(1.5)  # type: ignore[arg-type]  # not rounded down to action 1
     assert raw._require_state() == before
 
 

@@ -21,7 +21,6 @@ the run.
 
 from __future__ import annotations
 
-import math
 import signal
 import threading
 import time
@@ -31,7 +30,7 @@ from typing import Any
 
 from ..engine import TEAM_LETTERS, Config, GameRecord, IllegalMoveError, Move, State, View
 from .base import Bot
-from .isolated import RemoteBotError, failure, safe_repr
+from .isolated import RemoteBotError, failure, is_figure, safe_repr
 
 
 @dataclass
@@ -229,7 +228,7 @@ def play_game(
             its = stats.get("iterations") if isinstance(stats, dict) else None
             # A bot's own figures: only a finite positive number counts (the tournament says
             # what was wrong with any other).
-            if isinstance(its, (int, float)) and not isinstance(its, bool) and 0 < its < math.inf:
+            if is_figure(its) and its > 0:
                 st.iterations += float(its)
                 st.searched += 1
             try:

@@ -39,7 +39,7 @@ import threading
 import traceback
 from multiprocessing.connection import Connection
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..engine import Move, View
 from .base import Bot
@@ -174,15 +174,16 @@ def _figures(bot: Bot) -> tuple[dict[str, float], str | None]:
     figures: dict[str, float] = {}
     problem = None
     for key, value in raw.items():
-        if _is_figure(value):
+        if is_figure(value):
             figures[str(key)] = float(value)
         elif problem is None:
             problem = f"stats() gave {safe_repr(key)}: {safe_repr(value)}, not a finite number"
     return figures, problem
 
 
-def _is_figure(value: object) -> bool:
-    """A number that sums stay finite with (JSON has no Infinity)."""
+def is_figure(value: object) -> TypeGuard[int | float]:
+    """Whether a ``stats()`` value is a number that sums stay finite with (JSON has no
+    Infinity): not a bool, not NaN, at most :data:`MAX_FIGURE` either way."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     return abs(value) <= MAX_FIGURE  # NaN compares false: dropped too
@@ -303,7 +304,7 @@ class IsolatedBot(Bot):
             return _Returned(safe_repr(payload))  # type: ignore[return-value]
         figures = message[2] if len(message) > 2 and isinstance(message[2], dict) else {}
         # Checked again here: the bot's process is the user's, and may send anything.
-        self._stats = {str(k): float(v) for k, v in figures.items() if _is_figure(v)}
+        self._stats = {str(k): float(v) for k, v in figures.items() if is_figure(v)}
         problem = message[3] if len(message) > 3 else None
         if problem is None and len(self._stats) < len(figures):
             problem = "stats() gave a figure that is not a finite number"

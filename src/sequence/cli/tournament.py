@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine import ConfigError
+from ..engine import ConfigError, config_from_dict
 from ..engine.games import Config
-from .options import add_config_arguments, config_from_args
+from .options import add_config_arguments, config_from_args, describe
 
 if TYPE_CHECKING:
     from ..bots import Bot
@@ -189,7 +189,7 @@ def run_task(task: Task) -> dict[str, Any]:
     from ..bots.arena import play_game
     from ..bots.base import seat_seed
     from ..bots.isolated import UnstartedBot, contained_bot
-    from ..engine import Move, State, config_from_dict
+    from ..engine import Move, State
 
     config = config_from_dict(task.config)
     owners = task.owners
@@ -272,7 +272,7 @@ def run_task(task: Task) -> dict[str, Any]:
 def stats_problem(bot: Bot) -> str | None:
     """Why the figures ``bot.stats()`` gives for its last move cannot go into the tables
     (``None``: they can). The tables use ``iterations``, a number of 0 or more."""
-    from ..bots.isolated import IsolatedBot, failure, safe_repr
+    from ..bots.isolated import IsolatedBot, failure, is_figure, safe_repr
 
     if isinstance(bot, IsolatedBot) and bot.stats_problem is not None:
         return bot.stats_problem  # a user's bot: its own process checked what stats() gave
@@ -285,8 +285,7 @@ def stats_problem(bot: Bot) -> str | None:
         return f"stats() raised {failure(exc)}"
     if iterations is None:  # a bot that does not search has none to give
         return None
-    number = isinstance(iterations, (int, float)) and not isinstance(iterations, bool)
-    if not number or not math.isfinite(iterations) or iterations < 0:
+    if not is_figure(iterations) or iterations < 0:
         return f"stats() gave iterations = {safe_repr(iterations)}, not a number of 0 or more"
     return None
 
@@ -473,13 +472,8 @@ def render(summary: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console(stderr=summary.get("_stderr", False))
-    cfg = dict(summary["config"])
-    game, players, teams = cfg.pop("game"), cfg.pop("players"), cfg.pop("teams")
-    options = ", ".join(k if v is True else f"{k}={v}" for k, v in cfg.items())  # draft, ...
-    title = (
-        f"{game}{f' ({options})' if options else ''} {players} players, {teams} sides:"
-        f" {summary['games']} games in {summary['seconds']:.0f} s"
-    )
+    config = config_from_dict(summary["config"])
+    title = f"{describe(config)}: {summary['games']} games in {summary['seconds']:.0f} s"
     if "seed" in summary:
         title += f" (deals from --seed {summary['seed']})"
     t = Table(title=title)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import rng as rngmod
 from .board import (
+    FILES,
     STRIDE,
     Bitboard,
     BoardLayout,
@@ -1266,7 +1267,7 @@ def board_text(
 ) -> str:
     """The text of :meth:`State.board_text` (and of ``View.board_text``): chips of a completed
     sequence (``locked``) in capitals."""
-    lines = ["   " + "".join(f" {chr(ord('a') + c)}  " for c in range(layout.cols)).rstrip()]
+    lines = ["   " + "".join(f" {FILES[c]}  " for c in range(layout.cols)).rstrip()]
     for r in range(layout.rows):
         cells = []
         for c in range(layout.cols):

@@ -122,14 +122,18 @@ class View:
     def supply(self, team: int) -> int:
         return self.config.chips[team] - self.chips[team].bit_count()
 
+    @cached_property
+    def locked(self) -> Bitboard:
+        """The chips in a completed sequence, of any team (free corners left out)."""
+        locked = 0
+        for team_seqs in self.sequences:
+            for window in team_seqs:
+                locked |= window
+        return locked & ~self.config.spec.layout.free
+
     def board_text(self) -> str:
         """The board as :meth:`State.board_text` draws it, from what this view shows."""
-        layout = self.config.spec.layout
-        locked = 0
-        for seqs in self.sequences:
-            for window in seqs:
-                locked |= window
-        return board_text(layout, self.chip_at, locked & ~layout.free)
+        return board_text(self.config.spec.layout, self.chip_at, self.locked)
 
     def is_my_turn(self) -> bool:
         return bool(self.legal_moves)
@@ -138,10 +142,6 @@ class View:
         """A JSON-ready form for clients: names in notation, seats and teams 0-based."""
         cfg = self.config
         layout = cfg.spec.layout
-        locked = 0
-        for team_seqs in self.sequences:
-            for w in team_seqs:
-                locked |= w
         chips: list[int | None] = [None] * len(layout.spaces)
         index = _space_index(cfg.game)
         for team, mask in enumerate(self.chips):
@@ -175,7 +175,7 @@ class View:
                 "cols": layout.cols,
                 "labels": _labels(cfg.game),
                 "chips": chips,
-                "locked": [space_name(s) for s in spaces_of(locked & ~layout.free)],
+                "locked": [space_name(s) for s in spaces_of(self.locked)],
             },
             "sequences": [
                 [[space_name(s) for s in spaces_of(w)] for w in seqs] for seqs in self.sequences
@@ -274,11 +274,7 @@ def state_from_view(view: View, seed: int) -> State:
         occ |= m
     state._occ = occ
     state._seqs = view.sequences
-    locked = 0
-    for team_seqs in view.sequences:
-        for w in team_seqs:
-            locked |= w
-    state._locked = locked & ~cfg.spec.layout.free
+    state._locked = view.locked
     state._discards = view.discards
     state._draft = view.draft
     state._known = view.known_hands

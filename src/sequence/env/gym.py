@@ -32,6 +32,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from .environment import SequenceEnv
+from .observation import ObservationLayout
 
 ObsArray = NDArray[np.float32]
 
@@ -80,22 +81,22 @@ class GymSequenceEnv(gymnasium.Env[ObsArray, np.int64]):
         """The wrapped environment (its ``view``, ``legal_actions()``, ``record()`` at the end)."""
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.env.num_actions)
-        high = np.asarray(self.env.observation_layout.high(), dtype=np.float32)
-        self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+        self.observation_space = observation_box(self.env.observation_layout)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsArray, dict[str, Any]]:
-        """Start an episode; ``options`` is not used (the game is fixed when the env is made)."""
+        """Start an episode; ``options`` must be empty (the game is fixed when the env is made)."""
         super().reset(seed=seed)
         episode_seed = int(self.np_random.integers(2**63 - 1))
-        obs, info = self.env.reset(seed=episode_seed)
+        obs, info = self.env.reset(seed=episode_seed, options=options)
         return self._obs(obs), self._info(info)
 
     def step(self, action: Any) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (an int or a 0-d integer array), then the other seats up to the
         agent's next decision; ``(obs, reward, terminated, truncated, info)``."""
-        obs, reward, terminated, truncated, info = self.env.step(_action_id(action))
+        # The action space takes numpy integers and 0-d arrays as they are, and refuses the rest.
+        obs, reward, terminated, truncated, info = self.env.step(action)
         return self._obs(obs), reward, terminated, truncated, self._info(info)
 
     def action_masks(self) -> NDArray[np.bool_]:
@@ -118,13 +119,10 @@ class GymSequenceEnv(gymnasium.Env[ObsArray, np.int64]):
         return out
 
 
-def _action_id(action: Any) -> int:
-    """An action as a plain int: policies hand out numpy integers and 0-d arrays."""
-    if isinstance(action, np.ndarray) and action.shape == ():
-        action = action.item()
-    if isinstance(action, np.integer):
-        return int(action)
-    return action  # type: ignore[no-any-return]  # SequenceEnv says what is wrong with it
+def observation_box(layout: ObservationLayout) -> spaces.Space[ObsArray]:
+    """The observations of a layout as a Gymnasium space: ``float32``, 0 to ``layout.high()``."""
+    high = np.asarray(layout.high(), dtype=np.float32)
+    return spaces.Box(np.zeros_like(high), high, dtype=np.float32)
 
 
 def register_envs() -> None:
@@ -136,4 +134,4 @@ def register_envs() -> None:
 
 register_envs()
 
-__all__ = ["ENV_IDS", "GymSequenceEnv", "register_envs"]
+__all__ = ["ENV_IDS", "GymSequenceEnv", "observation_box", "register_envs"]

@@ -151,7 +151,7 @@ class ObservationLayout:
             "turn": [cfg.max_turns],
             # A round of passes ends a card game; at Dice a roll with no move is a pass too and
             # passes run on (no stalemate there), up to the turn limit.
-            "flags": [1, cfg.players if deck else cfg.max_turns],
+            "flags": [1, cfg.players if cfg.spec.uses_cards else cfg.max_turns],
         }
         out: list[int] = []
         for seg in self.segments:

@@ -40,6 +40,7 @@ from pettingzoo.utils import wrappers
 
 from ..engine import Config, Move, MoveKind, State, Termination, make_config
 from .actions import IllegalActionError, action_space
+from .gym import observation_box
 from .observation import encode_observation, observation_layout
 
 Observation = dict[str, NDArray[Any]]
@@ -68,15 +69,14 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         self.render_mode = render_mode
         self.config: Config = make_config(game, **config)
         self._actions = action_space(self.config)
-        layout = observation_layout(self.config)
-        high = np.asarray(layout.high(), dtype=np.float32)
+        box = observation_box(observation_layout(self.config))
         self.possible_agents = [f"seat_{seat}" for seat in range(self.config.players)]
         n = self._actions.n
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(np.zeros_like(high), high, dtype=np.float32),
+                    "observation": box,
                     "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
                 }
             )
@@ -130,7 +130,7 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         seat = self._seat(agent)
         if action is None:
             raise IllegalActionError(f"{agent} is to move: an action is needed, not None")
-        move = self._actions.action_to_move(int(action))
+        move = self._actions.action_to_move(action)  # numpy integers too; never 1.5
         if move not in state.view(seat).legal_moves:
             raise IllegalActionError(
                 f"action {action} ({move}) is not legal for {agent} now (see its action_mask)"

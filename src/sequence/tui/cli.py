@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..bots.isolated import is_user_bot
-from ..engine import GameRecord, SequenceError, base_game, make_config
+from ..engine import GameRecord, SequenceError, make_config
 from ..i18n import N_, SUPPORTED, normalise, system_language
 from . import on_a_terminal
 from .session import (
@@ -159,8 +159,7 @@ def check_rules(args: argparse.Namespace, setup: GameSetup) -> None:
         if getattr(args, name) not in (None, False)
     }
     if rules:
-        game, options = base_game(setup.game)
-        make_config(game, setup.players, setup.teams, **options, **rules)
+        make_config(setup.game, setup.players, setup.teams, **rules)
 
 
 def check_load(args: argparse.Namespace) -> None:

@@ -59,14 +59,10 @@ def player_counts(game: str) -> tuple[int, ...]:
     """The player counts a game takes, as the engine accepts them."""
     from ..engine import SPECS
 
-    base, options = base_game(game)
-    counts = SPECS[base].player_counts
-    if not options:
-        return counts
     out = []
-    for n in counts:
+    for n in SPECS[base_game(game)[0]].player_counts:
         try:
-            make_config(base, n, **options)
+            make_config(game, n)  # a variant may take fewer (the draft: 2 or 4)
         except ConfigError:
             continue
         out.append(n)

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ..engine import ConfigError, base_game, make_config
+from ..engine import ConfigError, make_config
 from .game import LEVEL_NAMES, GameScreen
 from .session import (
     GAME_CHOICES,
@@ -40,11 +40,10 @@ GAME_TITLES = {
 
 def team_choices(game: str, players: int) -> list[int]:
     """The team counts the engine accepts for ``players`` (classic: alone, 2 or 3 teams)."""
-    base, options = base_game(game)
     out = []
     for teams in sorted({2, 3, players}):
         try:
-            make_config(base, players, teams, **options)
+            make_config(game, players, teams)
         except ConfigError:
             continue
         out.append(teams)

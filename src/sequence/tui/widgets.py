@@ -209,10 +209,7 @@ class BoardWidget(Widget):
         _ = self._
         layout = view.config.spec.layout
         width, height = self._geometry()
-        locked = 0
-        for seqs in view.sequences:
-            for w in seqs:
-                locked |= w
+        locked = view.locked
         out = Text("   ")
         for c in range(layout.cols):
             out.append(f"{'abcdefghij'[c]:^{width}}", style="dim")
