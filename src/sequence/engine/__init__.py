@@ -48,9 +48,19 @@ from .games import (
     config_from_dict,
     make_config,
 )
-from .moves import TEAM_LETTERS, Move, MoveKind
+from .moves import TEAM_LETTERS, Move, MoveKind, draw_move
 from .record import GameRecord
-from .state import CHANCE, Outcome, Phase, Setup, State, Termination, play_random_game
+from .state import (
+    CHANCE,
+    Outcome,
+    Phase,
+    Setup,
+    State,
+    Step,
+    StepKind,
+    Termination,
+    play_random_game,
+)
 from .view import View, unseen_cards
 
 __all__ = [
@@ -84,6 +94,8 @@ __all__ = [
     "Setup",
     "Space",
     "State",
+    "Step",
+    "StepKind",
     "Termination",
     "View",
     "base_game",
@@ -91,6 +103,7 @@ __all__ = [
     "card_name",
     "card_symbol",
     "config_from_dict",
+    "draw_move",
     "make_config",
     "parse_card",
     "parse_space",

@@ -102,6 +102,38 @@ class Outcome:
         return "draw" if self.winner is None else f"{TEAM_LETTERS[self.winner]} wins"
 
 
+class StepKind(IntEnum):
+    """What must happen next in a game (see :meth:`State.next_step`)."""
+
+    ROLL = 0
+    """Dice: the dice are rolled, a chance move (``state.push(state.sample_chance())``)."""
+    DRAW = 1
+    """Option ``manual_draw``: the seat has played and takes its draw (``draw_move(seat)``)."""
+    MOVE = 2
+    """The seat chooses one of ``state.legal_moves(seat)``."""
+    OVER = 3
+    """The game is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What must happen next, and who does it (``seat`` is ``None`` once the game is over).
+
+    >>> Step(StepKind.MOVE, 0)
+    Step(kind=<StepKind.MOVE: 2>, seat=0)
+    """
+
+    kind: StepKind
+    seat: int | None
+
+
+_OVER_STEP = Step(StepKind.OVER, None)
+_STEPS = {
+    kind: tuple(Step(kind, seat) for seat in range(12))
+    for kind in (StepKind.ROLL, StepKind.DRAW, StepKind.MOVE)
+}
+
+
 @dataclass(frozen=True)
 class Setup:
     """How the game was set up, recorded so a replay shows it (public information)."""
@@ -426,6 +458,34 @@ class State:
     def actor(self) -> int:
         """Who must act now: a seat, or :data:`CHANCE` while the dice are to be rolled."""
         return CHANCE if self._phase is _ROLLING else self._to_move
+
+    def next_step(self) -> Step:
+        """What must happen next: the one turn driver every player of a game follows.
+
+        Bots, arenas, servers and environments all loop on it::
+
+            while (step := state.next_step()).kind is not StepKind.OVER:
+                if step.kind is StepKind.ROLL:
+                    state.push(state.sample_chance())
+                elif step.kind is StepKind.DRAW:
+                    state.push(draw_move(step.seat))
+                else:
+                    state.push(choose(state.view(step.seat)), seat=step.seat)
+
+        A seat with a draw open (option ``manual_draw``) takes it before the next seat moves;
+        a front end that lets a person draw later reads :attr:`pending_draws` instead.
+
+        >>> state = State.new(make_config("dice", players=2), seed=3)
+        >>> state.next_step().kind is StepKind.ROLL
+        True
+        """
+        if self._outcome is not None:
+            return _OVER_STEP
+        if self._phase is _ROLLING:
+            return _STEPS[StepKind.ROLL][self._to_move]
+        if self._pending:
+            return _STEPS[StepKind.DRAW][self._pending[0]]
+        return _STEPS[StepKind.MOVE][self._to_move]
 
     def is_chance(self) -> bool:
         """True while the dice are to be rolled (see chance_outcomes and sample_chance)."""
