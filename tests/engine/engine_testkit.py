@@ -120,12 +120,12 @@ def spaces(text: str) -> set[int]:
 
 def chips_of(st: State, team: int) -> set[str]:
     """A team's chips as space names."""
-    return {space_name(s) for s in range(100) if st.chips(team) >> s & 1}
+    return {space_name(s) for s in range(100) if st.chips[team] >> s & 1}
 
 
 def seq_names(st: State, team: int) -> list[str]:
     """A team's sequences as ``first-last`` names."""
-    return [f"{space_name(s[0])}-{space_name(s[-1])}" for s in st.sequences(team)]
+    return [f"{space_name(s[0])}-{space_name(s[-1])}" for s in st.sequence_spaces(team)]
 
 
 def push(st: State, *moves: str, seat: int | None = None) -> None:
@@ -140,7 +140,7 @@ def assert_illegal(st: State, move: str, reason: str, seat: int | None = None) -
     before_eq = st.copy()
     m = Move.parse(move)
     assert not st.is_legal(m, seat)
-    assert m not in st.legal_moves(seat)
+    assert m not in st.legal_moves_of(seat)
     with pytest.raises(IllegalMoveError, match=reason):
         st.push(m, seat=seat)
     assert st.position() == before

@@ -28,7 +28,7 @@ def test_penalty_allowed_is_documented_as_it_answers() -> None:
     state = State.new(make_config("classic", players=4, teams=2), seed=1)
     assert state.penalty_allowed(0) is None
     over = State.new(make_config("classic", players=4, teams=2, max_turns=1), seed=1)
-    over.push(over.legal_moves()[0])
+    over.push(over.legal_moves[0])
     assert isinstance(over.penalty_allowed(0), str)
     text = " ".join((DOCS / "architecture.md").read_text(encoding="utf-8").split())
     assert "`None` when it may, else the reason it may not (a string)" in text

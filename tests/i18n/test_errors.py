@@ -78,14 +78,14 @@ def test_every_illegal_move_message_is_matched(config) -> None:  # type: ignore[
         ):
             state.push(Move.parse("penalty:A"))
             continue
-        state.push(rng.choice(state.legal_moves()))
+        state.push(rng.choice(state.legal_moves))
     assert seen > 100
     assert not unmatched, sorted(unmatched)[:20]
 
 
 def test_game_over_and_wrong_turn() -> None:
     state = State.new(make_config("classic"), seed=1)
-    move = state.legal_moves()[0]
+    move = state.legal_moves[0]
     with pytest.raises(IllegalMoveError) as e:
         state.push(move, seat=(state.to_move + 1) % 2)
     assert translate_error(e.value, "ru").endswith(
@@ -145,7 +145,8 @@ def test_notation_errors_are_matched(text: str) -> None:
 def test_values_are_translated() -> None:
     state = State.new(make_config("kids", players=2), seed=2)
     lion = next(
-        (c for c in range(KIDS_FIRST, KIDS_FIRST + 19) if c not in state.hand(state.to_move)), None
+        (c for c in range(KIDS_FIRST, KIDS_FIRST + 19) if c not in state.hand_of(state.to_move)),
+        None,
     )
     assert lion is not None
     with pytest.raises(IllegalMoveError) as e:

@@ -12,7 +12,7 @@ Where each rule lives:
 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("classic", players=2), seed=1)
->>> len(state.hand(0)), state.deck_size
+>>> len(state.hand_of(0)), state.deck_size
 (7, 90)
 """
 

@@ -8,7 +8,7 @@ Every field of a state is an immutable value (ints, tuples), so :meth:`State.cop
 and :meth:`State.pop` restores a saved snapshot of references: both are exact and cheap.
 
 >>> state = State.new(make_config("classic", players=2), seed=7)
->>> move = state.legal_moves()[0]
+>>> move = state.legal_moves[0]
 >>> state.push(move)
 >>> state.pop() == move
 True
@@ -110,7 +110,7 @@ class StepKind(IntEnum):
     DRAW = 1
     """Option ``manual_draw``: the seat has played and takes its draw (``draw_move(seat)``)."""
     MOVE = 2
-    """The seat chooses one of ``state.legal_moves(seat)``."""
+    """The seat chooses one of ``state.legal_moves_of(seat)``."""
     OVER = 3
     """The game is over."""
 
@@ -391,7 +391,7 @@ class State:
         self._stack: list[tuple[Any, ...]] = []
         self.setup: Setup | None = None
         self.seed: int | None = None
-        self._legal: list[Move] | None = None
+        self._legal: tuple[Move, ...] | None = None
         self._next_roll: tuple[int, int, Move] | None = None
         """(random source, its state after the roll, the roll): sample_chance's result for push."""
         """The actor's legal moves, kept until the state changes: push checks against it."""
@@ -511,6 +511,7 @@ class State:
     def is_over(self) -> bool:
         return self._outcome is not None
 
+    @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
         return self._outcome
@@ -527,13 +528,24 @@ class State:
     def team_of(self, seat: int) -> int:
         return seat % self.config.teams
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
         """A seat's hand: hidden information, shown to its holder only (via :meth:`view`)."""
         return self._hands[seat]
 
-    def chips(self, team: int) -> Bitboard:
-        """The spaces holding a team's chips."""
-        return self._chips[team]
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public)."""
+        return tuple(len(h) for h in self._hands)
+
+    @property
+    def known_hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Per seat, the cards publicly known to be in its hand (draft variant: taken face up)."""
+        return self._known
+
+    @property
+    def chips(self) -> tuple[Bitboard, ...]:
+        """Per team, the spaces holding its chips as a bitboard (bit ``s`` = space ``s``)."""
+        return self._chips
 
     def chip_at(self, space: Space) -> int | None:
         """The team whose chip is on ``space``, or ``None``."""
@@ -548,24 +560,24 @@ class State:
         """Chips a team has left to place."""
         return self.config.chips[team] - self._chips[team].bit_count()
 
-    def sequences(self, team: int) -> tuple[tuple[Space, ...], ...]:
+    @property
+    def sequences(self) -> tuple[tuple[Bitboard, ...], ...]:
+        """Per team, its completed sequences, each as a bitboard of its spaces.
+
+        >>> state = State.new(seed=1)
+        >>> state.chips, state.sequences
+        ((0, 0), ((), ()))
+        """
+        return self._seqs
+
+    def sequence_spaces(self, team: int) -> tuple[tuple[Space, ...], ...]:
         """A team's completed sequences, each as its spaces in line order."""
         return tuple(self._t.geo.window_spaces[w] for w in self._seqs[team])
 
-    def bitboards(self) -> tuple[tuple[Bitboard, ...], tuple[tuple[Bitboard, ...], ...]]:
-        """Every team's chips and completed sequences as bitboards (bit ``s`` = space ``s``),
-        as :attr:`View.chips` and :attr:`View.sequences` hold them: what a search reads on its
-        hot path, without building tuples of spaces.
-
-        >>> state = State.new(seed=1)
-        >>> state.bitboards() == ((0, 0), ((), ()))
-        True
-        """
-        return self._chips, self._seqs
-
-    def discards(self, seat: int) -> tuple[Card, ...]:
-        """A seat's face-up discard pile, bottom first."""
-        return self._discards[seat]
+    @property
+    def discards(self) -> tuple[tuple[Card, ...], ...]:
+        """Per seat, its face-up discard pile, bottom first."""
+        return self._discards
 
     @property
     def deck_size(self) -> int:
@@ -591,6 +603,12 @@ class State:
         """A dead card has been exchanged this turn (one per turn)."""
         return self._dead_used
 
+    @property
+    def passes(self) -> int:
+        """Passes in a row (a turn with no chip placed or removed)."""
+        return self._passes
+
+    @property
     def forfeits_due(self) -> tuple[int, ...]:
         """Seats that still owe a card to a table-talk penalty, in the order they give it."""
         return self._forfeit[0] if self._forfeit else ()
@@ -642,35 +660,40 @@ class State:
 
     # --- moves --------------------------------------------------------------------------------
 
-    def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """The moves ``seat`` (default: whoever must act) may make now.
-
-        At a Dice chance node these are the possible rolls. A seat that is not the actor has
-        only its pending draw (option ``manual_draw``) or nothing. A table-talk penalty is not
-        a seat's move (the host imposes it): see :meth:`penalty_allowed`.
-        """
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves whoever must act may make now (:attr:`to_move`'s; at a chance node the
+        possible rolls). A table-talk penalty is not a seat's move (the host imposes it): see
+        :meth:`penalty_allowed`. For another seat's moves, see :meth:`legal_moves_of`."""
         if self._outcome is not None:
-            return []
-        if seat is not None and seat != self._to_move:
-            return [draw_move(seat)] if seat in self._pending else []
+            return ()
         moves = self._legal
         if moves is None:
             phase = self._phase
             if phase is _PLAY:
-                moves = self._card_moves()
+                moves = tuple(self._card_moves())
             elif phase is _ACT:
-                moves = self._dice_moves()
+                moves = tuple(self._dice_moves())
             elif phase is _ROLLING:
-                moves = [m for m, _ in ROLL_OUTCOMES]
+                moves = tuple(m for m, _ in ROLL_OUTCOMES)
             elif phase is Phase.FORFEIT:
-                moves = [
+                moves = tuple(
                     card_move(MoveKind.FORFEIT, c)
                     for c in dict.fromkeys(self._hands[self._to_move])
-                ]
+                )
             else:
-                moves = [card_move(MoveKind.PICK, c) for c in dict.fromkeys(self._draft)]
+                moves = tuple(card_move(MoveKind.PICK, c) for c in dict.fromkeys(self._draft))
             self._legal = moves
-        return moves.copy()
+        return moves
+
+    def legal_moves_of(self, seat: int) -> tuple[Move, ...]:
+        """The moves ``seat`` may make now: the actor's :attr:`legal_moves`, or for another seat
+        its open draw (option ``manual_draw``), or nothing."""
+        if seat == self._to_move:
+            return self.legal_moves
+        if self._outcome is None and seat in self._pending:
+            return (draw_move(seat),)
+        return ()
 
     def _card_moves(self) -> list[Move]:
         seat = self._to_move
@@ -1412,10 +1435,11 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     manual = state.config.manual_draw
-    legal_moves, push, make = state.legal_moves, state.push, state._make
+    push, make = state.push, state._make
     card_moves, dice_moves, uniform = state._card_moves, state._dice_moves, rng.random
+    legal: Sequence[Move]
     while state._outcome is None:
-        # As legal_moves() and push(), without the copy of the list and the legality check:
+        # As legal_moves and push(), without the copy of the list and the legality check:
         # the move is taken from the legal moves themselves (or is the dice's roll).
         phase = state._phase
         if phase is _ROLLING:
@@ -1426,7 +1450,7 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
         elif phase is _ACT:
             legal = dice_moves()
         else:
-            legal = legal_moves()
+            legal = state.legal_moves
         seat = state._to_move
         make(legal[int(uniform() * len(legal))])
         if manual and seat in state._pending and state._outcome is None:

@@ -10,7 +10,7 @@ search with hidden information needs (OpenSpiel's ``ResampleFromInfostate``).
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("classic", players=2), seed=1)
 >>> view = state.view(0)
->>> view.hand == state.hand(0), view.hand_sizes
+>>> view.hand == state.hand_of(0), view.hand_sizes
 (True, (7, 7))
 >>> State.sample_from_view(view, seed=5).view(0) == view
 True
@@ -24,7 +24,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from . import rng as rngmod
-from .board import Bitboard, space_name, spaces_of
+from .board import Bitboard, line_geometry, space_name, spaces_of
 from .cards import CARD_COUNT, Card, card_name
 from .games import SPECS, Config
 from .moves import TEAM_LETTERS, Move
@@ -56,7 +56,7 @@ class View:
     forfeit: tuple[tuple[int, ...], int, Phase] | None
     roll: tuple[int, int] | None
     outcome: Outcome | None
-    moves: tuple[Move, ...]
+    move_stack: tuple[Move, ...]
     """The public history: every move so far (moves never reveal a hidden card)."""
     setup: Setup | None
     legal_moves: tuple[Move, ...]
@@ -69,9 +69,8 @@ class View:
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"no seat {seat} in a {n}-player game")
         legal: tuple[Move, ...] = ()
-        acting = seat is not None and (seat == state._to_move or seat in state._pending)
-        if acting and state._phase is not Phase.ROLL:
-            legal = tuple(state.legal_moves(seat))
+        if seat is not None and state._phase is not Phase.ROLL:
+            legal = state.legal_moves_of(seat)
         return cls(
             config=state.config,
             seat=seat,
@@ -92,7 +91,7 @@ class View:
             forfeit=state._forfeit,
             roll=state._roll,
             outcome=state._outcome,
-            moves=tuple(state._moves),
+            move_stack=tuple(state._moves),
             setup=state.setup,
             legal_moves=legal,
         )
@@ -135,8 +134,21 @@ class View:
         """The board as :meth:`State.board_text` draws it, from what this view shows."""
         return board_text(self.config.spec.layout, self.chip_at, self.locked)
 
-    def is_my_turn(self) -> bool:
-        return bool(self.legal_moves)
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def team_of(self, seat: int) -> int:
+        return seat % self.config.teams
+
+    @property
+    def forfeits_due(self) -> tuple[int, ...]:
+        """Seats that still owe a card to a table-talk penalty, in the order they give it."""
+        return self.forfeit[0] if self.forfeit else ()
+
+    def sequence_spaces(self, team: int) -> tuple[tuple[int, ...], ...]:
+        """A team's completed sequences, each as its spaces in line order."""
+        geo = line_geometry(self.config.spec.layout, self.config.line_length)
+        return tuple(geo.window_spaces[w] for w in self.sequences[team])
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form for clients: names in notation, seats and teams 0-based."""
@@ -187,13 +199,13 @@ class View:
             "dead_card_exchanged": self.dead_card_exchanged,
             "turns": self.turns,
             "pending_draws": list(self.pending_draws),
-            "forfeits_due": list(self.forfeit[0]) if self.forfeit else [],
+            "forfeits_due": list(self.forfeits_due),
             "roll": list(self.roll) if self.roll else None,
             "outcome": None
             if o is None
             else {"termination": o.termination.value, "winner": o.winner, "result": o.result()},
-            "moves": [str(m) for m in self.moves],
-            "last_move": str(self.moves[-1]) if self.moves else None,
+            "moves": [str(m) for m in self.move_stack],
+            "last_move": str(self.move_stack[-1]) if self.move_stack else None,
             "setup": None
             if setup is None
             else {
@@ -288,7 +300,7 @@ def state_from_view(view: View, seed: int) -> State:
     state._roll = view.roll
     state._rng = r
     state._outcome = view.outcome
-    state._moves = list(view.moves)
+    state._moves = list(view.move_stack)
     state._stack = []
     state.setup = view.setup
     return state

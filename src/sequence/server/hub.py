@@ -676,7 +676,7 @@ class Hub:
             trial.push(move, seat=seat)
         except IllegalMoveError as exc:
             raise RequestError("illegal", str(exc), engine=True) from None
-        outcome = trial.outcome()
+        outcome = trial.outcome
         result = None if outcome is None else outcome.result()
         try:
             await self.store.append_move(
