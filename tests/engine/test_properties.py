@@ -38,8 +38,8 @@ from sequence.engine import (
     draw_move,
     make_config,
 )
-from sequence.engine.errors import MESSAGES
 from sequence.engine.cards import card_name
+from sequence.engine.errors import MESSAGES
 from sequence.engine.state import count_cards
 
 CONFIGS: list[Config] = [
