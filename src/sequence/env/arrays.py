@@ -45,6 +45,7 @@ FloatArray = NDArray[np.float32]
 
 _NBYTES = 13
 """A bitboard's bytes: spaces are ``row * 10 + col``, below 100, so 13 bytes hold them all."""
+_BITS = 8 * _NBYTES
 
 
 class Observer:
@@ -93,6 +94,10 @@ class Observer:
         for i, card in enumerate(lay.cards):
             pos[card] = i
         self._pos = pos
+        # Per card id: where one copy of it counts in the hand and discards segments.
+        self._hand_at = [at("hand") + i if i >= 0 else -1 for i in pos]
+        self._discards_at = [at("discards") + i if i >= 0 else -1 for i in pos]
+        self._seats = [[(me + k) % p for k in range(p)] for me in range(p)]
         # Scalar entries (counts, not one-hot): where each lies in the tail, in the order
         # _scalars gives them.
         scalar_pos: list[int] = []
@@ -179,7 +184,11 @@ class Observer:
             for window in seqs[(my_team + k) % t]:
                 locked |= window
             masks.append(locked)
-        raw = b"".join(m.to_bytes(_NBYTES, "little") for m in masks)
+        # One int of every bitboard end to end, 104 bits apart: one to_bytes, one unpackbits.
+        packed = 0
+        for m in reversed(masks):
+            packed = packed << _BITS | m
+        raw = packed.to_bytes(_NBYTES * len(masks), "little")
         return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
 
     def _fill_tail(self, view: View, out: NDArray[np.float32]) -> None:
@@ -190,12 +199,12 @@ class Observer:
         me = view.seat
         assert me is not None
         my_team = me % t
-        seats = [(me + k) % p for k in range(p)]
+        seats = self._seats[me]
         ones: list[int] = []
         if c:
             assert view.hand is not None
-            base = at["hand"]
-            ones += [base + pos[card] for card in view.hand]
+            off = self._hand_at
+            ones += [off[card] for card in view.hand]
             if self.config.draft:
                 base = at["known_hands"]
                 known = view.known_hands
@@ -209,8 +218,8 @@ class Observer:
                 pile = discards[seat]
                 if pile:
                     ones.append(base + k * c + pos[pile[-1]])
-            base = at["discards"]
-            ones += [base + pos[card] for pile in discards for card in pile]
+            off = self._discards_at
+            ones += [off[card] for pile in discards for card in pile]
         ones.append(at["phase"] + int(view.phase))
         ones.append(at["to_move"] + (view.to_move - me) % p)
         if self.config.manual_draw:

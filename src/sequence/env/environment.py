@@ -264,9 +264,16 @@ class SequenceEnv:
     def action_mask(self) -> list[int]:
         """1 per legal action id, 0 elsewhere (all 0 once the episode is over)."""
         mask = [0] * self.action_space.n
-        for action in self.legal_actions():
+        for action in self._legal_ids():
             mask[action] = 1
         return mask
+
+    def _legal_ids(self) -> list[int]:
+        """The ids of the agent's legal moves now, in the engine's order (not sorted)."""
+        if self._done:
+            return []
+        index = self.action_space.index
+        return [index[m] for m in self.view.legal_moves]
 
     def render(self) -> str:
         """The board and the agent's hand as text, from the agent's view.

@@ -153,7 +153,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
 
     def _mask(self) -> NDArray[np.int8]:
         mask = self._no_actions.copy()
-        mask[self.env.legal_actions()] = 1
+        mask[self.env._legal_ids()] = 1
         return mask
 
     def _info(self, illegal: str) -> dict[str, Any]:

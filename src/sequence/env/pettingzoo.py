@@ -138,7 +138,8 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         view = state.view(seat)
         mask = self._no_actions.copy()
         if seat == self._mover:
-            mask[self._actions.actions(view.legal_moves)] = 1
+            index = self._actions.index
+            mask[[index[m] for m in view.legal_moves]] = 1
         return {"observation": self.observer.encode(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
