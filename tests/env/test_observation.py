@@ -82,7 +82,7 @@ def test_length_is_fixed_and_segments_tile_it(config: Config) -> None:
         # largest.
         ({"players": 3, "chips_per_colour": "us"}, "supply", [50, 50, 50]),
         ({"players": 2, "max_turns": 12}, "turn", [12]),
-        ({"players": 4}, "flags", [1, 4]),
+        ({"players": 4}, "flags", [1, 1000]),
         ({"game": "dice", "players": 2, "max_turns": 300}, "flags", [1, 300]),
     ],
 )

@@ -132,14 +132,14 @@ class ObservationLayout:
         """The largest value each entry can take (every entry is at least 0).
 
         Flags and one-hot entries are 1; card counts are bounded by the copies of the card in
-        the deck, chip counts by the supply, the turn and Dice's pass counters by option
+        the deck, chip counts by the supply, the turn and the pass counter by option
         ``max_turns``.
 
         >>> from sequence.engine import make_config
         >>> layout = observation_layout(make_config("classic", players=2))
         >>> high = layout.high()
         >>> [layout.segment(high, name) for name in ("supply", "turn", "flags")]
-        [[48, 48], [1000], [1, 2]]
+        [[48, 48], [1000], [1, 1000]]
         """
         cfg = self.config
         deck = cfg.spec.deck
@@ -156,9 +156,9 @@ class ObservationLayout:
             "hand_sizes": [max(len(deck), 1)],
             "deck_size": [max(len(deck), 1)],
             "turn": [cfg.max_turns],
-            # A round of passes ends a card game; at Dice a roll with no move is a pass too and
-            # passes run on (no stalemate there), up to the turn limit.
-            "flags": [1, cfg.players if cfg.spec.uses_cards else cfg.max_turns],
+            # A round of passes does not end a game (RULES.md §2.9): passes run on, at most to
+            # the turn limit.
+            "flags": [1, cfg.max_turns],
         }
         out: list[int] = []
         for seg in self.segments:
