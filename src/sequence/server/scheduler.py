@@ -107,27 +107,33 @@ class Scheduler:
         self._tasks[table.code] = asyncio.get_running_loop().create_task(self._take(table))
 
     async def _take(self, table: Table) -> None:
-        step = None
         try:
-            step = bot_step(table)
-            if step is None or step.seat is None:
-                return
-            version = table.version
-            if self.delay:
-                await asyncio.sleep(self.delay * (0.5 + self._random.random()))
-            if table.version != version or bot_step(table) != step:
-                return
-            move = await self._move(table, step, step.seat)
-            async with table.lock:
-                if table.version == version and bot_step(table) == step:
-                    await self.apply(table, move, step.seat)
-        except RequestError as exc:
-            log.error("bot at %s, %s: %s", table.code, step, exc.message)
+            await self._step(table)
         except Exception:
             log.exception("bot turn failed at %s", table.code)
         finally:
             self._tasks.pop(table.code, None)
+        # Whatever became of this step (taken, dropped as stale, refused), the table may have
+        # changed meanwhile: look again.
         self.wake(table)
+
+    async def _step(self, table: Table) -> None:
+        step = bot_step(table)
+        if step is None or step.seat is None:
+            return
+        version = table.version
+        if self.delay:
+            await asyncio.sleep(self.delay * (0.5 + self._random.random()))
+        if table.version != version or bot_step(table) != step:
+            return
+        move = await self._move(table, step, step.seat)
+        async with table.lock:
+            if table.version != version or bot_step(table) != step:
+                return
+            try:
+                await self.apply(table, move, step.seat)
+            except RequestError as exc:
+                log.error("bot at %s, %s: %s", table.code, step, exc.message)
 
     async def _move(self, table: Table, step: Step, seat: int) -> Move:
         """The bot's move for ``step``: the dice and a draw need no thought; a move does."""
