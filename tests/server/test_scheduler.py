@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from sequence.engine import Move, MoveKind, State, Step, StepKind, make_config
+from sequence.engine import Move, MoveKind, State, Step, StepKind, View, draw_move, make_config
+from sequence.server import scheduler
 from sequence.server.scheduler import Scheduler, bot_step
 from sequence.server.table import Seat, Table
 
@@ -124,19 +125,36 @@ def test_no_step_before_the_start_or_after_the_end() -> None:
     assert bot_step(table) is None
 
 
-async def test_a_step_shown_an_old_version_is_dropped(pool: ThreadPoolExecutor) -> None:
+async def test_a_person_acting_during_a_bots_wait_makes_it_look_again(
+    pool: ThreadPoolExecutor, monkeypatch: pytest.MonkeyPatch
+) -> None:
     state = opened_draw(5)
     drawer = state.pending_draws[0]
+    bot = 1 - drawer
     table = make_table(state, [None, None])
-    table.seats[1 - drawer] = Seat(1 - drawer, bot="random")
+    table.seats[bot] = Seat(bot, bot="random")
+    shown: list[int] = []  # the version each of the bot's choices was made at
+    choose_move = scheduler.choose_move
+
+    def choose(spec: str, seed: int, view: View) -> str:
+        shown.append(len(view.move_stack))
+        return choose_move(spec, seed, view)
+
+    monkeypatch.setattr(scheduler, "choose_move", choose)
     hub = Recorder(pool)
-    hub.scheduler.delay = 0.2
-    hub.scheduler.wake(table)
-    await asyncio.sleep(0.02)
-    # While the bot waits, the person takes the draw: the bot was shown version 1, not 2.
+    hub.scheduler.delay = 0.4
+    hub.scheduler.wake(table)  # the bot is to move at version 1 and waits
+    await asyncio.sleep(0.05)
+    # Meanwhile the person takes their draw: the table is at version 2, the bot's step is stale.
     async with table.lock:
-        await hub.apply(table, Move.parse(f"draw:{drawer + 1}"), drawer)
-    await asyncio.sleep(0.5)
-    assert hub.steps[0] == (MoveKind.DRAW, drawer)
-    assert [seat for _, seat in hub.steps[1:]] == [1 - drawer]  # it moved once, at version 2
+        await hub.apply(table, draw_move(drawer), drawer)
+    for _ in range(200):
+        if len(hub.steps) >= 3:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    # The bot moved once, chosen at version 2, then drew; now the person is to move.
+    assert [seat for _, seat in hub.steps] == [drawer, bot, bot]
+    assert hub.steps[2][0] is MoveKind.DRAW and shown == [2]
+    assert bot_step(table) is None
     hub.scheduler.stop()

@@ -316,7 +316,7 @@ class Hub:
             state = self._current(table, version)
             reason = state.penalty_allowed(TEAM_LETTERS.index(team.upper()))
             if reason is not None:
-                raise RequestError("illegal", reason, engine=reason)
+                raise engine_refusal("illegal", reason)
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
