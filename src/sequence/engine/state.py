@@ -59,11 +59,12 @@ _PLACE, _REPLACE, _REMOVE, _ROLL = MoveKind.PLACE, MoveKind.REPLACE, MoveKind.RE
 _PLAY, _ACT, _ROLLING = Phase.PLAY, Phase.ACT, Phase.ROLL
 
 _MOVE_STEP, _ROLL_STEP, _DRAW_STEP = StepKind.MOVE, StepKind.ROLL, StepKind.DRAW
+# Every step a game can ask for, made once: next_step runs before every move of every game.
 _OVER_STEP = Step(StepKind.OVER, None)
-_STEPS = {
-    kind: tuple(Step(kind, seat) for seat in range(12))
+_ROLL_STEPS, _DRAW_STEPS, _MOVE_STEPS = (
+    tuple(Step(kind, seat) for seat in range(12))
     for kind in (StepKind.ROLL, StepKind.DRAW, StepKind.MOVE)
-}
+)
 
 
 _CLASSIC_RULES = CardRules(dead_cards_per_turn=1)
@@ -253,10 +254,10 @@ class State:
         if self._outcome is not None:
             return _OVER_STEP
         if self._phase is _ROLLING:
-            return _STEPS[StepKind.ROLL][self._to_move]
+            return _ROLL_STEPS[self._to_move]
         if self._pending:
-            return _STEPS[StepKind.DRAW][self._pending[0]]
-        return _STEPS[StepKind.MOVE][self._to_move]
+            return _DRAW_STEPS[self._pending[0]]
+        return _MOVE_STEPS[self._to_move]
 
     def is_chance(self) -> bool:
         """True while the dice are to be rolled (see chance_outcomes and sample_chance)."""
