@@ -312,7 +312,9 @@ class TurnController:
             raise Refused(N_("No table-talk penalty: only people talk at the table."))
         allowed = tuple(t for t in talkers if state.penalty_allowed(t) is None)
         if not allowed:
-            raise NoPenalty(state.penalty_allowed(talkers[0]) or "")
+            reason = state.penalty_allowed(talkers[0])
+            assert reason is not None
+            raise NoPenalty(reason)
         return allowed
 
     def impose(self, team: int) -> None:
@@ -375,9 +377,9 @@ class TurnController:
 
 
 class NoPenalty(Exception):
-    """The engine allows no table-talk penalty now; ``reason`` is its reason (English)."""
+    """The engine allows no table-talk penalty now; ``reason`` is its refusal."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: IllegalMoveError) -> None:
         super().__init__(reason)
         self.reason = reason
 
