@@ -58,6 +58,7 @@ __all__ = [
 _PLACE, _REPLACE, _REMOVE, _ROLL = MoveKind.PLACE, MoveKind.REPLACE, MoveKind.REMOVE, MoveKind.ROLL
 _PLAY, _ACT, _ROLLING = Phase.PLAY, Phase.ACT, Phase.ROLL
 
+_MOVE_STEP, _ROLL_STEP, _DRAW_STEP = StepKind.MOVE, StepKind.ROLL, StepKind.DRAW
 _OVER_STEP = Step(StepKind.OVER, None)
 _STEPS = {
     kind: tuple(Step(kind, seat) for seat in range(12))
@@ -1040,20 +1041,21 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
     ``manual_draw``) always draws. Deterministic from ``seed`` (or the ``random.Random`` given).
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    manual = state.config.manual_draw
     push, make = state.push, state._make
     rules_moves, uniform = state._rules.moves, rng.random
     legal: Sequence[Move]
-    while state._outcome is None:
-        # As legal_moves and push(), without the copy of the list and the legality check:
-        # the move is taken from the legal moves themselves (or is the dice's roll).
-        phase = state._phase
-        if phase is _ROLLING:
+    while True:
+        step = state.next_step()
+        kind = step.kind
+        if kind is _MOVE_STEP:
+            # As legal_moves and push(), without the copy of the list and the legality check:
+            # the move is taken from the legal moves themselves.
+            phase = state._phase
+            legal = rules_moves(state) if phase is _PLAY or phase is _ACT else state.legal_moves
+            make(legal[int(uniform() * len(legal))])
+        elif kind is _ROLL_STEP:
             make(state.sample_chance())
-            continue
-        legal = rules_moves(state) if phase is _PLAY or phase is _ACT else state.legal_moves
-        seat = state._to_move
-        make(legal[int(uniform() * len(legal))])
-        if manual and seat in state._pending and state._outcome is None:
-            push(draw_move(seat))
-    return state
+        elif kind is _DRAW_STEP:
+            push(draw_move(step.seat))  # type: ignore[arg-type]
+        else:
+            return state
