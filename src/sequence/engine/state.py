@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -231,7 +231,7 @@ class State:
         """Who must act now: a seat, or :data:`CHANCE` while the dice are to be rolled."""
         return CHANCE if self._phase is _ROLLING else self._to_move
 
-    def next_step(self) -> Step:
+    def next_step(self, waiting: Collection[int] = ()) -> Step:
         """What must happen next: the one turn driver every player of a game follows.
 
         Bots, arenas, servers and environments all loop on it::
@@ -244,8 +244,10 @@ class State:
                 else:
                     state.push(choose(state.view(step.seat)), seat=step.seat)
 
-        A seat with a draw open (option ``manual_draw``) takes it before the next seat moves;
-        a front end that lets a person draw later reads :attr:`pending_draws` instead.
+        A seat with a draw open (option ``manual_draw``) takes it before the next seat moves.
+        At a real table a person may draw late (RULES.md §2.5): the seats in ``waiting`` have
+        chosen to leave their open draws for now, so the step passes them by (another open
+        draw, else the seat to move), and the draw stays theirs until it lapses.
 
         >>> state = State.new(make_config("dice", players=2), seed=3)
         >>> state.next_step().kind is StepKind.ROLL
@@ -255,8 +257,13 @@ class State:
             return _OVER_STEP
         if self._phase is _ROLLING:
             return _ROLL_STEPS[self._to_move]
-        if self._pending:
-            return _DRAW_STEPS[self._pending[0]]
+        pending = self._pending
+        if pending:
+            if not waiting:
+                return _DRAW_STEPS[pending[0]]
+            for seat in pending:
+                if seat not in waiting:
+                    return _DRAW_STEPS[seat]
         return _MOVE_STEPS[self._to_move]
 
     def is_chance(self) -> bool:

@@ -63,26 +63,17 @@ def bot_step(table: Table) -> Step | None:
     """The step a bot at ``table`` takes now, or ``None`` when no bot has one to take.
 
     That is the engine's :meth:`~sequence.engine.State.next_step` when its seat is a bot. A person
-    with a manual draw open may take it later, as at a real table, while play goes on: then a
-    bot with a draw open (:attr:`~sequence.engine.State.pending_draws`) draws, or the bot to move
-    moves when the engine lets it (:meth:`~sequence.engine.State.legal_moves_of`).
+    with a manual draw open may take it later, as at a real table, while play goes on: people's
+    open draws are ``waiting``, so the engine's step is then a bot's draw or the next move.
     """
     state = table.state
     if state is None or table.status != "playing":
         return None
-    step = state.next_step()
-    if step.seat is None:  # the game is over
+    people = {seat for seat in state.pending_draws if not table.seats[seat].bot}
+    step = state.next_step(waiting=people)
+    if step.seat is None or not table.seats[step.seat].bot:  # over, or a person's step
         return None
-    if table.seats[step.seat].bot:
-        return step
-    if step.kind is StepKind.DRAW:
-        for seat in state.pending_draws:
-            if table.seats[seat].bot:
-                return Step(StepKind.DRAW, seat)
-        actor = state.to_move
-        if table.seats[actor].bot and state.legal_moves_of(actor):
-            return Step(StepKind.MOVE, actor)
-    return None
+    return step
 
 
 class Scheduler:

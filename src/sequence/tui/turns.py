@@ -133,14 +133,8 @@ class TurnController:
         """The engine's next step, except that a person's draw may wait (option manual_draw): a
         person who ended the turn without drawing does not hold up the next seat."""
         state = self.session.state
-        step = state.next_step()
-        if step.kind is not StepKind.DRAW:
-            return step
         self.later &= set(state.pending_draws)
-        for seat in state.pending_draws:
-            if seat not in self.later:
-                return Step(StepKind.DRAW, seat)
-        return Step(StepKind.MOVE, state.to_move)
+        return state.next_step(waiting=self.later)
 
     def advance(self) -> None:
         """Move the game on: a bot's draw, hand over to the next person, start a bot, or the end."""
