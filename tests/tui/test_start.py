@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sequence.engine import GAME_NAMES, OPTIONS, SPECS, base_game
-from sequence.tui.session import MAX_SEATS, player_counts, takes_option
+from sequence.engine import GAME_NAMES, OPTIONS, SPECS, base_game, player_counts, takes_option
+from sequence.tui.session import MAX_SEATS
 from sequence.tui.start import GAME_TITLES
 
 

@@ -47,7 +47,11 @@ from .games import (
     GameSpec,
     base_game,
     config_from_dict,
+    dice_line_lengths,
     make_config,
+    player_counts,
+    takes_option,
+    team_counts,
 )
 from .moves import Move, MoveKind, draw_move
 from .record import GameRecord
@@ -104,12 +108,16 @@ __all__ = [
     "card_name",
     "card_symbol",
     "config_from_dict",
+    "dice_line_lengths",
     "draw_move",
     "make_config",
     "parse_card",
     "parse_space",
     "play_random_game",
+    "player_counts",
     "space_name",
     "spaces_of",
+    "takes_option",
+    "team_counts",
     "unseen_cards",
 ]

@@ -390,6 +390,59 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     )
 
 
+# --- what a front end offers: asked of make_config, so it never disagrees --------------------
+
+
+def _accepted(game: str, players: int, teams: int | None = None, **options: object) -> bool:
+    try:
+        make_config(game, players, teams, **options)
+    except ConfigError:
+        return False
+    return True
+
+
+def player_counts(game: str) -> tuple[int, ...]:
+    """The player counts a game (or variant) takes.
+
+    >>> player_counts("kids"), player_counts("draft")
+    ((2, 3, 4), (2, 4))
+    """
+    # A variant may take fewer than its game (the draft: 2 or 4).
+    return tuple(n for n in SPECS[base_game(game)[0]].player_counts if _accepted(game, n))
+
+
+def team_counts(game: str, players: int) -> tuple[int, ...]:
+    """The numbers of teams ``players`` may be split into in ``game``.
+
+    >>> team_counts("classic", 6), team_counts("classic", 3), team_counts("dice", 4)
+    ((2, 3), (3,), (2,))
+    """
+    return tuple(teams for teams in range(1, players + 1) if _accepted(game, players, teams))
+
+
+def takes_option(game: str, name: str) -> bool:
+    """Whether ``game`` (``draft`` too) takes the rule option ``name`` of :data:`OPTIONS`.
+
+    >>> takes_option("draft", "difficult"), takes_option("draft", "manual_draw")
+    (True, False)
+    >>> takes_option("dice", "dice_line_length"), takes_option("kids", "difficult")
+    (True, False)
+    """
+    option = OPTIONS[name]
+    value = not option.default if isinstance(option.default, bool) else option.default
+    return _accepted(game, player_counts(game)[0], **{name: value})
+
+
+def dice_line_lengths() -> tuple[int, ...]:
+    """The line lengths option ``dice_line_length`` takes.
+
+    >>> dice_line_lengths()
+    (5, 6)
+    """
+    width = SPECS["dice"].layout.cols
+    return tuple(n for n in range(1, width + 1) if _accepted("dice", 2, dice_line_length=n))
+
+
 __all__ = [
     "CLASSIC",
     "DICE",
@@ -401,5 +454,9 @@ __all__ = [
     "GameSpec",
     "Option",
     "config_from_dict",
+    "dice_line_lengths",
     "make_config",
+    "player_counts",
+    "takes_option",
+    "team_counts",
 ]

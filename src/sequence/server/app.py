@@ -34,7 +34,19 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 from starlette.websockets import WebSocketDisconnect
 
-from ..engine import GAMES, OPTIONS, SPECS, ConfigError, GameRecord, Move, config_from_dict
+from ..engine import (
+    GAMES,
+    OPTIONS,
+    SPECS,
+    ConfigError,
+    GameRecord,
+    Move,
+    config_from_dict,
+    dice_line_lengths,
+    player_counts,
+    takes_option,
+    team_counts,
+)
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise, rules_html
 from . import protocol
 from .connection import Connection, ConnectionClosed
@@ -222,9 +234,17 @@ def create_app(
     @app.get("/api/meta")
     async def meta(request: Request) -> dict[str, Any]:
         return {
+            # What the create form offers, asked of the engine: it never re-derives a rule.
             "games": {
-                g: {"title": SPECS[g].title, "players": list(SPECS[g].player_counts)} for g in GAMES
+                g: {
+                    "title": SPECS[g].title,
+                    "players": list(player_counts(g)),
+                    "teams": {n: list(team_counts(g, n)) for n in player_counts(g)},
+                    "options": [name for name in OPTIONS if takes_option(g, name)],
+                }
+                for g in GAMES
             },
+            "dice_line_lengths": list(dice_line_lengths()),
             "options": {
                 name: {"default": o.default, "games": list(o.games), "help": o.help}
                 for name, o in OPTIONS.items()

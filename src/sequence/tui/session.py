@@ -62,56 +62,6 @@ MAX_SEATS = max(n for spec in SPECS.values() for n in spec.player_counts)
 """The most seats a game of the family has."""
 
 
-def _accepted(game: str, players: int, teams: int | None = None, **options: object) -> bool:
-    try:
-        make_config(game, players, teams, **options)
-    except ConfigError:
-        return False
-    return True
-
-
-def player_counts(game: str) -> tuple[int, ...]:
-    """The player counts a game takes, as the engine accepts them.
-
-    >>> player_counts("kids"), player_counts("draft")
-    ((2, 3, 4), (2, 4))
-    """
-    # A variant may take fewer than its game (the draft: 2 or 4).
-    return tuple(n for n in SPECS[base_game(game)[0]].player_counts if _accepted(game, n))
-
-
-def team_choices(game: str, players: int) -> list[int]:
-    """The team counts the engine accepts for ``players``.
-
-    >>> team_choices("classic", 6), team_choices("classic", 3), team_choices("dice", 4)
-    ([2, 3], [3], [2])
-    """
-    return [teams for teams in range(1, players + 1) if _accepted(game, players, teams)]
-
-
-def takes_option(game: str, name: str) -> bool:
-    """Whether ``game`` (``draft`` too) takes the rule option ``name`` of :data:`OPTIONS`.
-
-    >>> takes_option("draft", "difficult"), takes_option("draft", "manual_draw")
-    (True, False)
-    >>> takes_option("dice", "dice_line_length"), takes_option("kids", "difficult")
-    (True, False)
-    """
-    option = OPTIONS[name]
-    value = not option.default if isinstance(option.default, bool) else option.default
-    return _accepted(game, player_counts(game)[0], **{name: value})
-
-
-def line_lengths() -> tuple[int, ...]:
-    """The Dice line lengths the engine accepts (option ``dice_line_length``).
-
-    >>> line_lengths()
-    (5, 6)
-    """
-    width = SPECS["dice"].layout.cols
-    return tuple(n for n in range(1, width + 1) if _accepted("dice", 2, dice_line_length=n))
-
-
 class Marked(Exception):
     """An error of the terminal game itself, kept as a catalogue msgid and its values.
 
@@ -377,8 +327,4 @@ __all__ = [
     "Session",
     "bot_choices",
     "default_bot",
-    "line_lengths",
-    "player_counts",
-    "takes_option",
-    "team_choices",
 ]

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ..engine import ConfigError
+from ..engine import ConfigError, dice_line_lengths, player_counts, takes_option, team_counts
 from .drawing import LEVEL_NAMES
 from .session import (
     GAME_CHOICES,
@@ -28,10 +28,6 @@ from .session import (
     Session,
     bot_choices,
     default_bot,
-    line_lengths,
-    player_counts,
-    takes_option,
-    team_choices,
 )
 from .widgets import N_, TEAM_SYMBOLS, Gettext
 
@@ -129,7 +125,7 @@ class StartScreen(Screen[None]):
             with Horizontal(id="line-row"):
                 yield Label(_("Line length"))
                 yield Select(
-                    [(str(n), n) for n in line_lengths()],
+                    [(str(n), n) for n in dice_line_lengths()],
                     value=setup.line_length,
                     allow_blank=False,
                     compact=True,
@@ -170,7 +166,7 @@ class StartScreen(Screen[None]):
         players_value = self.query_one("#players", Select).value
         players = int(players_value) if isinstance(players_value, int) else 2
         teams_select = self.query_one("#teams", Select)
-        choices = team_choices(game, players)
+        choices = list(team_counts(game, players))
         current = teams_select.value
         if [v for _l, v in teams_select._options if v is not Select.NULL] != choices:
             teams_select.set_options([(str(n), n) for n in choices])

@@ -126,11 +126,14 @@ async function lobby() {
     for (const n of games[g].players) playersSel.append(h("option", { value: n, selected: String(n) === keep }, n));
     const n = Number(playersSel.value);
     teamsSel.innerHTML = "";
-    const teamChoices = g === "classic" ? (n <= 3 ? [n] : [2, 3].filter((k) => n % k === 0)) : [g === "dice" && n === 4 ? 2 : n];
-    for (const k of teamChoices) teamsSel.append(h("option", { value: k }, k));
+    // Teams and options as the engine takes them (GET /api/meta): the client derives no rule.
+    for (const k of games[g].teams[n]) teamsSel.append(h("option", { value: k }, k));
     opts.innerHTML = "";
-    if (g === "classic") opts.append(optBox("opt-manual_draw", t("Manual draw")), optBox("opt-difficult", t("Difficult variant")), optBox("opt-draft", t("Draft variant")));
-    if (g === "dice") opts.append(optBox("opt-line6", t("Six in a row")));
+    const takes = new Set(games[g].options);
+    if (takes.has("manual_draw")) opts.append(optBox("opt-manual_draw", t("Manual draw")));
+    if (takes.has("difficult")) opts.append(optBox("opt-difficult", t("Difficult variant")));
+    if (takes.has("draft")) opts.append(optBox("opt-draft", t("Draft variant")));
+    if (takes.has("dice_line_length") && meta.dice_line_lengths.includes(6)) opts.append(optBox("opt-line6", t("Six in a row")));
     seatsBox.innerHTML = "";
     for (let i = 0; i < n; i++) {
       const sel = h("select", { "data-seat": i, id: `seat-${i}` },
