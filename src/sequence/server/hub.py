@@ -61,13 +61,20 @@ class RequestError(Exception):
     """A refused request: ``code`` is one of :data:`protocol.ERROR_CODES`; nothing changed.
 
     ``message`` is an English catalogue msgid (marked with ``N_``) with ``{named}`` fields
-    filled from ``params``; :meth:`text` gives it in a player's language. An ``engine`` error
-    carries the engine's own English message, translated by
+    filled from ``params``; :meth:`text` gives it in a player's language. A refusal by the
+    engine carries the engine's error as ``engine``, rendered from its code by
     :func:`sequence.i18n.errors.translate_error`. ``str(exc)`` is the English text (for logs).
     """
 
     def __init__(
-        self, code: str, message: str, status: int = 400, /, *, engine: bool = False, **params: Any
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        /,
+        *,
+        engine: BaseException | str | None = None,
+        **params: Any,
     ) -> None:
         self.code = code
         self.msgid = message
@@ -79,8 +86,8 @@ class RequestError(Exception):
 
     def text(self, lang: str | None) -> str:
         """The message in ``lang`` (English where the catalogue has no translation)."""
-        if self.engine:
-            return translate_error(self.message, lang)
+        if self.engine is not None:
+            return translate_error(self.engine, lang)
         translated = translator(lang).gettext(self.msgid)
         return translated.format(**self.params) if self.params else translated
 
@@ -617,7 +624,7 @@ class Hub:
         try:
             move = Move.parse(text)
         except InvalidNotationError as exc:
-            raise RequestError("bad_message", str(exc), engine=True) from None
+            raise RequestError("bad_message", str(exc), engine=exc) from None
         if move.kind in (MoveKind.ROLL, MoveKind.PENALTY):
             raise RequestError("illegal", N_("dice are rolled and penalties imposed by the server"))
         async with table.lock:
@@ -659,7 +666,7 @@ class Hub:
             index = TEAM_LETTERS.index(team.upper())
             reason = state.penalty_allowed(index)
             if reason:
-                raise RequestError("illegal", reason, engine=True)
+                raise RequestError("illegal", reason, engine=reason)
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
@@ -675,7 +682,7 @@ class Hub:
         try:
             trial.push(move, seat=seat)
         except IllegalMoveError as exc:
-            raise RequestError("illegal", str(exc), engine=True) from None
+            raise RequestError("illegal", str(exc), engine=exc) from None
         outcome = trial.outcome()
         result = None if outcome is None else outcome.result()
         try:
