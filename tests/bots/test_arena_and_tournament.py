@@ -59,11 +59,11 @@ class Peek(Bot):
         for guess in {self.seed, self.seed // 1000, self.seed - view.seat}:
             state = State.new(view.config, guess)
             try:
-                for move in view.moves:
+                for move in view.move_stack:
                     state.push(move)
             except Exception:
                 continue  # not this deal
-            if state.hand(view.seat) == view.hand:
+            if state.hand_of(view.seat) == view.hand:
                 raise RuntimeError(f"found the deal: seed {guess}")
         return view.legal_moves[0]
 

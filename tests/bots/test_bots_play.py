@@ -116,7 +116,7 @@ def test_mcts_reports_iterations() -> None:
     state.push(state.sample_chance())
     bot = make_bot("mcts@iterations=25,time=0")
     move = bot.choose(state.view(state.to_move))
-    assert move in state.legal_moves()
+    assert move in state.legal_moves
     stats = bot.stats()
     assert stats["iterations"] == 25 and stats["iterations_per_second"] > 0
 
@@ -127,7 +127,7 @@ def test_lookahead_budget_and_stats() -> None:
     state = State.new(make_config("classic", 2), seed=4)
     bot = make_bot("lookahead@deals=5,time=0,k=3", seed=1)
     move = bot.choose(state.view(state.to_move))
-    assert move in state.legal_moves()
+    assert move in state.legal_moves
     stats = bot.stats()
     assert stats["deals"] == 5 and stats["iterations"] == 15
     assert stats["iterations_per_second"] > 0

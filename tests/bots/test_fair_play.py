@@ -83,8 +83,8 @@ class SaveCheat(Bot):
         for path in Path(os.environ["FAIR_PLAY_SAVE"]).glob("game-*.json"):
             seed = json.loads(path.read_text())["seed"]
             state = State.new(view.config, seed)
-            if state.hand(view.seat) == view.hand or any(
-                state.hand(s) == view.hand for s in range(view.config.players)
+            if state.hand_of(view.seat) == view.hand or any(
+                state.hand_of(s) == view.hand for s in range(view.config.players)
             ):
                 raise RuntimeError(f"found its deal in {path.name}")
         return view.legal_moves[0]

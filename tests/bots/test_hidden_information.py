@@ -81,9 +81,9 @@ def test_a_view_reaches_no_state_and_no_hidden_cards(config: Any) -> None:
     if config.spec.uses_cards:
         assert id(state._deck) not in ids  # the draw pile's order
         for other in range(config.players):
-            if other != seat and state.hand(other):
+            if other != seat and state.hand_of(other):
                 assert id(state._hands[other]) not in ids
-        hidden_total = sum(len(state.hand(s)) for s in range(config.players) if s != seat)
+        hidden_total = sum(len(state.hand_of(s)) for s in range(config.players) if s != seat)
         assert hidden_total > 0
     assert not hasattr(view, "_rng") and not hasattr(view, "_deck")
 
@@ -111,7 +111,7 @@ def test_moves_do_not_depend_on_hidden_cards(spec: str, config: Any) -> None:
         # The hidden cards really differ (other hands or the draw pile's order)...
         assert any(
             o._deck[o._deck_pos :] != state._deck[state._deck_pos :]
-            or any(o.hand(s) != state.hand(s) for s in range(config.players) if s != seat)
+            or any(o.hand_of(s) != state.hand_of(s) for s in range(config.players) if s != seat)
             for o in others
         )
     moves = set()
@@ -119,4 +119,4 @@ def test_moves_do_not_depend_on_hidden_cards(spec: str, config: Any) -> None:
         assert s.view(seat) == view  # ...while the seat's view is the same,
         moves.add(make_bot(spec, seed=4).choose(s.view(seat)))
     assert len(moves) == 1  # so the move is the same.
-    assert moves.pop() in state.legal_moves()
+    assert moves.pop() in state.legal_moves

@@ -149,7 +149,7 @@ def test_replay_validates_and_prints_the_final_position(
     assert main(["replay", _record(tmp_path, record.to_json()), "--print"]) == 0
     out = capsys.readouterr().out
     assert state.position() in out
-    assert f"result: {state.outcome().result()}" in out  # type: ignore[union-attr]
+    assert f"result: {state.outcome.result()}" in out  # type: ignore[union-attr]
     assert out.splitlines()[0].split() == list("abcdefghij")  # the notation's column letters
     assert (
         main(["replay", _record(tmp_path, record.to_text(), "g.txt"), "--print", "--to", "3"]) == 0
@@ -228,7 +228,7 @@ def test_replay_of_a_forfeited_game_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     state = State.new(make_config("kids", 2), seed=4)
-    state.push(state.legal_moves()[0])
+    state.push(state.legal_moves[0])
     why = "seat 2 (team B, bot 'x:Crash') loses the game: choose() raised RuntimeError: bug"
     record = GameRecord.from_state(state, tags={"Forfeit": why})
     assert main(["replay", _record(tmp_path, record.to_text(), "f.txt"), "--print"]) == 0

@@ -12,7 +12,7 @@ from sequence.engine import CHANCE, Move, State, make_config, play_random_game
 def test_peek_is_the_last_move() -> None:
     state = State.new(make_config("classic", 2), seed=1)
     assert state.peek() is None
-    move = state.legal_moves()[0]
+    move = state.legal_moves[0]
     state.push(move)
     assert state.peek() == move
     state.pop()
@@ -27,12 +27,12 @@ def test_dead_cards_are_the_ordinary_cards_with_both_spaces_covered() -> None:
     while not state.is_over():
         seat = state.to_move
         dead = set(state.dead_cards(seat))
-        exchangeable = {m.card for m in state.legal_moves() if str(m).startswith("dead:")}
+        exchangeable = {m.card for m in state.legal_moves if str(m).startswith("dead:")}
         if not state.dead_card_exchanged:
             assert exchangeable == dead
         else:
             assert not exchangeable
-        legal = state.legal_moves()
+        legal = state.legal_moves
         state.push(legal[int(rng.random() * len(legal))])
 
 
@@ -42,9 +42,9 @@ def test_resample_keeps_what_the_seat_knows() -> None:
     seat = state.to_move
     sample = state.resample(seat, seed=9)
     assert sample.view(seat) == state.view(seat)
-    assert sample.hand(seat) == state.hand(seat)
+    assert sample.hand_of(seat) == state.hand_of(seat)
     others = [s for s in range(4) if s != seat]
-    assert any(sample.hand(s) != state.hand(s) for s in others)
+    assert any(sample.hand_of(s) != state.hand_of(s) for s in others)
 
 
 def test_dice_chance_node() -> None:
@@ -68,11 +68,11 @@ def test_no_draw_is_pending_once_the_game_is_over() -> None:
         rng = random.Random(seed)
         while not state.is_over():
             seat = state.to_move
-            legal = state.legal_moves()
+            legal = state.legal_moves
             state.push(legal[int(rng.random() * len(legal))])
             if state.is_over():
                 break
             if seat in state.pending_draws and rng.random() < 0.8:
                 state.push(Move.parse(f"draw:{seat + 1}"))
         assert state.pending_draws == ()
-        assert all(state.legal_moves(s) == [] for s in range(4))
+        assert all(state.legal_moves_of(s) == () for s in range(4))

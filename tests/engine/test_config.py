@@ -15,7 +15,7 @@ HAND = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 def test_classic_player_counts_deal_the_table_hand_size(players: int) -> None:
     cfg = make_config("classic", players)
     st = State.new(cfg, seed=players)
-    assert [len(st.hand(s)) for s in range(players)] == [HAND[players]] * players
+    assert [len(st.hand_of(s)) for s in range(players)] == [HAND[players]] * players
     assert st.deck_size == 104 - HAND[players] * players
     assert CLASSIC_HAND_SIZES == HAND
 
@@ -104,7 +104,7 @@ def test_draft_for_two_sides(players: int) -> None:
     cfg = make_config("classic", players, draft=True)
     assert cfg.hand_size == 6
     st = State.new(cfg, seed=1)
-    assert [len(st.hand(s)) for s in range(players)] == [6] * players
+    assert [len(st.hand_of(s)) for s in range(players)] == [6] * players
     assert len(st.draft) == 5
 
 

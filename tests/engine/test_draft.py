@@ -12,7 +12,7 @@ DRAFT = "draft=9C,9D,9H,9S,TC"
 
 def test_new_draft_game() -> None:
     st = State.new(make_config("classic", 4, draft=True), 3)
-    assert all(len(st.hand(s)) == 6 for s in range(4))
+    assert all(len(st.hand_of(s)) == 6 for s in range(4))
     assert len(st.draft) == 5 and st.deck_size == 104 - 24 - 5
     assert sum(count_cards(st).values()) == 104
 
@@ -21,11 +21,11 @@ def test_pick_after_playing_then_the_turn_passes() -> None:
     st = state(hands=["5H 6H", "2S"], deck="KC QC", extras=DRAFT, draft=True)
     push(st, "5H@e5")
     assert st.phase is Phase.PICK and st.to_move == 0
-    assert names(st.legal_moves()) == {f"pick:{c}" for c in ["9C", "9D", "9H", "9S", "TC"]}
+    assert names(st.legal_moves) == {f"pick:{c}" for c in ["9C", "9D", "9H", "9S", "TC"]}
     assert_illegal(st, "6H@d5", "take one of the face-up cards")
     assert_illegal(st, "pick:KC", "KC is not among the face-up cards")
     push(st, "pick:9H")
-    assert st.hand(0) == cards("6H 9H") and st.draft == cards("9C 9D 9S TC KC")
+    assert st.hand_of(0) == cards("6H 9H") and st.draft == cards("9C 9D 9S TC KC")
     assert st.to_move == 1 and st.phase is Phase.PLAY
     assert st.view(1).known_hands[0] == cards("9H")  # taken face up: public
 
@@ -36,14 +36,14 @@ def test_dead_card_traded_for_a_draft_card_once_a_turn() -> None:
     push(st, "dead:5H")
     assert st.phase is Phase.PICK_DEAD and st.to_move == 0
     push(st, "pick:TC")
-    assert st.phase is Phase.PLAY and st.to_move == 0 and st.hand(0) == cards("2S 6H TC")
+    assert st.phase is Phase.PLAY and st.to_move == 0 and st.hand_of(0) == cards("2S 6H TC")
     assert_illegal(st, "dead:2S", "only one dead card")
 
 
 def test_heart_of_the_board_wins_at_once() -> None:
     st = state(board={"a": "e5 f5 e6"}, hands=["3H", "2S"], extras=DRAFT, draft=True)
     push(st, "3H@f6")
-    assert st.outcome().termination is Termination.HEART and st.outcome().winner == 0
+    assert st.outcome.termination is Termination.HEART and st.outcome.winner == 0
 
 
 def test_heart_needs_all_four_of_one_team() -> None:
@@ -62,7 +62,7 @@ def test_game_drawn_when_the_deck_is_empty() -> None:
     st = state(hands=["5H", "2S"], extras=DRAFT, rest="discards", draft=True)
     assert st.deck_size == 0
     push(st, "5H@e5", "pick:9C")
-    assert st.outcome().termination is Termination.DECK_EMPTY and st.outcome().winner is None
+    assert st.outcome.termination is Termination.DECK_EMPTY and st.outcome.winner is None
 
 
 def test_last_deck_card_refills_the_draft_and_play_goes_on() -> None:

@@ -32,22 +32,24 @@ def test_deck_and_deal() -> None:
     assert len(deck) == 42 and deck.count(UNICORN) == 2 and deck.count(DRAGON) == 2
     for seed in range(10):
         st = State.new(cfg, seed)
-        assert all(len(st.hand(s)) == 3 for s in range(4))
+        assert all(len(st.hand_of(s)) == 3 for s in range(4))
         assert st.deck_size == 42 - 12
         assert st.to_move == (st.setup.dealer + 1) % 4  # type: ignore[union-attr]
 
 
 def test_animal_card_on_either_space_then_draw_back_to_three() -> None:
     st = state("kids", 2, hands=["LION CAT DOG", "FOX COW PIG"], deck="OWL")
-    assert {"LION@c1", "LION@a2"} <= names(st.legal_moves())
+    assert {"LION@c1", "LION@a2"} <= names(st.legal_moves)
     push(st, "LION@a2")
-    assert chips_of(st, 0) == {"a2"} and len(st.hand(0)) == 3 and st.hand(0)[-1] in cards("OWL")
-    assert_illegal(st, "FOX@b2", "FOX goes on g4 and a5, not b2")
+    assert (
+        chips_of(st, 0) == {"a2"} and len(st.hand_of(0)) == 3 and st.hand_of(0)[-1] in cards("OWL")
+    )
+    assert_illegal(st, "FOX@b2", "wrong_space")
 
 
 def test_unicorn_anywhere_empty_dragon_removes() -> None:
     st = state("kids", 2, board={"b": "b2"}, hands=["UNICORN DRAGON CAT", "FOX COW PIG"])
-    moves = names(st.legal_moves())
+    moves = names(st.legal_moves)
     assert sum(m.startswith("UNICORN@") for m in moves) == 38 - 1
     assert_illegal(st, "UNICORN@a1", "free corner")
     assert_illegal(st, "UNICORN@b2", "b2 is taken")
@@ -58,29 +60,42 @@ def test_unicorn_anywhere_empty_dragon_removes() -> None:
 
 def test_dragon_does_not_remove_own_chip() -> None:
     st = state("kids", 3, board={"a": "b2", "c": "c2"}, hands=["DRAGON", "FOX", "COW"])
-    assert names(st.legal_moves()) == {"DRAGONxc2"}
+    assert names(st.legal_moves) == {"DRAGONxc2"}
     assert_illegal(st, "DRAGONxb2", "your own")
 
 
 def test_dead_card_then_play() -> None:
     st = state("kids", 2, board={"a": "c1", "b": "a2"}, hands=["LION CAT DOG", "FOX"], deck="OWL")
     push(st, "dead:LION")
-    assert st.to_move == 0 and sorted(st.hand(0)) == sorted(cards("CAT DOG OWL"))
+    assert st.to_move == 0 and sorted(st.hand_of(0)) == sorted(cards("CAT DOG OWL"))
     push(st, "CAT@b4")
-    assert len(st.hand(0)) == 3
+    assert len(st.hand_of(0)) == 3
+
+
+def test_any_number_of_dead_cards_may_be_exchanged_in_a_turn() -> None:
+    # RULES.md §3 Decision: the Kids book sets no limit (classic keeps one a turn).
+    board = {"a": "c1 a2 f5", "b": "d6"}
+    st = state("kids", 2, board=board, hands=["LION DOG CAT", "FOX"], deck="OWL COW")
+    assert {"dead:LION", "dead:DOG"} <= names(st.legal_moves)
+    push(st, "dead:LION")
+    assert "dead:DOG" in names(st.legal_moves)
+    push(st, "dead:DOG")
+    assert sorted(st.hand_of(0)) == sorted(cards("CAT OWL COW")) and st.to_move == 0
+    push(st, "CAT@b4")
+    assert st.to_move == 1 and len(st.hand_of(0)) == 3
 
 
 def test_four_in_a_row_with_a_corner_three_chips_suffice() -> None:
     st = state("kids", 2, board={"a": "b1 c1"}, hands=["GIRAFFE", "FOX"])
     push(st, "GIRAFFE@d1")
-    assert st.outcome().termination is Termination.SEQUENCES and st.outcome().winner == 0
+    assert st.outcome.termination is Termination.SEQUENCES and st.outcome.winner == 0
 
 
 def test_four_in_a_row_without_corner() -> None:
     st = state("kids", 3, board={"c": "b3 c3 d3"}, hands=["LION", "FOX", "FROG"], turn="3:play")
     assert not st.is_over()
     push(st, "FROG@e3")
-    assert st.outcome().winner == 2
+    assert st.outcome.winner == 2
 
 
 def test_three_in_a_row_is_not_enough() -> None:
@@ -93,7 +108,7 @@ def test_kids_reshuffle() -> None:
     st = state("kids", 2, hands=["LION", "FOX"], rest="discards")
     assert st.deck_size == 0
     push(st, "LION@c1")
-    assert st.deck_size == 42 - 2 and len(st.hand(0)) == 1
+    assert st.deck_size == 42 - 2 and len(st.hand_of(0)) == 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -92,7 +92,7 @@ def test_position_with_every_extra_field_round_trips() -> None:
     )
     st = State.from_position(text)
     assert st.position() == text
-    assert st.forfeits_due() == (1, 3) and st.pending_draws == (0,) and st.dead_card_exchanged
+    assert st.forfeits_due == (1, 3) and st.pending_draws == (0,) and st.dead_card_exchanged
 
 
 ROW1 = "*........*/"
@@ -126,7 +126,7 @@ def test_bad_positions_are_refused(mutate: object, error: type, why: str) -> Non
 def test_position_sequences_are_checked() -> None:
     base = {"a": "a2 a3 a4 a5 a6 a7 a8 a9"}
     ok = position("classic", 2, board=base, seqs="A:a1-a5")
-    assert State.from_position(ok).sequences(0)
+    assert State.from_position(ok).sequence_spaces(0)
     with pytest.raises(InvalidPositionError, match="not all team A's chips"):
         State.from_position(position("classic", 2, board=base, seqs="A:b1-f1"))
     with pytest.raises(InvalidPositionError, match="not a line of 5"):
@@ -141,7 +141,7 @@ def test_position_sequences_are_checked() -> None:
     over = position(
         "classic", 2, board=base, seqs="A:a1-a5,A:a5-a9", turn="1:over", extras="over=sequences:A"
     )
-    assert State.from_position(over).outcome().winner == 0  # type: ignore[union-attr]
+    assert State.from_position(over).outcome.winner == 0  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

@@ -26,8 +26,20 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sequence.engine import Config, Move, MoveKind, Phase, State, View, make_config
+from sequence.engine import (
+    CHANCE,
+    Config,
+    Move,
+    MoveKind,
+    Phase,
+    State,
+    StepKind,
+    View,
+    draw_move,
+    make_config,
+)
 from sequence.engine.cards import card_name
+from sequence.engine.errors import MESSAGES
 from sequence.engine.state import count_cards
 
 CONFIGS: list[Config] = [
@@ -71,7 +83,7 @@ def brute_windows(cfg: Config) -> list[frozenset[int]]:
 
 def owned(st: State, team: int) -> set[int]:
     layout = st.config.spec.layout
-    return {s for s in layout.spaces if st.chips(team) >> s & 1 or layout.free >> s & 1}
+    return {s for s in layout.spaces if st.chips[team] >> s & 1 or layout.free >> s & 1}
 
 
 def compatible(ws: list[frozenset[int]]) -> bool:
@@ -90,7 +102,7 @@ def most_new(cands: list[frozenset[int]], existing: list[frozenset[int]]) -> int
 def check_sequences(st: State, windows: list[frozenset[int]]) -> None:
     for team in range(st.config.teams):
         mine = owned(st, team)
-        seqs = [frozenset(s) for s in st.sequences(team)]
+        seqs = [frozenset(s) for s in st.sequence_spaces(team)]
         for w in seqs:
             assert w in windows and w <= mine, "a recorded sequence is not a full line of chips"
         assert compatible(seqs), "two sequences share more than one space"
@@ -107,12 +119,12 @@ def check_placement(before: State, after: State, move: Move, windows: list[froze
     team = before.to_move % before.config.teams
     space = move.space
     assert space is not None
-    existing = [frozenset(s) for s in before.sequences(team)]
+    existing = [frozenset(s) for s in before.sequence_spaces(team)]
     mine = owned(after, team)
     cands = [w for w in windows if space in w and w <= mine]
     want = len(existing) + most_new(cands, existing)
-    assert len(after.sequences(team)) == want
-    assert [frozenset(s) for s in after.sequences(team)][: len(existing)] == existing
+    assert len(after.sequence_spaces(team)) == want
+    assert [frozenset(s) for s in after.sequence_spaces(team)][: len(existing)] == existing
 
 
 # --- the random game driver -------------------------------------------------------------------
@@ -137,7 +149,7 @@ def random_game(cfg: Config, seed: int, steps: int) -> list[tuple[State, Move, S
         ):
             move = Move(MoveKind.PENALTY, team=team)
         else:
-            move = rnd.choice(st.legal_moves())
+            move = rnd.choice(st.legal_moves)
         before = st.copy(stack=False)
         st.push(move)
         out.append((before, move, st.copy(stack=False)))
@@ -186,21 +198,21 @@ def test_cards_and_chips_are_conserved(cfg: Config, seed: int, steps: int) -> No
             # the card played (or exchanged) is replaced at once: hands keep their size
             # (a winning play ends the game before the draw)
             seat = before.to_move
-            assert len(after.hand(seat)) == len(before.hand(seat))
+            assert len(after.hand_of(seat)) == len(before.hand_of(seat))
             if cfg.game == "kids":
-                assert len(after.hand(seat)) == 3
+                assert len(after.hand_of(seat)) == 3
         if cfg.spec.uses_cards:
             assert count_cards(after) == deck
         for team in range(cfg.teams):
-            assert 0 <= after.chips(team).bit_count() <= cfg.chips[team]
-            assert after.supply(team) == cfg.chips[team] - after.chips(team).bit_count()
-        chips = [after.chips(t) for t in range(cfg.teams)]
+            assert 0 <= after.chips[team].bit_count() <= cfg.chips[team]
+            assert after.supply(team) == cfg.chips[team] - after.chips[team].bit_count()
+        chips = [after.chips[t] for t in range(cfg.teams)]
         assert all(not (a & b) for a, b in combinations(chips, 2)), "two chips on one space"
         assert not any(c & cfg.spec.layout.free for c in chips), "a chip on a free corner"
     if game:
         final = game[-1][2]
         assert chip_count_from_moves(cfg, seed, moves) == [
-            final.chips(t).bit_count() for t in range(cfg.teams)
+            final.chips[t].bit_count() for t in range(cfg.teams)
         ]
 
 
@@ -215,8 +227,8 @@ def test_locked_chips_stay_and_sequences_match_brute_force(
         check_placement(before, after, move, windows)
         if not cfg.difficult:
             for team in range(cfg.teams):
-                for seq in before.sequences(team):
-                    assert seq in after.sequences(team)
+                for seq in before.sequence_spaces(team):
+                    assert seq in after.sequence_spaces(team)
                     for s in seq:
                         assert cfg.spec.layout.free >> s & 1 or after.chip_at(s) == team
 
@@ -252,17 +264,17 @@ def check_view(st: State, seat: int | None) -> View:
     view = st.view(seat)
     names = {f.name for f in fields(View)}
     assert not names & FORBIDDEN_KEYS
-    assert view.hand == (None if seat is None else st.hand(seat))
+    assert view.hand == (None if seat is None else st.hand_of(seat))
     data = view.to_dict()
     assert not keys_of(data) & FORBIDDEN_KEYS
     assert data["deck_size"] == st.deck_size
     text = json.dumps(data)
-    assert data["hand"] == (None if seat is None else [card_name(c) for c in st.hand(seat)])
-    assert data["hand_sizes"] == [len(st.hand(s)) for s in range(st.config.players)]
+    assert data["hand"] == (None if seat is None else [card_name(c) for c in st.hand_of(seat)])
+    assert data["hand_sizes"] == [len(st.hand_of(s)) for s in range(st.config.players)]
     assert data["known_hands"] == [[card_name(c) for c in k] for k in view.known_hands]
     for other in range(st.config.players):
         # what the view says of another hand is only the cards publicly taken from the draft
-        assert not Counter(view.known_hands[other]) - Counter(st.hand(other))
+        assert not Counter(view.known_hands[other]) - Counter(st.hand_of(other))
     assert f"{st._rng:x}" not in text or st._rng == 0
     return view
 
@@ -282,9 +294,9 @@ def test_views_hide_what_they_must_and_resampling_keeps_them(
         if cfg.spec.uses_cards:
             assert count_cards(sample) == Counter(cfg.spec.deck)
             for other in range(cfg.players):
-                assert len(sample.hand(other)) == len(st.hand(other))
+                assert len(sample.hand_of(other)) == len(st.hand_of(other))
         if seat is not None and not st.is_over() and not st.is_chance():
-            assert set(sample.legal_moves(seat)) == set(view.legal_moves)
+            assert set(sample.legal_moves_of(seat)) == set(view.legal_moves)
 
 
 def candidates(st: State) -> set[Move]:
@@ -292,7 +304,7 @@ def candidates(st: State) -> set[Move]:
     layout = cfg.spec.layout
     out: set[Move] = {Move(MoveKind.PASS)}
     if cfg.spec.uses_cards:
-        pool = set(st.hand(st.to_move)) | set(st.draft)
+        pool = set(st.hand_of(st.to_move)) | set(st.draft)
         pool |= set(random.Random(st.turns).sample(sorted(set(cfg.spec.deck)), 4))
         for card in pool:
             for kind in (MoveKind.DEAD, MoveKind.DISCARD, MoveKind.PICK, MoveKind.FORFEIT):
@@ -314,12 +326,17 @@ def test_legal_moves_agree_with_is_legal(cfg: Config, seed: int, steps: int) -> 
     game = random_game(cfg, seed, steps)
     states = [State.new(cfg, seed)] + [after for _, _, after in game]
     for st in states[:: max(1, len(states) // 6)] + [states[-1]]:
-        legal = set(st.legal_moves())
-        assert len(legal) == len(st.legal_moves()), "a legal move listed twice"
+        legal = set(st.legal_moves)
+        assert len(legal) == len(st.legal_moves), "a legal move listed twice"
         for move in legal:
             assert st.is_legal(move), move
         for move in candidates(st):
             assert (move in legal) == st.is_legal(move), move
+            refused = st.refusal(move)
+            # Every generated move is accepted; every other one gets a coded reason.
+            assert (refused is None) == (move in legal), move
+            if refused is not None:
+                assert refused.code in MESSAGES and refused.code != "legacy", (move, refused)
         if not st.is_over() and st.phase in (Phase.PLAY, Phase.ACT):
             assert legal, "no legal move for the seat to act"
         for seat in range(cfg.players):
@@ -327,7 +344,41 @@ def test_legal_moves_agree_with_is_legal(cfg: Config, seed: int, steps: int) -> 
             ok = st.is_legal(draw, seat)
             assert ok == (seat in st.pending_draws and not st.is_over())
             if seat != st.to_move:
-                assert st.legal_moves(seat) == ([draw] if ok else [])
+                assert st.legal_moves_of(seat) == ((draw,) if ok else ())
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_st, seed_st)
+def test_the_turn_driver_agrees_with_legal_moves_and_push(cfg: Config, seed: int) -> None:
+    # next_step() is what every bot, server and environment follows: at each step it must
+    # name exactly what the state accepts, and following it alone must finish the game.
+    rnd = random.Random(seed)
+    st = State.new(cfg.with_options(max_turns=300), seed)
+    for _ in range(5000):
+        step = st.next_step()
+        if step.kind is StepKind.OVER:
+            assert st.is_over() and step.seat is None and st.legal_moves == ()
+            assert all(st.legal_moves_of(s) == () for s in range(cfg.players))
+            return
+        assert not st.is_over() and step.seat is not None
+        if step.kind is StepKind.ROLL:
+            assert st.is_chance() and st.actor() == CHANCE and step.seat == st.to_move
+            assert st.view(step.seat).legal_moves == ()
+            st.push(st.sample_chance())
+        elif step.kind is StepKind.DRAW:
+            assert cfg.manual_draw and step.seat == st.pending_draws[0]
+            draw = draw_move(step.seat)
+            assert draw in st.legal_moves_of(step.seat) and st.is_legal(draw, step.seat)
+            st.push(draw, seat=step.seat)
+        else:
+            assert not st.pending_draws and step.seat == st.to_move == st.actor()
+            legal = st.legal_moves
+            assert legal and st.legal_moves_of(step.seat) == legal
+            assert st.view(step.seat).legal_moves == legal
+            others = [s for s in range(cfg.players) if s != step.seat]
+            assert all(not st.is_legal(legal[0], s) for s in others)
+            st.push(rnd.choice(legal), seat=step.seat)
+    raise AssertionError("the driver did not finish the game")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -337,16 +388,16 @@ def test_whole_games_end_properly(cfg: Config, seed: int) -> None:
     windows = brute_windows(cfg)
     game = random_game(cfg, seed, 5000)
     final = game[-1][2]
-    assert final.is_over() and final.legal_moves() == []
-    outcome = final.outcome()
+    assert final.is_over() and final.legal_moves == ()
+    outcome = final.outcome
     assert outcome is not None
     if outcome.winner is not None:
         assert outcome.termination.value in ("sequences", "heart")
         if outcome.termination.value == "sequences":
-            assert len(final.sequences(outcome.winner)) >= cfg.sequences_to_win
+            assert len(final.sequence_spaces(outcome.winner)) >= cfg.sequences_to_win
     else:
         assert final.turns <= cfg.max_turns
     for team in range(cfg.teams):
         if team != outcome.winner:
-            assert len(final.sequences(team)) < cfg.sequences_to_win
+            assert len(final.sequence_spaces(team)) < cfg.sequences_to_win
     check_sequences(final, windows)

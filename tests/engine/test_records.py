@@ -35,7 +35,7 @@ def play(cfg: Config, seed: int, limit: int = 10_000) -> State:
             st.push(st.sample_chance())
             continue
         seat = st.to_move
-        st.push(rnd.choice(sorted(st.legal_moves(), key=str)))
+        st.push(rnd.choice(sorted(st.legal_moves, key=str)))
         if seat in st.pending_draws and rnd.random() < 0.8:
             st.push(Move.parse(f"draw:{seat + 1}"))
     return st
@@ -59,7 +59,7 @@ def test_records_round_trip_and_replay_exactly(name: str, cfg: Config, seed: int
     assert GameRecord.load(record.to_json(indent=2)) == record
     from_text = GameRecord.load(record.to_text())
     assert from_text == record and from_text.tags == record.tags
-    assert record.result == st.outcome().result()  # type: ignore[union-attr]
+    assert record.result == st.outcome.result()  # type: ignore[union-attr]
     replayed = record.replay()
     assert replayed == st and replayed.position() == st.position()
     again = State.new(cfg, seed)
@@ -207,7 +207,7 @@ def playthrough(cfg: Config, seed: int) -> str:
     ]
     for i, (move, after) in enumerate(zip(record.moves, states[1:], strict=True), start=1):
         lines.append(f"{i}. {move} {after.position()}")
-    lines.append(f"outcome {st.outcome()}")
+    lines.append(f"outcome {st.outcome}")
     lines.append("")
     lines.append(record.to_text())
     return "\n".join(lines)
@@ -231,10 +231,10 @@ def test_golden_playthrough(name: str, cfg: Config, seed: int) -> None:
 
 def test_record_with_penalty_draws_and_passes_replays() -> None:
     st = State.new(make_config("classic", 4, manual_draw=True), 9)
-    st.push(st.legal_moves()[0])
+    st.push(st.legal_moves[0])
     st.push(Move.parse("penalty:A"))
-    while st.forfeits_due():
-        st.push(st.legal_moves()[0])
+    while st.forfeits_due:
+        st.push(st.legal_moves[0])
     st.push(Move.parse(f"draw:{(st.to_move - 1) % 4 + 1}"))
     record = GameRecord.from_state(st)
     assert "penalty:A" in record.to_text() and "forfeit:" in record.to_text()

@@ -145,7 +145,7 @@ def test_masks_agree_with_legal_moves_over_whole_random_games(config: Config) ->
             if state.penalty_allowed(seat % config.teams) is None and rng.random() < 0.05:
                 state.push(Move.parse(f"penalty:{'ABC'[seat % config.teams]}"))
                 continue  # forfeit moves come next, and are checked above
-            state.push(rng.choice(state.legal_moves()))
+            state.push(rng.choice(state.legal_moves))
             if rng.random() < 0.8 and seat in state.pending_draws and not state.is_over():
                 state.push(Move.parse(f"draw:{seat + 1}"), seat=seat)
         assert all(_check_view(state, s) == 0 for s in range(config.players))
@@ -154,7 +154,7 @@ def test_masks_agree_with_legal_moves_over_whole_random_games(config: Config) ->
 def test_forfeit_and_draw_actions_are_offered_when_due() -> None:
     state = State.new(make_config("classic", 4, manual_draw=True), seed=3)
     seat = state.to_move
-    state.push(state.legal_moves()[0])
+    state.push(state.legal_moves[0])
     ids = legal_actions(state.view(seat))
     assert [action_to_move(a) for a in ids] == [Move.parse(f"draw:{seat + 1}")]
     state.push(Move.parse("penalty:A"))

@@ -41,7 +41,7 @@ def test_random_agent_plays_whole_episodes_of_every_game(config: Config) -> None
         steps = play(env, agent_seed=seed)
         _, reward, terminated, truncated, info = steps[-1]
         outcome = info["outcome"]
-        assert env.record().replay().outcome() == outcome
+        assert env.record().replay().outcome == outcome
         assert info["legal_actions"] == [] and sum(info["action_mask"]) == 0
         if outcome.winner is None:
             assert reward == 0.0
@@ -114,7 +114,7 @@ def test_the_game_seed_rebuilds_the_game() -> None:
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
     env = SequenceEnv("classic", players=2, opponents="random", seed=1)
     obs, info = env.reset()
-    moves_before = env.view.moves
+    moves_before = env.view.move_stack
     illegal = next(a for a, m in enumerate(info["action_mask"]) if not m)
     with pytest.raises(IllegalActionError, match=rf"action {illegal} \(.*\) is illegal: "):
         env.step(illegal)
@@ -122,7 +122,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
         env.step(env.num_actions)
     with pytest.raises(IllegalActionError, match="an action is an int"):
         env.step("2S@b1")  # type: ignore[arg-type]
-    assert env.view.moves == moves_before
+    assert env.view.move_stack == moves_before
     assert env.legal_actions() == info["legal_actions"] and env.action_mask() == info["action_mask"]
     obs2, reward, terminated, truncated, _ = env.step(info["legal_actions"][0])
     assert (reward, terminated, truncated) == (0.0, False, False) and obs2 != obs
@@ -148,7 +148,7 @@ def test_the_reason_comes_from_the_engine() -> None:
 def test_penalty_mode_ends_the_episode_without_playing() -> None:
     env = SequenceEnv("dice", opponents="random", seed=2, illegal="penalty", illegal_penalty=-5)
     obs, info = env.reset()
-    moves_before = env.view.moves
+    moves_before = env.view.move_stack
     illegal = next(a for a, m in enumerate(info["action_mask"]) if not m)
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
     assert (reward, terminated, truncated) == (-5.0, True, False)
@@ -159,7 +159,7 @@ def test_penalty_mode_ends_the_episode_without_playing() -> None:
         "illegal_action",
     )
     assert info2["legal_actions"] == [] and sum(info2["action_mask"]) == 0
-    assert env.view.moves == moves_before
+    assert env.view.move_stack == moves_before
     assert env.legal_actions() == [] and sum(env.action_mask()) == 0
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step(info["legal_actions"][0])

@@ -21,7 +21,7 @@ def _random_states(config: Config, seed: int, every: int = 7) -> list[State]:
             state.push(state.sample_chance())
             continue
         seat = state.to_move
-        state.push(rng.choice(state.legal_moves()))
+        state.push(rng.choice(state.legal_moves))
         if seat in state.pending_draws and not state.is_over():
             state.push_text(f"draw:{seat + 1}", seat=seat)
         n += 1
@@ -100,7 +100,7 @@ def test_own_hand_and_relative_seats() -> None:
         obs = encode_observation(state.view(seat))
         hand = layout.segment(obs, "hand")
         for card, count in zip(layout.cards, hand, strict=True):
-            assert count == state.hand(seat).count(card)
+            assert count == state.hand_of(seat).count(card)
         to_move = layout.segment(obs, "to_move")
         assert to_move.index(1) == (state.to_move - seat) % 3
     assert encode_observation(state.view(0)) != encode_observation(state.view(1))
@@ -111,7 +111,7 @@ def test_discards_locks_and_roll_are_encoded() -> None:
     state = State.new(config, seed=1)
     layout = observation_layout(config)
     seat = state.to_move
-    move = state.legal_moves()[0]
+    move = state.legal_moves[0]
     state.push(move)
     obs = encode_observation(state.view(seat))
     tops = layout.segment(obs, "discard_tops")
@@ -125,12 +125,12 @@ def test_discards_locks_and_roll_are_encoded() -> None:
     assert [i for i, x in enumerate(roll) if x] == [1, 6 + 4, 12 + 5]
 
     end = _random_states(config, seed=5)[-1]
-    winner = end.outcome().winner  # type: ignore[union-attr]
+    winner = end.outcome.winner  # type: ignore[union-attr]
     if winner is not None:
         obs = encode_observation(end.view(winner))
         assert layout.segment(obs, "sequences")[0] >= 1
         locked = layout.segment(obs, "locked")
-        done = {s for seq in end.sequences(winner) for s in seq}
+        done = {s for seq in end.sequence_spaces(winner) for s in seq}
         for i, s in enumerate(config.spec.layout.spaces):
             assert locked[i * 2] == (s in done)
 
@@ -148,10 +148,10 @@ def test_hidden_cards_never_change_an_observation(config: Config) -> None:
             changed = []  # (twin, seat) where that seat's hand is not what it was
             for k in range(3):
                 twin = State.sample_from_view(view, seed=k)
-                assert twin.hand(seat) == state.hand(seat)
+                assert twin.hand_of(seat) == state.hand_of(seat)
                 assert encode_observation(twin.view(seat)) == obs
                 changed += [
-                    (twin, s) for s in others if sorted(twin.hand(s)) != sorted(state.hand(s))
+                    (twin, s) for s in others if sorted(twin.hand_of(s)) != sorted(state.hand_of(s))
                 ]
             # The check has teeth: the hidden cards did change, and so did the others' views.
             hidden = sum(view.hand_sizes[s] - len(view.known_hands[s]) for s in others)
@@ -192,8 +192,8 @@ def test_draft_and_manual_draw_segments() -> None:
     assert draft["known_hands"].shape == (3, 52) and draft["draft"].shape == (52,)
     state = State.new(draft.config, seed=6)
     seat = state.to_move
-    state.push(state.legal_moves()[0])
-    picked = state.legal_moves()[0]
+    state.push(state.legal_moves[0])
+    picked = state.legal_moves[0]
     state.push(picked)
     assert picked.card is not None
     obs = encode_observation(state.view((seat + 3) % 4))  # the seat before: seat is 1 later
@@ -208,7 +208,7 @@ def test_draft_and_manual_draw_segments() -> None:
     )
     st = State.new(manual.config, seed=1)
     seat = st.to_move
-    st.push(st.legal_moves()[0])
+    st.push(st.legal_moves[0])
     assert manual.segment(encode_observation(st.view(seat)), "pending_draws") == [1, 0]
 
 

@@ -242,7 +242,7 @@ async def test_result_dialog(lang: str) -> None:
     app = SequenceApp(session=Session.load(record.to_json()), lang=lang, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app, GameOverScreen)
-        outcome = state.outcome()
+        outcome = state.outcome
         assert outcome is not None and outcome.winner is not None
         colour = _(state.config.spec.colours[outcome.winner])
         played = len(record.moves)

@@ -108,7 +108,7 @@ def test_create_join_play_reload_spectate(browser: Any, web: ServerThread) -> No
     for page in (a, b, c):
         page.wait_for_selector("#result")
     a.wait_for_selector("#rematch")
-    finished = c.evaluate("() => window.seq.msg.view.moves.length")
+    finished = c.evaluate("() => window.seq.msg.view.move_stack.length")
     assert finished > 6
     # The finished game is listed and replays move by move.
     a.goto(web.url + f"/replay/{code}")

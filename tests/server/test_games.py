@@ -189,7 +189,7 @@ def play_whole_game(
         r = http.get(f"/api/tables/{code}/record")
         assert r.status_code == 200
         record = GameRecord.from_dict(r.json()["record"])
-        assert record.replay().outcome().result() == last["view"]["outcome"]["result"]  # type: ignore[union-attr]
+        assert record.replay().outcome.result() == last["view"]["outcome"]["result"]  # type: ignore[union-attr]
         finished = http.get("/api/finished").json()["games"]
         assert code in [g["code"] for g in finished]
     for c in clients.values():

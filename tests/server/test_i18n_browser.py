@@ -54,7 +54,7 @@ def game_facts(page: Any) -> dict[str, Any]:
     return dict(
         page.evaluate(
             """() => ({version: seq.msg.version, seat: seq.msg.you.seat, code: seq.msg.table.code,
-                       chips: seq.msg.view.board.chips, moves: seq.msg.view.moves,
+                       chips: seq.msg.view.board.chips, moves: seq.msg.view.move_stack,
                        hand: seq.msg.view.hand})"""
         )
     )

@@ -23,7 +23,7 @@ def check_game_over(app: SequenceApp) -> None:
     """The result dialog says what the engine says, and the board shows every chip."""
     assert isinstance(app.screen, GameOverScreen)
     session = app.game_screen.session
-    outcome = session.state.outcome()
+    outcome = session.state.outcome
     assert outcome is not None
     result = str(app.screen.query_one("#result").render())
     if outcome.winner is None:
@@ -33,7 +33,7 @@ def check_game_over(app: SequenceApp) -> None:
     # Every chip on the board is drawn with its team's symbol (the dialog may cover some).
     text = screen_text(app, under=True)
     for team, symbol in enumerate("●▲■◆"[: session.config.teams]):
-        assert text.count(symbol) >= session.state.chips(team).bit_count()
+        assert text.count(symbol) >= session.state.chips[team].bit_count()
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ async def test_whole_game_against_a_bot(
         check_game_over(app)
         # The record replays to the same end.
         record = app.game_screen.session.record()
-        assert record.replay().outcome() == app.game_screen.session.state.outcome()
+        assert record.replay().outcome == app.game_screen.session.state.outcome
 
 
 async def test_hotseat_hides_each_hand_until_the_next_player_is_ready() -> None:
@@ -71,7 +71,7 @@ async def test_hotseat_hides_each_hand_until_the_next_player_is_ready() -> None:
             screen = app.game_screen
             seat = screen.viewer
             assert seat == screen.session.actor()
-            hand = screen.session.state.hand(seat)
+            hand = screen.session.state.hand_of(seat)
             shown = screen_text(app)
             for card in hand:
                 assert card_symbol(card).capitalize() in shown
@@ -165,14 +165,14 @@ async def test_undo_takes_back_the_human_move_and_the_bot_reply() -> None:
         await settle(pilot, app)
         screen = app.game_screen
         start = screen.session.state.move_stack
-        hand = screen.session.state.hand(0)
+        hand = screen.session.state.hand_of(0)
         await pilot.press("1", "enter")
         await settle(pilot, app)
         assert len(screen.session.state.move_stack) > len(start)
         await pilot.press("u")
         await settle(pilot, app)
         assert screen.session.state.move_stack == start
-        assert screen.session.state.hand(0) == hand
+        assert screen.session.state.hand_of(0) == hand
         assert "Took back" in screen.message.plain
 
 
@@ -196,7 +196,7 @@ async def test_table_talk_penalty_makes_the_team_give_up_cards() -> None:
     async with app.run_test(size=(100, 34)) as pilot:
         await settle(pilot, app)
         screen = app.game_screen
-        sizes = [len(screen.session.state.hand(s)) for s in range(4)]
+        sizes = [len(screen.session.state.hand_of(s)) for s in range(4)]
         await pilot.press("t")
         await pilot.pause()
         assert not app.screen.query("#team-1")  # team B: three bots, never penalised
@@ -208,7 +208,7 @@ async def test_table_talk_penalty_makes_the_team_give_up_cards() -> None:
         await settle(pilot, app)
         forfeits = [m for m in screen.session.state.move_stack if m.kind is MoveKind.FORFEIT]
         assert len(forfeits) == 2
-        assert len(screen.session.state.hand(0)) == sizes[0] - 1
+        assert len(screen.session.state.hand_of(0)) == sizes[0] - 1
 
 
 async def test_penalty_refused_with_the_engines_reason_when_nobody_has_team_mates() -> None:
@@ -331,7 +331,7 @@ async def test_a_bot_that_fails_is_reported_and_the_game_stays_open(
         for _ in range(200):
             await pilot.pause()
             if session.state.to_move == 0 and screen.thinking is None:
-                screen.human_push(session.state.legal_moves()[0], 0)
+                screen.human_push(session.state.legal_moves[0], 0)
             if "failed" in screen.message.plain:
                 break
         assert says in screen.message.plain
@@ -405,7 +405,7 @@ async def test_quitting_a_game_in_progress_asks_first(tmp_path: Path) -> None:
     async with app.run_test(size=(100, 34)) as pilot:
         await settle(pilot, app)
         screen = app.game_screen
-        screen.human_push(screen.session.state.legal_moves(screen.viewer)[0], screen.viewer)
+        screen.human_push(screen.session.state.legal_moves_of(screen.viewer)[0], screen.viewer)
         await settle(pilot, app)
         await pilot.press("q")
         await pilot.pause()
@@ -433,12 +433,12 @@ async def test_quitting_after_an_undo_or_a_load_asks_only_when_something_changed
         screen = app.game_screen
         for _ in range(2):
             await settle(pilot, app)
-            screen.human_push(screen.session.state.legal_moves(screen.viewer)[-1], screen.viewer)
+            screen.human_push(screen.session.state.legal_moves_of(screen.viewer)[-1], screen.viewer)
         await settle(pilot, app)
         screen._save_to(path)
         await pilot.press("u")  # back past the save, then another move: not what was saved
         await settle(pilot, app)
-        screen.human_push(screen.session.state.legal_moves(screen.viewer)[0], screen.viewer)
+        screen.human_push(screen.session.state.legal_moves_of(screen.viewer)[0], screen.viewer)
         await settle(pilot, app)
         await pilot.press("q")
         await pilot.pause()

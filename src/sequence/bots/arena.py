@@ -265,7 +265,7 @@ def play_game(
         winner = next(t for t in range(teams) if t != forfeit.team) if teams == 2 else None
         termination = "forfeit"
     else:
-        outcome = state.outcome()
+        outcome = state.outcome
         assert outcome is not None
         winner = outcome.winner
         termination = outcome.termination.value

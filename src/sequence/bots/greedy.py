@@ -16,7 +16,7 @@ Ties are broken at random (from the bot's seed), so two greedy bots do not play 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("classic", players=2), seed=4)
 >>> bot = GreedyBot(seed=1)
->>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves
 True
 """
 
@@ -66,7 +66,7 @@ class CasualBot(GreedyBot):
 
     >>> from sequence.engine import State, make_config
     >>> state = State.new(make_config("classic", players=2), seed=4)
-    >>> CasualBot(seed=1).choose(state.view(state.to_move)) in state.legal_moves()
+    >>> CasualBot(seed=1).choose(state.view(state.to_move)) in state.legal_moves
     True
     """
 

@@ -19,7 +19,7 @@ last on Linux; tournaments meant to grade untrusted code should still run them i
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("kids", 2), seed=1)
 >>> bot = IsolatedBot("sequence.bots.base:RandomBot", seed=3)
->>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves
 True
 >>> bot.close()
 """

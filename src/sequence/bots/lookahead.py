@@ -20,7 +20,7 @@ leaves after the replies the opponents could really make, not only what it gains
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("kids", players=2), seed=1)
 >>> bot = LookaheadBot(seed=2, deals=8, time=None)
->>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves
 True
 >>> bot.stats()["deals"]
 8.0
@@ -146,10 +146,10 @@ class LookaheadBot(Bot):
                 continue
             actor = state.to_move
             t = actor % teams
-            legal = state.legal_moves()
+            legal = state.legal_moves
             best = legal[0]
             if len(legal) > 1:
-                chips, seqs = state.bitboards()
+                chips, seqs = state.chips, state.sequences
                 best_value = float("-inf")
                 for m in legal:
                     v = ev.move_value(m, chips, seqs, t)
@@ -178,15 +178,15 @@ class LookaheadBot(Bot):
     def _score(state: State, ev: Evaluator, team: int) -> float:
         cfg = state.config
         teams = cfg.teams
-        outcome = state.outcome()
+        outcome = state.outcome
         if outcome is not None:
             if outcome.winner is None:
                 return 0.0
             return FINISHED if outcome.winner == team else -FINISHED
-        chips, seqs = state.bitboards()
+        chips, seqs = state.chips, state.sequences
         values = [ev.position_value(chips, seqs, t) for t in range(teams)]
         if cfg.spec.uses_cards:
             for seat in range(cfg.players):
-                values[seat % teams] += ev.hand_value(state.hand(seat))
+                values[seat % teams] += ev.hand_value(state.hand_of(seat))
         mine = values[team]
         return mine - max(v for t, v in enumerate(values) if t != team)

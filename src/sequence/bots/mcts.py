@@ -31,7 +31,7 @@ is the root child visited most. :meth:`stats` reports iterations and iterations 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("kids", players=2), seed=1)
 >>> bot = MCTSBot(seed=2, iterations=50, time=None)
->>> bot.choose(state.view(state.to_move)) in state.legal_moves()
+>>> bot.choose(state.view(state.to_move)) in state.legal_moves
 True
 >>> bot.stats()["iterations"]
 50.0
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import time as _time
+from collections.abc import Sequence
 
 from ..engine import Move, MoveKind, State, View
 from ..engine.moves import draw_move
@@ -196,10 +197,10 @@ class MCTSBot(Bot):
                 continue
             actor = state.to_move
             team = actor % teams
-            legal = state.legal_moves()
+            legal = state.legal_moves
             move, child = self._select(node, state, legal, ev, team)
             if gains is not None:
-                chips, seqs = state.bitboards()
+                chips, seqs = state.chips, state.sequences
                 gains[team] += _gain(ev, move, chips, seqs, team)
             state.push(move)
             pushed += 1
@@ -220,7 +221,7 @@ class MCTSBot(Bot):
         return pushed + played
 
     def _select(
-        self, node: _Node, state: State, legal: list[Move], ev: Evaluator, team: int
+        self, node: _Node, state: State, legal: Sequence[Move], ev: Evaluator, team: int
     ) -> tuple[Move, _Node]:
         children = node.children
         if len(legal) == 1:
@@ -262,7 +263,7 @@ class MCTSBot(Bot):
         return best
 
     def _next_untried(
-        self, node: _Node, state: State, legal: list[Move], ev: Evaluator, team: int
+        self, node: _Node, state: State, legal: Sequence[Move], ev: Evaluator, team: int
     ) -> Move | None:
         """The best-ranked legal move without a child yet (ranking new moves as they appear)."""
         children = node.children
@@ -273,7 +274,7 @@ class MCTSBot(Bot):
         fresh = [m for m in legal if m not in node.ranked_set]
         if not fresh:
             return None
-        chips, seqs = state.bitboards()
+        chips, seqs = state.chips, state.sequences
         scored = sorted(fresh, key=lambda m: ev.move_value(m, chips, seqs, team), reverse=True)
         node.ranked.extend(scored)
         node.ranked_set.update(scored)
@@ -300,15 +301,15 @@ class MCTSBot(Bot):
                 continue
             actor = state.to_move
             team = actor % teams
-            legal = state.legal_moves()
+            legal = state.legal_moves
             cands = legal if len(legal) <= k else rng.sample(legal, k)
             if len(cands) == 1:
                 move = cands[0]
                 if gains is not None:
-                    chips, seqs = state.bitboards()
+                    chips, seqs = state.chips, state.sequences
                     gains[team] += _gain(ev, move, chips, seqs, team)
             else:
-                chips, seqs = state.bitboards()
+                chips, seqs = state.chips, state.sequences
                 best_value = float("-inf")
                 move = cands[0]
                 for m in cands:
@@ -322,7 +323,7 @@ class MCTSBot(Bot):
             if manual and actor in state.pending_draws:
                 state.push(draw_move(actor))
                 pushed += 1
-        outcome = state.outcome()
+        outcome = state.outcome
         if outcome is not None:
             if outcome.winner is None:
                 return [1.0 / teams] * teams, pushed
@@ -333,11 +334,11 @@ class MCTSBot(Bot):
             exps = [math.exp(v - top) for v in values]
             total = sum(exps)
             return [e / total for e in exps], pushed
-        chips, seqs = state.bitboards()
+        chips, seqs = state.chips, state.sequences
         values = [ev.position_value(chips, seqs, t) for t in range(teams)]
         if cfg.spec.uses_cards:
             for seat in range(cfg.players):
-                values[seat % teams] += ev.hand_value(state.hand(seat))
+                values[seat % teams] += ev.hand_value(state.hand_of(seat))
         values = [v / self.scale for v in values]
         top = max(values)
         exps = [math.exp(v - top) for v in values]

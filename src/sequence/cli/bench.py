@@ -71,7 +71,7 @@ def sample_positions(config: Config, seed: int, count: int = 200) -> list[State]
             # Sampled before the move, so even a game of one move (max_turns=1) gives positions.
             if rng.random() < 0.1:
                 out.append(state.copy())
-            legal = state.legal_moves()
+            legal = state.legal_moves
             state.push(legal[int(rng.random() * len(legal))])
     return out
 
@@ -88,7 +88,7 @@ def per_second(action: Any, items: list[State], seconds: float) -> float:
 
 
 def _push_pop(state: State) -> None:
-    state.push(state.sample_chance() if state.is_chance() else state.legal_moves()[0])
+    state.push(state.sample_chance() if state.is_chance() else state.legal_moves[0])
     state.pop()
 
 

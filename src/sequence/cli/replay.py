@@ -29,10 +29,10 @@ def describe(state: State, forfeit: str | None = None) -> str:
     lines = [state.board_text(), ""]
     for team in range(state.config.teams):
         colour = state.config.spec.colours[team]
-        sequences = len(state.sequences(team))
+        sequences = len(state.sequence_spaces(team))
         lines.append(f"team {TEAM_LETTERS[team]} ({colour}): {sequences} sequence(s),"
                      f" {state.supply(team)} chips left")  # fmt: skip
-    outcome = state.outcome()
+    outcome = state.outcome
     if forfeit and not outcome:
         lines.append(f"result: ended by a forfeit: {forfeit}")
     else:

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         state = play_random_game(State.new(config, seed), seed)
-        outcome = state.outcome()
+        outcome = state.outcome
         assert outcome is not None
         winner = None if outcome.winner is None else TEAM_LETTERS[outcome.winner]
         wins[winner or "draw"] += 1

@@ -61,7 +61,7 @@ class GameRecord:
     def from_state(cls, state: State, tags: dict[str, str] | None = None) -> GameRecord:
         if state.seed is None:
             raise RecordError("not_seeded")
-        outcome = state.outcome()
+        outcome = state.outcome
         return cls(
             config=state.config,
             seed=state.seed,
@@ -87,7 +87,7 @@ class GameRecord:
             except IllegalMoveError as exc:
                 raise RecordError("move_illegal", n=number, move=str(move), reason=exc) from None
         if upto is None and self.result is not None:
-            outcome = state.outcome()
+            outcome = state.outcome
             actual = None if outcome is None else outcome.result()
             if actual != self.result:
                 if actual is None:

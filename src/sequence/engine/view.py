@@ -4,13 +4,13 @@ A :class:`View` is built by :meth:`State.view` and is the only thing bots and fr
 given. It never holds another player's hand (beyond cards publicly taken from the draft), the
 order of the draw pile, or the random source (which would foretell shuffles and dice).
 
-:func:`state_from_view` deals the hidden cards at random, consistently with a view: what a
+:meth:`State.sample_from_view` deals the hidden cards at random, consistently with a view: what a
 search with hidden information needs (OpenSpiel's ``ResampleFromInfostate``).
 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("classic", players=2), seed=1)
 >>> view = state.view(0)
->>> view.hand == state.hand(0), view.hand_sizes
+>>> view.hand == state.hand_of(0), view.hand_sizes
 (True, (7, 7))
 >>> State.sample_from_view(view, seed=5).view(0) == view
 True
@@ -21,14 +21,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import rng as rngmod
-from .board import Bitboard, space_name, spaces_of
+from .board import TEAM_LETTERS, Bitboard, board_text, line_geometry, space_name, spaces_of
 from .cards import CARD_COUNT, Card, card_name
 from .games import SPECS, Config
-from .moves import TEAM_LETTERS, Move
-from .state import Outcome, Phase, Setup, State, board_text
+from .moves import Move
+from .turn import Outcome, Phase, Setup
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class View:
     forfeit: tuple[tuple[int, ...], int, Phase] | None
     roll: tuple[int, int] | None
     outcome: Outcome | None
-    moves: tuple[Move, ...]
+    move_stack: tuple[Move, ...]
     """The public history: every move so far (moves never reveal a hidden card)."""
     setup: Setup | None
     legal_moves: tuple[Move, ...]
@@ -69,9 +71,8 @@ class View:
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"no seat {seat} in a {n}-player game")
         legal: tuple[Move, ...] = ()
-        acting = seat is not None and (seat == state._to_move or seat in state._pending)
-        if acting and state._phase is not Phase.ROLL:
-            legal = tuple(state.legal_moves(seat))
+        if seat is not None and state._phase is not Phase.ROLL:
+            legal = state.legal_moves_of(seat)
         return cls(
             config=state.config,
             seat=seat,
@@ -92,7 +93,7 @@ class View:
             forfeit=state._forfeit,
             roll=state._roll,
             outcome=state._outcome,
-            moves=tuple(state._moves),
+            move_stack=tuple(state._moves),
             setup=state.setup,
             legal_moves=legal,
         )
@@ -135,8 +136,21 @@ class View:
         """The board as :meth:`State.board_text` draws it, from what this view shows."""
         return board_text(self.config.spec.layout, self.chip_at, self.locked)
 
-    def is_my_turn(self) -> bool:
-        return bool(self.legal_moves)
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def team_of(self, seat: int) -> int:
+        return seat % self.config.teams
+
+    @property
+    def forfeits_due(self) -> tuple[int, ...]:
+        """Seats that still owe a card to a table-talk penalty, in the order they give it."""
+        return self.forfeit[0] if self.forfeit else ()
+
+    def sequence_spaces(self, team: int) -> tuple[tuple[int, ...], ...]:
+        """A team's completed sequences, each as its spaces in line order."""
+        geo = line_geometry(self.config.spec.layout, self.config.line_length)
+        return tuple(geo.window_spaces[w] for w in self.sequences[team])
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form for clients: names in notation, seats and teams 0-based."""
@@ -187,13 +201,13 @@ class View:
             "dead_card_exchanged": self.dead_card_exchanged,
             "turns": self.turns,
             "pending_draws": list(self.pending_draws),
-            "forfeits_due": list(self.forfeit[0]) if self.forfeit else [],
+            "forfeits_due": list(self.forfeits_due),
             "roll": list(self.roll) if self.roll else None,
             "outcome": None
             if o is None
             else {"termination": o.termination.value, "winner": o.winner, "result": o.result()},
-            "moves": [str(m) for m in self.moves],
-            "last_move": str(self.moves[-1]) if self.moves else None,
+            "moves": [str(m) for m in self.move_stack],
+            "last_move": str(self.move_stack[-1]) if self.move_stack else None,
             "setup": None
             if setup is None
             else {
@@ -242,53 +256,3 @@ def _unseen_pool(view: View) -> tuple[Card, ...]:
     if min(counts) < 0:
         raise ValueError("inconsistent view: more copies of a card seen than the deck holds")
     return tuple(card for card, k in enumerate(counts) for _ in range(k))
-
-
-def state_from_view(view: View, seed: int) -> State:
-    """Deal every hidden card at random from ``seed``, consistently with ``view``."""
-    cfg = view.config
-    state = State(cfg)
-    r = rngmod.seed_state(seed)
-    hands: list[tuple[Card, ...]] = []
-    if cfg.spec.uses_cards:
-        r, pool = rngmod.shuffled(r, view.unseen_pool)
-        for seat, size in enumerate(view.hand_sizes):
-            if seat == view.seat:
-                assert view.hand is not None
-                hands.append(view.hand)
-                continue
-            known = view.known_hands[seat] if seat < len(view.known_hands) else ()
-            missing = size - len(known)
-            hands.append(known + tuple(pool[:missing]))
-            pool = pool[missing:]
-        if len(pool) != view.deck_size:
-            raise ValueError("inconsistent view: hidden cards do not add up to hands and draw pile")
-        state._deck = tuple(pool)
-    else:
-        hands = [()] * cfg.players
-    state._hands = tuple(hands)
-    state._deck_pos = 0
-    state._chips = view.chips
-    occ = 0
-    for m in view.chips:
-        occ |= m
-    state._occ = occ
-    state._seqs = view.sequences
-    state._locked = view.locked
-    state._discards = view.discards
-    state._draft = view.draft
-    state._known = view.known_hands
-    state._to_move = view.to_move
-    state._phase = view.phase
-    state._dead_used = view.dead_card_exchanged
-    state._passes = view.passes
-    state._turns = view.turns
-    state._pending = view.pending_draws
-    state._forfeit = view.forfeit
-    state._roll = view.roll
-    state._rng = r
-    state._outcome = view.outcome
-    state._moves = list(view.moves)
-    state._stack = []
-    state.setup = view.setup
-    return state

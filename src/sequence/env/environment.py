@@ -202,7 +202,7 @@ class SequenceEnv:
         self._take_draw(self.agent_seat)
         self._advance()
         obs, info = self._observe(), self._info()
-        outcome = state.outcome()
+        outcome = state.outcome
         if outcome is None:
             return obs, 0.0, False, False, info
         self._done = True
@@ -297,7 +297,7 @@ class SequenceEnv:
             state.push(Move(MoveKind.DRAW, seat=seat), seat=seat)
 
     def _reward(self) -> float:
-        outcome = self._require_state().outcome()
+        outcome = self._require_state().outcome
         if outcome is None or outcome.winner is None:
             return 0.0
         return 1.0 if outcome.winner == self.agent_team else -1.0
@@ -313,7 +313,7 @@ class SequenceEnv:
             "action_mask": self.action_space.legal_action_mask(view),
             "turn": view.turns,
         }
-        outcome = state.outcome()
+        outcome = state.outcome
         if outcome is not None:
             info["outcome"] = outcome
             info["winner"] = outcome.winner

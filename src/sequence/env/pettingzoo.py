@@ -140,7 +140,7 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         if seat in state.pending_draws and not state.is_over():
             state.push(Move(MoveKind.DRAW, seat=seat), seat=seat)
         self._advance()
-        outcome = state.outcome()
+        outcome = state.outcome
         if outcome is not None:
             truncated = outcome.termination is Termination.MAX_TURNS
             for other in self.agents:

@@ -666,7 +666,7 @@ class Hub:
             index = TEAM_LETTERS.index(team.upper())
             reason = state.penalty_allowed(index)
             if reason:
-                raise RequestError("illegal", reason, engine=reason)
+                raise RequestError("illegal", str(reason), engine=reason)
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
@@ -683,7 +683,7 @@ class Hub:
             trial.push(move, seat=seat)
         except IllegalMoveError as exc:
             raise RequestError("illegal", str(exc), engine=exc) from None
-        outcome = trial.outcome()
+        outcome = trial.outcome
         result = None if outcome is None else outcome.result()
         try:
             await self.store.append_move(

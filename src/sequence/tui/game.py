@@ -226,7 +226,7 @@ class GameScreen(Screen[None]):
             if move.space is None or (view.config.spec.uses_cards and move.card != card):
                 continue
             (targets if move.kind is MoveKind.PLACE else removals).add(move.space)
-        last = next((m.space for m in reversed(view.moves) if m.space is not None), None)
+        last = next((m.space for m in reversed(view.move_stack) if m.space is not None), None)
         return Marks(frozenset(targets), frozenset(removals), self.cursor, last)
 
     def redraw(self) -> None:
@@ -238,7 +238,7 @@ class GameScreen(Screen[None]):
         self.query_one(BoardWidget).show(view, self.marks(view))
         self.query_one("#table", Static).update(players_text(view, self.names, _, self.viewer))
         log = self.query_one("#log", Static)
-        log.update(log_text(view.moves, view.config.players, _, max(1, log.size.height - 1)))
+        log.update(log_text(view.move_stack, view.config.players, _, max(1, log.size.height - 1)))
         self.query_one("#status", Static).update(self.status_text(view))
         self.query_one(HandBar).show(*self.hand_parts(view))
         self.query_one("#message", Static).update(self.message)
@@ -275,13 +275,13 @@ class GameScreen(Screen[None]):
 
     def extra_turn(self, view: View) -> bool:
         """Dice: the seat about to roll made the previous play too (a 2 or 12 gives a turn)."""
-        if view.phase is not Phase.ROLL or len(view.moves) < 2:
+        if view.phase is not Phase.ROLL or len(view.move_stack) < 2:
             return False
         actors = self.session.actors
         return (
             len(actors) >= 1
             and actors[-1] == view.to_move
-            and view.moves[-1].kind is not MoveKind.ROLL
+            and view.move_stack[-1].kind is not MoveKind.ROLL
         )
 
     def hand_parts(self, view: View) -> tuple[str, list[HandItem], int | None, str]:
@@ -386,7 +386,7 @@ class GameScreen(Screen[None]):
             if not self.over_shown:
                 self.over_shown = True
                 view = self.state_view
-                played = len(view.moves)
+                played = len(view.move_stack)
                 detail = self._.ngettext("{n} move played.", "{n} moves played.", played)
                 detail = detail.format(n=played)
                 self.app.push_screen(
