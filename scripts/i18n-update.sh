@@ -11,7 +11,7 @@ POT="$I18N/locales/messages.pot"
 
 "$PYBABEL" extract --no-location --sort-output --width 100 \
     -F "$I18N/babel.cfg" \
-    -k N_ -k Nn_:1,2 -k t -k tn:1,2 \
+    -k N_ -k Nn_:1,2 -k _m -k t -k tn:1,2 \
     --project=sequence-games \
     -o "$POT" src/sequence
 

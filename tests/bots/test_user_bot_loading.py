@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sequence.bots import make_bot
+from sequence.bots import BotSpecError, make_bot
 from sequence.bots.isolated import check_bot, is_file_spec, is_user_bot
 from sequence.cli.main import main
 from sequence.i18n.errors import translate_error
@@ -85,12 +85,15 @@ def bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         sys.modules.pop(name.removesuffix(".py"), None)
 
 
-def refusal(spec: str) -> str:
+def refused(spec: str) -> ValueError:
     with pytest.raises(ValueError) as caught:
         check_bot(spec)
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
+    assert "\n" not in str(caught.value)
+    return caught.value
+
+
+def refusal(spec: str) -> str:
+    return str(refused(spec))
 
 
 def test_a_file_path_is_a_users_bot() -> None:
@@ -147,12 +150,15 @@ def test_a_module_not_found_says_where_modules_are_looked_for(
 ) -> None:
     check_bot("plainbot:Plain")  # the current folder is looked in
     monkeypatch.chdir(bots / "elsewhere")
-    message = refusal("plainbot:Plain")
+    error = refused("plainbot:Plain")
+    message = str(error)
     assert "No module named 'plainbot'" in message
     assert "importable from the current folder" in message and "PYTHONPATH" in message
     assert "path/to/plainbot.py:Plain" in message
-    # One quoted spec, so the message is still translated whole.
-    assert "„plainbot:Plain“" in translate_error(message, "de")
+    # Refused in the bot's own process: its code crosses, so the message is translated whole.
+    assert isinstance(error, BotSpecError) and error.code == "bot_not_loaded"
+    german = translate_error(error, "de")
+    assert german.startswith("der Bot „plainbot:Plain“ lässt sich nicht laden: No module named")
 
 
 def test_a_syntax_error_names_the_users_file_and_line(bots: Path) -> None:

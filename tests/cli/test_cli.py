@@ -75,7 +75,7 @@ def test_simulate_is_deterministic_from_its_seed(capsys: pytest.CaptureFixture[s
         ("simulate --players 4 --teams 3", "4 players play in 2 equal teams"),
         ("simulate --game kids --players 5", "Sequence for Kids takes 2 to 4 players"),
         ("simulate -o draft --players 3", "draft variant is for 2 players or 2 teams of 2"),
-        ("simulate -o nonsense", "unknown option 'nonsense'"),
+        ("simulate -o nonsense", "unknown option nonsense;"),
         ("bench -o dice_line_length=6", "does not apply to Sequence"),
     ],
 )
@@ -94,7 +94,7 @@ def test_five_players_from_the_shell_exits_2() -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert "5 players cannot be split" in done.stderr
+    assert "5 players: they cannot be split" in done.stderr
 
 
 def test_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

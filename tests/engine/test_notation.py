@@ -103,7 +103,7 @@ ROW1 = "*........*/"
     [
         (lambda p: p.replace("classic/2", "classic/5"), InvalidPositionError, "5 players"),
         (lambda p: p.replace("classic/2", "classic"), InvalidNotationError, "bad game field"),
-        (lambda p: p.replace(" 1:play", " 3:play"), InvalidNotationError, "bad seat"),
+        (lambda p: p.replace(" 1:play", " 3:play"), InvalidNotationError, "bad player number"),
         (lambda p: p.replace(" 1:play", " 1:dance"), InvalidNotationError, "unknown phase"),
         (lambda p: p.replace(ROW1, "*.......a./", 1), InvalidPositionError, "free corners"),
         (lambda p: p.replace(ROW1, ".........*/", 1), InvalidPositionError, "free corners"),

@@ -136,7 +136,7 @@ def test_illegal_move_names_the_move(classic_record: dict) -> None:  # type: ign
 def test_bad_notation_names_the_move(classic_record: dict) -> None:  # type: ignore[type-arg]
     moves = list(classic_record["moves"])
     moves[6] = "5H@z9"
-    with pytest.raises(RecordError, match=r"move 7: not a move: .5H@z9."):
+    with pytest.raises(RecordError, match=r"move 7: not a move: 5H@z9"):
         GameRecord.load(corrupt(classic_record, moves=moves))
     text = GameRecord.load(json.dumps(classic_record)).to_text().replace(" 3. ", " 3. bogus ", 1)
     with pytest.raises(RecordError, match="move 3: not a move"):
@@ -154,8 +154,11 @@ def test_wrong_roll_for_the_seed(dice_record: dict) -> None:  # type: ignore[typ
 
 def test_bad_config_and_other_damage(classic_record: dict) -> None:  # type: ignore[type-arg]
     cases = [
-        (corrupt(classic_record, config={"game": "classic", "players": 5}), "bad config: .*5"),
-        (corrupt(classic_record, config={"game": "poker"}), "bad config: unknown game"),
+        (
+            corrupt(classic_record, config={"game": "classic", "players": 5}),
+            "bad configuration: .*5",
+        ),
+        (corrupt(classic_record, config={"game": "poker"}), "bad configuration: unknown game"),
         (corrupt(classic_record, seed="x"), "seed must be an integer"),
         (corrupt(classic_record, moves="5H@e5"), "moves must be a list"),
         (corrupt(classic_record, moves=[1]), "move 1 is not text"),
@@ -184,7 +187,7 @@ def test_wrong_result_is_caught(classic_record: dict) -> None:  # type: ignore[t
     with pytest.raises(RecordError, match="the record says"):
         GameRecord.load(corrupt(classic_record, result=other)).replay()
     cut = corrupt(classic_record, moves=classic_record["moves"][:-1])
-    with pytest.raises(RecordError, match="an unfinished game"):
+    with pytest.raises(RecordError, match="the moves leave the game unfinished"):
         GameRecord.load(cut).replay()
 
 
@@ -246,7 +249,7 @@ def test_loading_says_what_is_wrong_with_a_record() -> None:
     # A byte-order mark (some editors write one) is not an error.
     assert GameRecord.load("\ufeff" + text) == GameRecord.load("\ufeff" + data) == record
     for bad, says in [
-        (text.replace('[Game "kids"]', "[Game kids]"), "line 1: not a header: '[Game kids]'"),
+        (text.replace('[Game "kids"]', "[Game kids]"), "line 1: not a header: [Game kids]"),
         (text.replace('[Players "2"]', '[Players "x"]'), "[Players ...] is a whole number"),
         ("42", "a record is a JSON object"),
         ("null", "a record is a JSON object"),

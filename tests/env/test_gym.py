@@ -151,7 +151,7 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
 def test_draft_id_plays_classic_with_the_draft_option() -> None:
     env = gymnasium.make("sequence/Draft-v0", players=4)
     assert env.unwrapped.env.config.draft and env.unwrapped.env.config.players == 4
-    with pytest.raises(ValueError, match="5 players cannot be split"):
+    with pytest.raises(ValueError, match="5 players: they cannot be split"):
         GymSequenceEnv("classic", players=5)
 
 

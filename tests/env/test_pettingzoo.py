@@ -116,7 +116,7 @@ def test_illegal_actions() -> None:
 
 
 def test_config_errors_and_render() -> None:
-    with pytest.raises(ValueError, match="5 players cannot be split"):
+    with pytest.raises(ValueError, match="5 players: they cannot be split"):
         SequenceAECEnv("classic", players=5)
     game = SequenceAECEnv("draft", players=4, render_mode="ansi")
     assert game.config == make_config("classic", 4, draft=True)

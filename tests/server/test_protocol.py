@@ -361,7 +361,7 @@ def test_http_errors_in_the_requests_language(server: ServerThread) -> None:
         english = str(engine.value)
         german = http.post("/api/tables", json=body, headers={"Accept-Language": "de"}).json()
         assert german["error"] == "bad_message" and "5" in german["message"]
-        assert german["message"] == translate_error(english, "de") != english
+        assert german["message"] == translate_error(engine.value, "de") != english
         code, _host, _tokens = two_humans(server)
         r = http.post(
             f"/api/tables/{code}/join", json={"name": "Cy"}, headers={"Accept-Language": "ru"}

@@ -20,6 +20,7 @@ from typing import Any
 
 from .arena import GameResult, play_game
 from .base import Bot, RandomBot
+from .errors import BotSpecError
 from .greedy import CasualBot, GreedyBot
 from .levels import LEVELS, EasyBot, HardBot, MediumBot
 from .lookahead import LookaheadBot
@@ -63,7 +64,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"bad bot argument {item!r} in {spec!r}: write key=value")
+            raise BotSpecError("bot_argument", item=item, text=spec)
         v = _value(value)
         if key.strip() in ("time", "iterations") and v == 0:
             v = None
@@ -86,29 +87,24 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
         cls = user_bot_class(name)
         if not (isinstance(cls, type) and issubclass(cls, Bot)):
-            raise ValueError(
-                f"{name!r} is not a subclass of sequence.bots.Bot: define it as"
-                f" class {name.rpartition(':')[2]}(Bot), with from sequence.bots import Bot"
-            )
+            raise BotSpecError("not_a_bot_class", text=name, name=name.rpartition(":")[2])
     elif name.endswith(".py"):
-        raise ValueError(f"{name!r} names a file but no class: write {name}:YourBotClass")
+        raise BotSpecError("bot_file_no_class", text=name)
     else:
         try:
             cls = BOTS[name]
         except KeyError:
-            raise ValueError(
-                f"unknown bot {name!r}; known: {', '.join(BOTS)} or package.module:Class"
-            ) from None
+            raise BotSpecError("unknown_bot", text=name, known=", ".join(BOTS)) from None
     try:
         inspect.signature(cls).bind(seed=seed, **args)
     except TypeError as exc:  # an unknown argument, or one missing
-        raise ValueError(f"bad arguments for bot {spec!r}: {exc}") from None
+        raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
     except ValueError:  # no signature to read: the constructor will say
         pass
     try:
         bot = cls(seed=seed, **args)
     except ValueError as exc:  # how a bot refuses a value (a budget below zero, say)
-        raise ValueError(f"bad arguments for bot {spec!r}: {exc}") from None
+        raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
     bot.label = spec
     return bot
 
@@ -117,6 +113,7 @@ __all__ = [
     "BOTS",
     "LEVELS",
     "Bot",
+    "BotSpecError",
     "CasualBot",
     "EasyBot",
     "GameResult",

@@ -43,6 +43,7 @@ from typing import Any, TypeGuard
 
 from ..engine import Move, View
 from .base import Bot
+from .errors import BOT_MESSAGES, BotSpecError
 
 START_TIMEOUT = 60.0
 """Seconds a bot's process may take to start and import its module."""
@@ -105,6 +106,23 @@ def _send(conn: Connection, *message: object) -> None:
         sys.exit(0)
 
 
+def _refusal(answer: list[object]) -> ValueError:
+    """The error a bot's process refused its spec with: rebuilt from its code and parameters
+    when they are sound (the process is the user's, and may send anything)."""
+    code, params = (answer + [None, None])[2:4]
+    if (
+        isinstance(code, str)
+        and code in BOT_MESSAGES
+        and isinstance(params, dict)
+        and all(isinstance(v, (str, int)) for v in params.values())
+    ):
+        try:
+            return BotSpecError(code, **{str(k): v for k, v in params.items()})
+        except (KeyError, IndexError, ValueError):  # fields that do not fit the template
+            pass
+    return ValueError(str(answer[1]))
+
+
 def _where(exc: BaseException) -> str:
     """Where in the bot's own code ``exc`` was raised: `` (at mybot.py:12)``, or nothing."""
     place = _user_line(exc)
@@ -138,7 +156,10 @@ def _serve(
 
         bot = make_bot(spec, seed)
     except ValueError as exc:  # the spec itself is wrong: make_bot says how
-        _send(conn, "invalid", str(exc))
+        if isinstance(exc, BotSpecError):  # its code crosses, to be rendered in any language
+            _send(conn, "invalid", str(exc), exc.code, exc.params)
+        else:
+            _send(conn, "invalid", str(exc))
         return
     except BaseException as exc:
         _send(conn, "error", failure(exc) + _where(exc))
@@ -246,8 +267,10 @@ class IsolatedBot(Bot):
         # One question at a time: a caller's threads (the terminal game's, after an undo) must
         # not read each other's answers.
         self._lock = threading.Lock()
+        answer: list[object] = []
         try:
-            kind, payload = self._read_within(START_TIMEOUT)[:2]
+            answer = self._read_within(START_TIMEOUT)
+            kind, payload = answer[:2]
         except RemoteBotError as exc:
             kind, payload = "error", exc.reason
         except BaseException:  # interrupted while it starts (the run was stopped): stop it too
@@ -255,8 +278,9 @@ class IsolatedBot(Bot):
             raise
         if kind != "ready":
             self.close()
-            why = f"{payload}" if kind == "invalid" else f"cannot start bot {spec!r}: {payload}"
-            raise ValueError(why)
+            if kind == "invalid":
+                raise _refusal(answer)
+            raise BotSpecError("bot_not_started", text=spec, value=str(payload))
         self.name = str(payload)
         self.label = spec
 
@@ -363,17 +387,19 @@ def user_bot_class(name: str) -> Any:
         else:
             module = _import_module(module_name, class_name)
     except _LoadError as exc:
-        raise ValueError(f"cannot load bot {name!r}: {exc}") from None
+        raise BotSpecError("bot_not_loaded", text=name, value=str(exc)) from None
     except (Exception, SystemExit) as exc:  # raised by the module's own code as it ran
-        raise ValueError(f"cannot load bot {name!r}: {_import_failure(module_name, exc)}") from None
+        failed = _import_failure(module_name, exc)
+        raise BotSpecError("bot_not_loaded", text=name, value=failed) from None
     try:
         return getattr(module, class_name)
     except AttributeError:
         found = ", ".join(_bot_classes(module)) or "none"
-        raise ValueError(
-            f"cannot load bot {name!r}: {module_name} has no class {class_name!r}; after ':'"
-            f" write the name of your Bot class (Bot classes defined there: {found})"
-        ) from None
+        value = (
+            f"{module_name} has no class {class_name!r}; after ':' write the name of your Bot"
+            f" class (Bot classes defined there: {found})"
+        )
+        raise BotSpecError("bot_not_loaded", text=name, value=value) from None
 
 
 def is_file_spec(module: str) -> bool:
@@ -399,7 +425,7 @@ def _import_module(module: str, class_name: str) -> ModuleType:
         if exc.name is None or not (module + ".").startswith(exc.name + "."):
             raise  # a module the bot's module imports is missing: _import_failure says where
         file = f"path/to/{module.replace('.', '/')}.py:{class_name}"
-        raise _LoadError(  # no "': " in it: translate_error would split the message there
+        raise _LoadError(
             f"{exc} (a bot's module must be importable from the current folder, {here}, or"
             f" PYTHONPATH; or give its file: {file})"
         ) from None

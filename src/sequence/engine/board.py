@@ -40,12 +40,10 @@ def parse_space(text: str) -> Space:
     """Read a space name such as ``e5``."""
     t = text.strip().lower()
     if len(t) < 2 or t[0] not in FILES or not t[1:].isdecimal():
-        raise InvalidNotationError(
-            f"not a space: {text!r} (expected a column letter and a row, e.g. e5)"
-        )
+        raise InvalidNotationError("not_space", text=text)
     row = int(t[1:]) - 1
     if not 0 <= row < STRIDE:
-        raise InvalidNotationError(f"not a space: {text!r} (rows are 1-10)")
+        raise InvalidNotationError("space_row", text=text)
     return row * STRIDE + FILES.index(t[0])
 
 

@@ -110,4 +110,4 @@ def parse_card(text: str) -> Card:
     try:
         return _BY_NAME[token]
     except KeyError:
-        raise InvalidNotationError(f"unknown card {text!r}") from None
+        raise InvalidNotationError("unknown_card", text=text) from None

@@ -12,7 +12,8 @@ catalogues in the player's language (:func:`sequence.i18n.errors.translate_error
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 
 def _m(template: str) -> str:
@@ -84,6 +85,140 @@ MESSAGES: dict[str, str] = {
         "a roll of {total} puts a chip on an empty {total}, or replaces an opponent's chip when"
         " all four are covered"
     ),
+    # --- configuration (games.make_config) ----------------------------------------------------
+    "unknown_game": _m("unknown game {text}: choose classic, kids, dice or draft"),
+    "variant_contradicted": _m(
+        "draft is classic with option draft: draft=false contradicts it; choose classic to"
+        " play without it"
+    ),
+    "players_not_whole": _m("players and teams must be whole numbers"),
+    "unknown_option": _m("unknown option {text}; the options are: {known}"),
+    "option_not_in_game": _m("option {name} does not apply to {title}"),
+    "option_not_bool": _m("option {name} takes true or false, not {value}"),
+    "option_not_whole": _m("option {name} takes a whole number, not {value}"),
+    "option_too_low": _m("option {name} must be at least {low}, not {value}"),
+    "option_out_of_range": _m("option {name} must be from {low} to {high}, not {value}"),
+    "too_many_players": _m(
+        "Sequence cannot be played with {players} players: at most 12 can play. It takes 2,"
+        " 3, 4, 6, 8, 9, 10 or 12 players: up to 3 play alone, more play in 2 or 3 equal"
+        " teams."
+    ),
+    "too_few_players": _m(
+        "Sequence cannot be played with {players} players: at least 2 must play. It takes 2,"
+        " 3, 4, 6, 8, 9, 10 or 12 players: up to 3 play alone, more play in 2 or 3 equal"
+        " teams."
+    ),
+    "no_equal_teams": _m(
+        "Sequence cannot be played with {players} players: they cannot be split into 2 or 3"
+        " equal teams. It takes 2, 3, 4, 6, 8, 9, 10 or 12 players: up to 3 play alone, more"
+        " play in 2 or 3 equal teams."
+    ),
+    "alone_teams": _m(
+        "with {players} players each plays alone: there must be {players} teams, not {teams}"
+    ),
+    "team_count": _m(
+        "{players} players play in {listed} equal teams (at most 3 teams), not in {teams}"
+    ),
+    "draft_players": _m(
+        "the draft variant is for 2 players or 2 teams of 2, not for {players} players"
+    ),
+    "draft_manual_draw": _m(
+        "manual_draw does not apply to the draft variant, where cards are taken face up"
+    ),
+    "kids_players": _m("Sequence for Kids takes 2 to 4 players, not {players}"),
+    "kids_teams": _m(
+        "in Sequence for Kids everyone plays alone: there are as many teams as players"
+    ),
+    "dice_players": _m("Sequence Dice takes 2 to 4 players, not {players}"),
+    "dice_teams_four": _m(
+        "in Sequence Dice with 4 players, players 1 and 3 play against players 2 and 4:"
+        " there must be 2 teams"
+    ),
+    "dice_teams_alone": _m(
+        "in Sequence Dice with {players} players each plays alone: there must be {players} teams"
+    ),
+    "us_chips_classic": _m("chips_per_colour 'us' is the US edition of classic Sequence"),
+    "config_not_object": _m("a configuration must be an object with game, players and options"),
+    # --- notation: moves, spaces, cards (moves.py, board.py, cards.py) ---------------------------
+    "equals_no_card": _m("bad move {text}: '=' takes no card"),
+    "not_move_text": _m("not a move: {text}"),
+    "draw_seat_number": _m("bad move {text}: draw takes a player number from 1 to 12"),
+    "penalty_team_letter": _m("bad move {text}: penalty takes a team letter, A to C"),
+    "roll_two_dice": _m("bad move {text}: a roll is two dice, for example roll:3+4"),
+    "dice_faces": _m("dice show 1 to 6, not {a} and {b}"),
+    "not_space": _m("not a space: {text} (write a column letter and a row number, for example e5)"),
+    "space_row": _m("not a space: {text} (rows are 1 to 10)"),
+    "unknown_card": _m("unknown card {text}"),
+    # --- game records (record.py); {reason} is a nested error, rendered in the same language ---
+    "move_illegal": _m("move {n} ({move}) is illegal: {reason}"),
+    "move_unreadable": _m("move {n}: {reason}"),
+    "seed_rolls": _m("move {n} ({move}): the seed rolls {rolled} here"),
+    "move_not_text": _m("move {n} is not text: {value}"),
+    "result_differs": _m("the record says {said} but the moves give {gives}"),
+    "result_unfinished": _m("the record says {said} but the moves leave the game unfinished"),
+    "record_not_object": _m("a record is a JSON object with config, seed and moves"),
+    "record_format": _m("unknown record format '{text}' (expected {expected})"),
+    "record_missing": _m("the record has no {text}"),
+    "record_config": _m("bad configuration: {reason}"),
+    "seed_not_integer": _m("the seed must be an integer"),
+    "moves_not_list": _m("moves must be a list of move notations"),
+    "tags_not_object": _m("tags must be an object"),
+    "not_json": _m("not valid JSON: {value}"),
+    "not_a_header": _m('line {n}: not a header: {text} (write [Name "value"])'),
+    "header_twice": _m("the header [{key} ...] is given twice"),
+    "header_missing": _m("the record has no [{key} ...] header"),
+    "header_not_whole": _m("[{key} ...] is a whole number, not {text}"),
+    "record_headers": _m("bad headers: {reason}"),
+    "tag_name": _m("a tag name is letters, digits and _, not '{text}'"),
+    "tag_reserved": _m("the tag '{text}' is one of the record's own headers"),
+    "tag_not_text": _m("the tag '{text}' is not text: {value}"),
+    "not_seeded": _m("this game was not set up from a seed (it came from a position)"),
+    # --- position notation (position.py) -------------------------------------------------------
+    "position_not_text": _m("a position is a line of text"),
+    "position_fields": _m(
+        "a position has at least 7 fields (game, board, sequences, hands, discards, draw pile,"
+        " turn), not {count}"
+    ),
+    "game_field": _m(
+        "bad game field '{text}': write the game and the players, for example classic/2"
+    ),
+    "game_field_option": _m("bad game option '{text}': write name=value"),
+    "game_field_unknown": _m("unknown option '{text}' in the game field"),
+    "game_field_config": _m("the game field: {reason}"),
+    "board_shape": _m("the board of {title} has {rows} rows of {cols} spaces"),
+    "free_corner_mark": _m("{space}: '*' marks the free corners, and only them"),
+    "board_no_team": _m("{space}: there is no team {team} in this game"),
+    "board_mark": _m("{space}: unknown board mark '{text}'"),
+    "chips_over_supply": _m("team {team} has more chips on the board than its supply"),
+    "sequence_notation": _m(
+        "bad sequence '{text}': write the team and both ends, for example A:a1-e1"
+    ),
+    "sequence_not_line": _m("{text}: not a line of {length} spaces"),
+    "sequence_not_team": _m("{text}: not all team {team}'s chips"),
+    "sequence_overlap": _m("{text}: shares more than one space with another sequence"),
+    "hands_count": _m("give {n} hands and {n} discard piles, separated by '/'"),
+    "dice_no_hands": _m("Sequence Dice has no cards: hands, discards and draw pile are '-'"),
+    "turn_seat": _m("bad player number '{text}': the players are numbered 1 to {players}"),
+    "unknown_phase": _m("unknown phase '{text}'; the phases are {names}"),
+    "field_notation": _m("bad field '{text}': write key=value"),
+    "field_number": _m("{key}= takes a number"),
+    "known_lists": _m("known= takes {n} lists separated by '/'"),
+    "roll_field": _m("roll= takes two dice, for example roll=3+4"),
+    "rng_field": _m("rng= takes a hexadecimal number"),
+    "unknown_ending": _m("unknown ending '{text}'"),
+    "winner_letter": _m("over= names the winner by a team letter ({letters}), not '{text}'"),
+    "unknown_field": _m("unknown field '{text}'"),
+    "cards_extra": _m("the cards do not add up to the deck: too many {cards}"),
+    "cards_missing": _m("the cards do not add up to the deck: missing {cards}"),
+    "known_not_held": _m("player {seat}: known cards that are not in their hand"),
+    "act_needs_roll": _m("phase act needs the roll (roll=A+B)"),
+    "roll_outside_act": _m("a roll is given only while it is acted on (phase act)"),
+    "phase_not_in_game": _m("phase {phase} is not a phase of {title}"),
+    "over_field": _m("phase over goes with an over= field, and only it"),
+    "forfeit_field": _m("phase forfeit goes with a forfeit= field, and only it"),
+    "draft_field": _m("face-up cards (draft=) belong to the draft variant"),
+    "draft_phase": _m("phase {phase} belongs to the draft variant"),
+    "sequences_win": _m("team {team} has {count} sequences: the game would be over (give over=)"),
 }
 """Every code the engine can raise, with its English template (the catalogues' msgid)."""
 
@@ -94,25 +229,49 @@ LEGACY = "legacy"
 class SequenceError(ValueError):
     """Base class of every error the engine raises on bad input.
 
-    ``SequenceError(code, **params)``: ``code`` is a key of :data:`MESSAGES`, ``params`` fill
-    its template (plain strings and numbers, as the English message shows them).
+    ``SequenceError(code, **params)``: ``code`` is a key of :attr:`messages` (the engine's
+    :data:`MESSAGES`; a layer above gives its subclass a table of its own), ``params`` fill its
+    template: plain strings and numbers as the English message shows them, a list of
+    alternatives (``[2, 3]``: "2 or 3"), or another :class:`SequenceError` that this one
+    reports (a record's illegal move: its reason is rendered in place).
+
+    >>> inner = IllegalMoveError("space_taken", move="5H@c3", space="c3")
+    >>> str(RecordError("move_illegal", n=4, move="5H@c3", reason=inner))
+    'move 4 (5H@c3) is illegal: c3 is taken'
     """
 
+    messages: ClassVar[Mapping[str, str]] = MESSAGES
+    """The codes this class (and its subclasses) raises, each with its English template."""
     code: str
     params: dict[str, Any]
 
     def __init__(self, code: str, /, **params: Any) -> None:
-        template = MESSAGES.get(code)
+        template = self.messages.get(code)
         if template is None:  # an English sentence not yet given a code
             self.code, self.params = LEGACY, {}
             super().__init__(code)
             return
         self.code, self.params = code, params
-        super().__init__(template.format(**params))
+        super().__init__(template.format(**{k: _english(v) for k, v in params.items()}))
+
+    @property
+    def reason(self) -> str:
+        """The English message (an :class:`IllegalMoveError`'s without its move)."""
+        return str(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Errors cross process boundaries (bots' workers): rebuilt as they were, not re-parsed.
         return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _english(value: Any) -> Any:
+    """A parameter as the English message shows it."""
+    if isinstance(value, SequenceError):
+        return value.reason
+    if isinstance(value, (list, tuple)):
+        words = [str(v) for v in value]
+        return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
+    return value
 
 
 def _rebuild(cls: type[SequenceError], args: tuple[Any, ...], fields: dict[str, Any]) -> Any:

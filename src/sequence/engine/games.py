@@ -10,7 +10,7 @@ configuration and says exactly what is wrong with a bad one.
 >>> make_config("classic", players=5)
 Traceback (most recent call last):
 ...
-sequence.engine.errors.ConfigError: classic Sequence cannot be played by 5 players: ...
+sequence.engine.errors.ConfigError: Sequence cannot be played with 5 players: they cannot be ...
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def _bool(name: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
         return False
-    raise ConfigError(f"option {name} takes true or false, not {value!r}")
+    raise ConfigError("option_not_bool", name=name, value=repr(value))
 
 
 def _whole(value: Any) -> int:
@@ -230,42 +230,34 @@ def _int(name: str, value: Any, low: int, high: int | None = None) -> int:
     try:
         n = _whole(value)
     except ValueError:
-        raise ConfigError(f"option {name} takes a whole number, not {value!r}") from None
-    if n < low or (high is not None and n > high):
-        bounds = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise ConfigError(f"option {name} must be {bounds}, not {n}")
+        raise ConfigError("option_not_whole", name=name, value=repr(value)) from None
+    if high is None and n < low:
+        raise ConfigError("option_too_low", name=name, low=low, value=n)
+    if high is not None and not low <= n <= high:
+        raise ConfigError("option_out_of_range", name=name, low=low, high=high, value=n)
     return n
 
 
 def _classic_teams(players: int, teams: int | None) -> int:
     allowed = CLASSIC.player_counts
     if players not in allowed:
-        why = (
-            "at most 12 players"
+        code = (
+            "too_many_players"
             if players > 12
-            else "at least 2 players"
+            else "too_few_players"
             if players < 2
-            else f"{players} players cannot be split into 2 or 3 equal teams"
+            else "no_equal_teams"
         )
-        raise ConfigError(
-            f"classic Sequence cannot be played by {players} players: {why}. It takes 2, 3, 4, 6,"
-            " 8, 9, 10 or 12 players (a number divisible by 2 or 3; up to 3 play alone, more play"
-            " in 2 or 3 equal teams)."
-        )
+        raise ConfigError(code, players=players)
     if teams is None:
         return players if players <= 3 else (2 if players % 2 == 0 else 3)
     if players <= 3:
         if teams != players:
-            raise ConfigError(
-                f"with {players} players each plays alone: teams must be {players}, not {teams}"
-            )
+            raise ConfigError("alone_teams", players=players, teams=teams)
         return teams
     options = [t for t in (2, 3) if players % t == 0]
     if teams not in options:
-        listed = " or ".join(map(str, options))
-        raise ConfigError(
-            f"{players} players play in {listed} equal teams (at most 3 teams), not {teams}"
-        )
+        raise ConfigError("team_count", players=players, listed=options, teams=teams)
     return teams
 
 
@@ -300,67 +292,57 @@ def make_config(
     True
     """
     if not isinstance(game, str) or game not in GAME_NAMES:
-        raise ConfigError(f"unknown game {game!r}: choose classic, kids, dice or draft")
+        raise ConfigError("unknown_game", text=str(game))
     if game in VARIANTS:
-        variant = game
-        game, implied = base_game(variant)
+        game, implied = base_game(game)
         for name, value in implied.items():
             if name in options and _bool(name, options[name]) != value:
-                raise ConfigError(
-                    f"{variant} is {game} with option {name}: {name}={str(not value).lower()}"
-                    f" contradicts it; choose {game} to play without it"
-                )
+                # draft, the one variant: the message names it (a second would need params)
+                raise ConfigError("variant_contradicted")
         options = {**options, **implied}
     spec = SPECS[game]
     try:
         players = _whole(players)
         teams = None if teams is None else _whole(teams)
     except ValueError:
-        raise ConfigError("players and teams must be whole numbers") from None
+        raise ConfigError("players_not_whole") from None
     for name in options:
         if name not in OPTIONS:
-            known = ", ".join(OPTIONS)
-            raise ConfigError(f"unknown option {name!r}; the options are: {known}")
+            raise ConfigError("unknown_option", text=str(name), known=", ".join(OPTIONS))
         if game not in OPTIONS[name].games:
-            raise ConfigError(f"option {name} does not apply to {spec.title}")
+            raise ConfigError("option_not_in_game", name=name, title=spec.title)
 
     draft = _bool("draft", options.get("draft", False))
     if game == "classic":
         teams = _classic_teams(players, teams)
         if draft and players not in (2, 4):
-            raise ConfigError(
-                f"the draft variant is for 2 players or 2 teams of 2, not {players} players"
-            )
-        if draft and teams != 2:
-            raise ConfigError("the draft variant is for 2 sides")
+            raise ConfigError("draft_players", players=players)
+        # 2 players, or 4 in 2 teams (_classic_teams allows no other split): always 2 sides.
     elif game == "kids":
         if players not in spec.player_counts:
-            raise ConfigError(f"Sequence for Kids takes 2 to 4 players, not {players}")
+            raise ConfigError("kids_players", players=players)
         if teams not in (None, players):
-            raise ConfigError("in Sequence for Kids everyone plays alone: teams = players")
+            raise ConfigError("kids_teams")
         teams = players
     else:
         if players not in spec.player_counts:
-            raise ConfigError(f"Sequence Dice takes 2 to 4 players, not {players}")
+            raise ConfigError("dice_players", players=players)
         expected = 2 if players == 4 else players
         if teams not in (None, expected):
-            why = "seats 1 and 3 play against seats 2 and 4" if players == 4 else "each plays alone"
-            raise ConfigError(
-                f"Sequence Dice with {players} players: {why}; teams must be {expected}"
-            )
+            if players == 4:
+                raise ConfigError("dice_teams_four")
+            raise ConfigError("dice_teams_alone", players=players)
         teams = expected
 
     manual = _bool("manual_draw", options.get("manual_draw", False))
     if manual and draft:
-        raise ConfigError(
-            "manual_draw does not apply to the draft variant, where cards are taken face up"
-        )
+        raise ConfigError("draft_manual_draw")
     chips_option = options.get("chips_per_colour")
     if chips_option is None:
         chips = (spec.default_chips,) * teams
     elif isinstance(chips_option, str) and chips_option.lower() == "us":
         if game != "classic":
-            raise ConfigError("chips_per_colour 'us' is the US edition of classic Sequence")
+            raise ConfigError("us_chips_classic")
         chips_option = "us"
         chips = US_CHIPS[:teams]
     else:
@@ -383,7 +365,7 @@ def make_config(
 def config_from_dict(data: dict[str, Any]) -> Config:
     """Inverse of :meth:`Config.to_dict`."""
     if not isinstance(data, dict):
-        raise ConfigError("a configuration must be an object with game, players and options")
+        raise ConfigError("config_not_object")
     data = dict(data)
     return make_config(
         data.pop("game", "classic"), data.pop("players", 2), data.pop("teams", None), **data

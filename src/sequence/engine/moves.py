@@ -104,7 +104,7 @@ class Move(NamedTuple):
             card = parse_card(m.group(1)) if m.group(1) else None
             op = m.group(2).lower()
             if op == "=" and card is not None:
-                raise InvalidNotationError(f"bad move {text!r}: '=' takes no card")
+                raise InvalidNotationError("equals_no_card", text=text)
             kind = {"@": MoveKind.PLACE, "x": MoveKind.REMOVE, "=": MoveKind.REPLACE}[op]
             return _intern(cls(kind, card, parse_space(m.group(3))))
         low = t.lower()
@@ -112,24 +112,24 @@ class Move(NamedTuple):
             return PASS
         word, sep, arg = low.partition(":")
         if not sep:
-            raise InvalidNotationError(f"not a move: {text!r}")
+            raise InvalidNotationError("not_move_text", text=text)
         if word in ("dead", "discard", "pick", "forfeit"):
             return _intern(cls(MoveKind[word.upper()], parse_card(arg)))
         if word == "draw":
             if not arg.isdecimal() or not 1 <= int(arg) <= 12:
-                raise InvalidNotationError(f"bad move {text!r}: draw takes a seat number 1-12")
+                raise InvalidNotationError("draw_seat_number", text=text)
             return _intern(cls(MoveKind.DRAW, seat=int(arg) - 1))
         if word == "penalty":
             if len(arg) != 1 or arg.upper() not in TEAM_LETTERS:
-                raise InvalidNotationError(f"bad move {text!r}: penalty takes a team letter A-C")
+                raise InvalidNotationError("penalty_team_letter", text=text)
             return _intern(cls(MoveKind.PENALTY, team=TEAM_LETTERS.index(arg.upper())))
         if word == "roll":
             m = _ROLL.fullmatch(arg)
             if not m:
-                raise InvalidNotationError(f"bad move {text!r}: a roll is two dice, e.g. roll:3+4")
+                raise InvalidNotationError("roll_two_dice", text=text)
             a, b = sorted((int(m.group(1)), int(m.group(2))))
             return roll_move(a, b)
-        raise InvalidNotationError(f"not a move: {text!r}")
+        raise InvalidNotationError("not_move_text", text=text)
 
 
 _PLACEMENT = re.compile(r"([A-Za-z0-9♠♥♦♣]*?)([@xX=])([a-jA-J]\d{1,2})")
@@ -177,7 +177,7 @@ def roll_move(a: int, b: int) -> Move:
     try:
         return _ROLLS[a, b]
     except KeyError:
-        raise InvalidNotationError(f"dice show 1 to 6, not {a} and {b}") from None
+        raise InvalidNotationError("dice_faces", a=a, b=b) from None
 
 
 _ROLLS: dict[tuple[int, int], Move] = {

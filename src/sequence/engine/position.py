@@ -70,25 +70,25 @@ def _config_text(cfg: Config) -> str:
 def _read_config(text: str) -> Config:
     parts = text.split("/")
     if len(parts) < 2 or not parts[1].isdecimal():
-        raise InvalidNotationError(f"bad game field {text!r}: expected e.g. classic/2")
-    teams = None
+        raise InvalidNotationError("game_field", text=text)
+    teams: int | None = None
     options: dict[str, str] = {}
     for part in parts[2:]:
         key, sep, value = part.partition("=")
         if not sep:
-            raise InvalidNotationError(f"bad game option {part!r}: expected name=value")
+            raise InvalidNotationError("game_field_option", text=part)
         if key == "teams":
-            teams = value
+            if not value.isdecimal():
+                raise InvalidNotationError("field_number", key=key)
+            teams = int(value)
         elif key in OPTIONS:
             options[key] = value
         else:
-            raise InvalidNotationError(f"unknown option {key!r} in the game field")
+            raise InvalidNotationError("game_field_unknown", text=key)
     try:
-        return make_config(
-            parts[0], int(parts[1]), None if teams is None else int(teams), **options
-        )
-    except (ConfigError, ValueError) as exc:
-        raise InvalidPositionError(str(exc)) from None
+        return make_config(parts[0], int(parts[1]), teams, **options)
+    except ConfigError as exc:
+        raise InvalidPositionError("game_field_config", reason=exc) from None
 
 
 def write_position(state: State) -> str:
@@ -148,12 +148,12 @@ def _phase(text: str) -> Phase:
         return Phase[text.upper()]
     except KeyError:
         names = ", ".join(p.name.lower() for p in Phase)
-        raise InvalidNotationError(f"unknown phase {text!r}; phases are {names}") from None
+        raise InvalidNotationError("unknown_phase", text=text, names=names) from None
 
 
 def _seat(text: str, players: int) -> int:
     if not text.isdecimal() or not 1 <= int(text) <= players:
-        raise InvalidNotationError(f"bad seat {text!r}: seats are 1-{players}")
+        raise InvalidNotationError("turn_seat", text=text, players=players)
     return int(text) - 1
 
 
@@ -161,13 +161,10 @@ def read_position(text: str, state_class: type[State]) -> State:
     """Parse position notation into a new ``state_class`` (what ``State.from_position`` does);
     check that the position is possible."""
     if not isinstance(text, str):
-        raise InvalidNotationError("a position is a line of text")
+        raise InvalidNotationError("position_not_text")
     fields = text.split()
     if len(fields) < 7:
-        raise InvalidNotationError(
-            "a position has at least 7 fields"
-            f" (game board sequences hands discards deck turn), got {len(fields)}"
-        )
+        raise InvalidNotationError("position_fields", count=len(fields))
     cfg = _read_config(fields[0])
     state = state_class(cfg)
     layout = cfg.spec.layout
@@ -176,7 +173,7 @@ def read_position(text: str, state_class: type[State]) -> State:
     rows = fields[1].split("/")
     if len(rows) != layout.rows or any(len(r) != layout.cols for r in rows):
         raise InvalidNotationError(
-            f"the {cfg.game} board has {layout.rows} rows of {layout.cols} spaces"
+            "board_shape", title=cfg.spec.title, rows=layout.rows, cols=layout.cols
         )
     chips = [0] * cfg.teams
     for r, row in enumerate(rows):
@@ -185,23 +182,19 @@ def read_position(text: str, state_class: type[State]) -> State:
             is_free = bool(layout.free >> s & 1)
             if ch == "*" or is_free:
                 if ch != "*" or not is_free:
-                    raise InvalidPositionError(
-                        f"{space_name(s)}: '*' marks exactly the free corners"
-                    )
+                    raise InvalidPositionError("free_corner_mark", space=space_name(s))
             elif ch in "abcd":
                 team = "abcd".index(ch)
                 if team >= cfg.teams:
                     raise InvalidPositionError(
-                        f"{space_name(s)}: there is no team {ch.upper()} in this game"
+                        "board_no_team", space=space_name(s), team=ch.upper()
                     )
                 chips[team] |= 1 << s
             elif ch != ".":
-                raise InvalidNotationError(f"{space_name(s)}: unknown board mark {ch!r}")
+                raise InvalidNotationError("board_mark", space=space_name(s), text=ch)
     for team, m in enumerate(chips):
         if m.bit_count() > cfg.chips[team]:
-            raise InvalidPositionError(
-                f"team {TEAM_LETTERS[team]} has more chips on the board than its supply"
-            )
+            raise InvalidPositionError("chips_over_supply", team=TEAM_LETTERS[team])
     state._chips = tuple(chips)
     occ = 0
     for m in chips:
@@ -216,18 +209,16 @@ def read_position(text: str, state_class: type[State]) -> State:
             letter, _, span = token.partition(":")
             first, _, last = span.partition("-")
             if letter not in TEAM_LETTERS[: cfg.teams] or not first or not last:
-                raise InvalidNotationError(f"bad sequence {token!r}: expected e.g. A:a1-e1")
+                raise InvalidNotationError("sequence_notation", text=token)
             a, b = parse_space(first), parse_space(last)
             w = by_ends.get((a, b)) or by_ends.get((b, a))
             if w is None:
-                raise InvalidPositionError(f"{token}: not a line of {cfg.line_length} spaces")
+                raise InvalidPositionError("sequence_not_line", text=token, length=cfg.line_length)
             team = TEAM_LETTERS.index(letter)
             if (chips[team] | layout.free) & w != w:
-                raise InvalidPositionError(f"{token}: not all team {letter}'s chips")
+                raise InvalidPositionError("sequence_not_team", text=token, team=letter)
             if any((w & e).bit_count() > 1 for e in seqs[team]):
-                raise InvalidPositionError(
-                    f"{token}: shares more than one space with another sequence"
-                )
+                raise InvalidPositionError("sequence_overlap", text=token)
             seqs[team].append(w)
     state._seqs = tuple(tuple(s) for s in seqs)
     locked = 0
@@ -240,12 +231,12 @@ def read_position(text: str, state_class: type[State]) -> State:
         hands = fields[3].split("/")
         piles = fields[4].split("/")
         if len(hands) != n or len(piles) != n:
-            raise InvalidNotationError(f"give {n} hands and {n} discard piles, separated by '/'")
+            raise InvalidNotationError("hands_count", n=n)
         state._hands = tuple(_read_cards(h) for h in hands)
         state._discards = tuple(_read_cards(p) for p in piles)
         state._deck = _read_cards("" if fields[5] == "-" else fields[5])
     elif fields[3:6] != ["-", "-", "-"]:
-        raise InvalidNotationError("Sequence Dice has no cards: hands, discards and deck are '-'")
+        raise InvalidNotationError("dice_no_hands")
 
     seat_text, _, phase_text = fields[6].partition(":")
     state._to_move = _seat(seat_text, n)
@@ -254,10 +245,10 @@ def read_position(text: str, state_class: type[State]) -> State:
     for field in fields[7:]:
         key, sep, value = field.partition("=")
         if not sep:
-            raise InvalidNotationError(f"bad field {field!r}: expected key=value")
+            raise InvalidNotationError("field_notation", text=field)
         if key in ("turns", "passes"):
             if not value.isdecimal():
-                raise InvalidNotationError(f"{key} takes a number")
+                raise InvalidNotationError("field_number", key=key)
             setattr(state, f"_{key}", int(value))
         elif key == "dead":
             state._dead_used = value == "1"
@@ -266,7 +257,7 @@ def read_position(text: str, state_class: type[State]) -> State:
         elif key == "known":
             known_lists = value.split("/")
             if len(known_lists) != n:
-                raise InvalidNotationError(f"known takes {n} lists separated by '/'")
+                raise InvalidNotationError("known_lists", n=n)
             state._known = tuple(_read_cards(k) for k in known_lists)
         elif key == "pending":
             state._pending = tuple(_seat(s, n) for s in value.split(","))
@@ -286,31 +277,30 @@ def read_position(text: str, state_class: type[State]) -> State:
                 and 1 <= int(die1) <= 6
                 and 1 <= int(die2) <= 6
             ):
-                raise InvalidNotationError("roll takes two dice, e.g. roll=3+4")
+                raise InvalidNotationError("roll_field")
             state._roll = (int(die1), int(die2))
         elif key == "rng":
             try:
                 state._rng = int(value, 16)
             except ValueError:
-                raise InvalidNotationError("rng takes a hexadecimal number") from None
+                raise InvalidNotationError("rng_field") from None
         elif key == "over":
             term, _, winner_letter = value.partition(":")
             try:
                 termination = Termination(term)
             except ValueError:
-                raise InvalidNotationError(f"unknown ending {term!r}") from None
+                raise InvalidNotationError("unknown_ending", text=term) from None
             winner = None
             if winner_letter:
                 teams = TEAM_LETTERS[: cfg.teams]
                 if len(winner_letter) != 1 or winner_letter not in teams:
                     raise InvalidNotationError(
-                        f"over names the winner by a team letter ({', '.join(teams)}),"
-                        f" not {winner_letter!r}"
+                        "winner_letter", letters=", ".join(teams), text=winner_letter
                     )
                 winner = teams.index(winner_letter)
             state._outcome = Outcome(termination, winner)
         else:
-            raise InvalidNotationError(f"unknown field {key!r}")
+            raise InvalidNotationError("unknown_field", text=key)
 
     if cfg.spec.uses_cards:
         counts: Counter[Card] = Counter()
@@ -323,43 +313,30 @@ def read_position(text: str, state_class: type[State]) -> State:
         expected = Counter(cfg.spec.deck)
         if counts != expected:
             extra = counts - expected
-            missing = expected - counts
-            problems = []
-            if extra:
-                problems.append(
-                    "too many " + ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(extra.items()))
-                )
-            if missing:
-                problems.append(
-                    "missing "
-                    + ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(missing.items()))
-                )
-            raise InvalidPositionError(
-                "the cards do not add up to the deck: " + "; ".join(problems)
-            )
+            code, wrong = ("cards_extra", extra) if extra else ("cards_missing", expected - counts)
+            cards = ", ".join(f"{card_name(c)}x{k}" for c, k in sorted(wrong.items()))
+            raise InvalidPositionError(code, cards=cards)
         for holder, known in enumerate(state._known):
             if Counter(known) - Counter(state._hands[holder]):
-                raise InvalidPositionError(f"seat {holder + 1}: known cards not in its hand")
+                raise InvalidPositionError("known_not_held", seat=holder + 1)
     if state._phase is Phase.ACT and state._roll is None:
-        raise InvalidPositionError("phase act needs the roll (roll=A+B)")
+        raise InvalidPositionError("act_needs_roll")
     if state._roll is not None and state._phase not in (Phase.ACT, Phase.OVER):
-        raise InvalidPositionError("a roll is given only while it is acted on (phase act)")
+        raise InvalidPositionError("roll_outside_act")
     card_phases = {Phase.PLAY, Phase.PICK, Phase.PICK_DEAD, Phase.FORFEIT, Phase.OVER}
     if (state._phase in card_phases) != cfg.spec.uses_cards and state._phase is not Phase.OVER:
         raise InvalidPositionError(
-            f"phase {state._phase.name.lower()} is not a phase of {cfg.spec.title}"
+            "phase_not_in_game", phase=state._phase.name.lower(), title=cfg.spec.title
         )
     if (state._phase is Phase.OVER) != (state._outcome is not None):
-        raise InvalidPositionError("phase over goes with an over= field")
+        raise InvalidPositionError("over_field")
     if (state._phase is Phase.FORFEIT) != (state._forfeit is not None):
-        raise InvalidPositionError("phase forfeit goes with a forfeit= field")
+        raise InvalidPositionError("forfeit_field")
     if not cfg.draft:
         if state._draft:
-            raise InvalidPositionError("face-up cards (draft=) belong to the draft variant")
+            raise InvalidPositionError("draft_field")
         if state._phase in (Phase.PICK, Phase.PICK_DEAD):
-            raise InvalidPositionError(
-                f"phase {state._phase.name.lower()} belongs to the draft variant"
-            )
+            raise InvalidPositionError("draft_phase", phase=state._phase.name.lower())
     if state._outcome is None:
         _check_sequences(state)
     return state
@@ -370,7 +347,4 @@ def _check_sequences(state: State) -> None:
     cfg = state.config
     for team, seqs in enumerate(state._seqs):
         if len(seqs) >= cfg.sequences_to_win:
-            raise InvalidPositionError(
-                f"team {TEAM_LETTERS[team]} has {len(seqs)} sequences: the game would be over"
-                " (give over=)"
-            )
+            raise InvalidPositionError("sequences_win", team=TEAM_LETTERS[team], count=len(seqs))

@@ -51,16 +51,16 @@ class GameRecord:
     def __post_init__(self) -> None:
         for name, value in self.tags.items():
             if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
-                raise RecordError(f"a tag name is letters, digits and _, not {name!r}")
+                raise RecordError("tag_name", text=str(name))
             if name in _RESERVED:
-                raise RecordError(f"tag {name!r} is one of the record's own headers")
+                raise RecordError("tag_reserved", text=name)
             if not isinstance(value, str):
-                raise RecordError(f"tag {name!r} is not text: {value!r}")
+                raise RecordError("tag_not_text", text=name, value=repr(value))
 
     @classmethod
     def from_state(cls, state: State, tags: dict[str, str] | None = None) -> GameRecord:
         if state.seed is None:
-            raise RecordError("this state was not set up from a seed (it came from a position)")
+            raise RecordError("not_seeded")
         outcome = state.outcome
         return cls(
             config=state.config,
@@ -81,19 +81,18 @@ class GameRecord:
                 expected = state.sample_chance()
                 if expected != move:
                     rolled = str(expected).removeprefix("roll:")
-                    raise RecordError(f"move {number} ({move}): the seed rolls {rolled} here")
+                    raise RecordError("seed_rolls", n=number, move=str(move), rolled=rolled)
             try:
                 state.push(move)
             except IllegalMoveError as exc:
-                raise RecordError(f"move {number} ({move}) is illegal: {exc}") from None
+                raise RecordError("move_illegal", n=number, move=str(move), reason=exc) from None
         if upto is None and self.result is not None:
             outcome = state.outcome
             actual = None if outcome is None else outcome.result()
             if actual != self.result:
-                raise RecordError(
-                    f"the record says {self.result!r}"
-                    f" but the moves give {actual or 'an unfinished game'!r}"
-                )
+                if actual is None:
+                    raise RecordError("result_unfinished", said=repr(self.result))
+                raise RecordError("result_differs", said=repr(self.result), gives=repr(actual))
         return state
 
     def states(self) -> list[State]:
@@ -123,33 +122,33 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object with config, seed and moves")
+            raise RecordError("record_not_object")
         if data.get("format", FORMAT) != FORMAT:
-            raise RecordError(f"unknown record format {data.get('format')!r} (expected {FORMAT})")
+            raise RecordError("record_format", text=str(data.get("format")), expected=FORMAT)
         for key in ("config", "seed", "moves"):
             if key not in data:
-                raise RecordError(f"the record has no {key!r}")
+                raise RecordError("record_missing", text=key)
         try:
             config = config_from_dict(data["config"])
         except ConfigError as exc:
-            raise RecordError(f"bad config: {exc}") from None
+            raise RecordError("record_config", reason=exc) from None
         seed = data["seed"]
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RecordError("the seed must be an integer")
+            raise RecordError("seed_not_integer")
         if not isinstance(data["moves"], list):
-            raise RecordError("moves must be a list of move notations")
+            raise RecordError("moves_not_list")
         moves = []
         for number, text in enumerate(data["moves"], start=1):
             if not isinstance(text, str):
-                raise RecordError(f"move {number} is not text: {text!r}")
+                raise RecordError("move_not_text", n=number, value=repr(text))
             try:
                 moves.append(Move.parse(text))
             except InvalidNotationError as exc:
-                raise RecordError(f"move {number}: {exc}") from None
+                raise RecordError("move_unreadable", n=number, reason=exc) from None
         result = data.get("result")
         tags = data.get("tags") or {}
         if not isinstance(tags, dict):
-            raise RecordError("tags must be an object")
+            raise RecordError("tags_not_object")
         return cls(config, seed, tuple(moves), result, {str(k): str(v) for k, v in tags.items()})
 
     @classmethod
@@ -157,7 +156,7 @@ class GameRecord:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc}") from None
+            raise RecordError("not_json", value=str(exc)) from None
         return cls.from_dict(data)
 
     # --- text -----------------------------------------------------------------------------------
@@ -182,18 +181,16 @@ class GameRecord:
         for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
             m = _HEADER.fullmatch(line.strip())
             if not m and line.strip().startswith("["):
-                raise RecordError(
-                    f'line {number}: not a header: {line.strip()[:40]!r} (write [Name "value"])'
-                )
+                raise RecordError("not_a_header", n=number, text=line.strip()[:40])
             if m:
                 if m.group(1) in headers:
-                    raise RecordError(f"the header [{m.group(1)} ...] is given twice")
+                    raise RecordError("header_twice", key=m.group(1))
                 headers[m.group(1)] = _unescape(m.group(2))
             elif line.strip():
                 body_lines.append(line)
         for key in ("Game", "Players", "Seed"):
             if key not in headers:
-                raise RecordError(f"the record has no [{key} ...] header")
+                raise RecordError("header_missing", key=key)
         options: dict[str, str] = {}
         tags: dict[str, str] = {}
         for k, v in headers.items():
@@ -210,13 +207,13 @@ class GameRecord:
             try:
                 numbers[key] = int(value)
             except ValueError:
-                raise RecordError(f"[{key} ...] is a whole number, not {value!r}") from None
+                raise RecordError("header_not_whole", key=key, text=value) from None
         try:
             config = make_config(
                 headers["Game"], numbers["Players"], numbers["Teams"] or None, **options
             )
         except ConfigError as exc:
-            raise RecordError(f"bad headers: {exc}") from None
+            raise RecordError("record_headers", reason=exc) from None
         seed = numbers["Seed"]
         moves = []
         tokens = " ".join(body_lines).split()
@@ -226,7 +223,7 @@ class GameRecord:
             try:
                 moves.append(Move.parse(token))
             except InvalidNotationError as exc:
-                raise RecordError(f"move {len(moves) + 1}: {exc}") from None
+                raise RecordError("move_unreadable", n=len(moves) + 1, reason=exc) from None
         result = headers.get("Result")
         return cls(config, seed, tuple(moves), None if result in (None, "*") else result, tags)
 

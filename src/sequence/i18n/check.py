@@ -26,18 +26,15 @@ KEYWORDS: dict[str, object] = {
     **DEFAULT_KEYWORDS,
     "N_": None,
     "Nn_": (1, 2),
+    "_m": None,
     "t": None,
     "tn": (1, 2),
 }
-"""Babel's defaults plus ``N_``/``Nn_`` (mark now, translate where shown) and the web client's
-``t("...")`` / ``tn("one", "many", n)``. The script passes the same as ``-k`` options."""
+"""Babel's defaults plus ``N_``/``Nn_`` (mark now, translate where shown), the engine's ``_m``
+(its errors' templates) and the web client's ``t("...")`` / ``tn("one", "many", n)``. The script
+passes the same as ``-k`` options."""
 
 PLACEHOLDER = re.compile(r"\{(\w*)(?:[:!][^{}]*)?\}")
-
-
-def pybabel_keywords() -> str:
-    """The extra keywords as ``pybabel extract`` options."""
-    return "-k N_ -k Nn_:1,2 -k t -k tn:1,2"
 
 
 def extract_template() -> Catalog:

@@ -224,10 +224,12 @@ def create_app(
     async def rules(game: str, request: Request) -> dict[str, Any]:
         """The "how to play" page of a game, as HTML, in the request's language."""
         if game not in GAMES:
-            # The engine's own message for an unknown game, translated like every engine error
-            # (by translate_error, not the catalogue scanner's business).
-            message = f"unknown game {game[:20]!r}: choose classic, kids or dice"  # i18n: ignore
-            raise RequestError("bad_message", message, 404, engine=message)
+            raise RequestError(
+                "bad_message",
+                N_("unknown game {text}: choose classic, kids or dice"),
+                404,
+                text=game[:20],
+            )
         lang = request_language(request.headers)
         return {"game": game, "lang": lang, "html": rules_html(game, lang)}
 

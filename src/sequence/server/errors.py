@@ -17,7 +17,7 @@ class RequestError(Exception):
 
     ``message`` is an English catalogue msgid (marked with ``N_``) with ``{named}`` fields
     filled from ``params``; :meth:`text` gives it in a player's language. A refusal of the
-    engine's passes the engine's error (or its English message) as ``engine``, translated by
+    engine's passes the engine's error as ``engine``, rendered from its code by
     :func:`sequence.i18n.errors.translate_error`. ``str(exc)`` is the English text (for logs).
     """
 

@@ -45,9 +45,9 @@ class Gettext:
         """An error's message for the player.
 
         The terminal game's own refusals carry their msgid and values (``exc.msgid``,
-        ``exc.values``); engine errors are read back by
-        :func:`~sequence.i18n.errors.translate_error` (so is an engine reason given as text);
-        anything else (an operating system error) is shown as it is.
+        ``exc.values``); engine errors are rendered from their code by
+        :func:`~sequence.i18n.errors.translate_error`; anything else (an operating system error)
+        is shown as it is.
         """
         msgid = getattr(exc, "msgid", None)
         if isinstance(msgid, str):

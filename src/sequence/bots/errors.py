@@ -1,0 +1,37 @@
+"""Why a bot spec makes no bot: :class:`BotSpecError`, with a code of :data:`BOT_MESSAGES`.
+
+Like the engine's errors (:mod:`sequence.engine.errors`) it is a :class:`ValueError` with a
+``code`` and ``params``, rendered in a player's language by
+:func:`sequence.i18n.errors.translate_error`; ``str(exc)`` is the English text.
+
+>>> str(BotSpecError("unknown_bot", text="grandmaster", known="random, greedy"))
+"unknown bot 'grandmaster'; known: random, greedy or package.module:Class"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from ..engine.errors import SequenceError, _m
+
+BOT_MESSAGES: dict[str, str] = {
+    "unknown_bot": _m("unknown bot '{text}'; known: {known} or package.module:Class"),
+    "bot_argument": _m("bad bot argument '{item}' in '{text}': write key=value"),
+    "bot_arguments": _m("bad arguments for bot '{text}': {value}"),
+    "bot_file_no_class": _m("'{text}' names a file but no class: write {text}:YourBotClass"),
+    "not_a_bot_class": _m(
+        "'{text}' is not a subclass of sequence.bots.Bot: define it as class {name}(Bot), with"
+        " from sequence.bots import Bot"
+    ),
+    "bot_not_loaded": _m("cannot load bot '{text}': {value}"),
+    "bot_not_started": _m("cannot start bot '{text}': {value}"),
+}
+"""Every code a bot spec is refused with, and its English template (the catalogues' msgid).
+``{value}`` is what Python or the bot's own code said, in English."""
+
+
+class BotSpecError(SequenceError):
+    """A bot spec that makes no bot: an unknown name, bad arguments, a module that fails."""
+
+    messages: ClassVar[Mapping[str, str]] = BOT_MESSAGES
