@@ -503,7 +503,10 @@ class State:
         legal = self._legal
         # Fast paths: the actor's legal moves are known (bots and playouts ask for them first),
         # or the dice are rolled at a chance node (every roll is possible).
-        kind = move.kind
+        try:
+            kind = move.kind
+        except AttributeError:  # not a Move at all
+            raise IllegalMoveError("not_a_move") from None
         if kind is _ROLL and self._phase is _ROLLING and seat is None:
             pass
         elif legal is None or seat is not None or move not in legal:
