@@ -20,6 +20,7 @@ from sequence.engine import (
     space_name,
 )
 from sequence.engine.cards import card_name, parse_card
+from sequence.engine.errors import MESSAGES
 from sequence.engine.position import _config_text  # the game field exactly as the engine writes it
 
 Board = dict[str, str]
@@ -134,15 +135,19 @@ def push(st: State, *moves: str, seat: int | None = None) -> None:
 
 
 def assert_illegal(st: State, move: str, reason: str, seat: int | None = None) -> None:
-    """``move`` is refused with a message containing ``reason`` and the state is unchanged."""
+    """``move`` is refused and the state is unchanged. ``reason`` is the refusal's code (a key
+    of ``MESSAGES``), or a pattern its English message contains."""
     assert reason, "name the reason the move is refused"
     before = st.position()
     before_eq = st.copy()
     m = Move.parse(move)
     assert not st.is_legal(m, seat)
-    assert m not in st.legal_moves_of(seat)
-    with pytest.raises(IllegalMoveError, match=reason):
+    assert m not in (st.legal_moves if seat is None else st.legal_moves_of(seat))
+    with pytest.raises(IllegalMoveError, match=None if reason in MESSAGES else reason) as refused:
         st.push(m, seat=seat)
+    assert refused.value.code != "legacy"
+    if reason in MESSAGES:
+        assert refused.value.code == reason, refused.value
     assert st.position() == before
     assert st == before_eq
 

@@ -14,7 +14,17 @@ from engine_testkit import (
     state,
 )
 
-from sequence.engine import CLASSIC_BOARD, Move, Phase, State, Termination, make_config
+from sequence.engine import (
+    CLASSIC_BOARD,
+    Move,
+    Outcome,
+    Phase,
+    State,
+    Step,
+    StepKind,
+    Termination,
+    make_config,
+)
 from sequence.engine.cards import card_rank, parse_card
 from sequence.engine.state import count_cards
 
@@ -74,7 +84,7 @@ def test_ordinary_card_with_one_space_taken() -> None:
     st = state(board={"b": "e5"}, hands=["5H", "2S"])
     assert names(st.legal_moves) == {"5H@i7"}
     assert_illegal(st, "5H@e5", "e5 is taken")
-    assert_illegal(st, "5H@a2", "5H goes on e5 and i7, not a2")
+    assert_illegal(st, "5H@a2", "wrong_space")
 
 
 def test_two_eyed_jack_goes_on_any_empty_space_but_not_a_corner() -> None:
@@ -139,7 +149,7 @@ def test_only_one_dead_card_a_turn() -> None:
 
 def test_a_card_is_dead_only_when_both_spaces_are_covered() -> None:
     st = state(board={"a": "e5"}, hands=["5H JD", "3S"])
-    assert_illegal(st, "dead:5H", "5H is not dead: i7 still open")
+    assert_illegal(st, "dead:5H", "not_dead")
     assert_illegal(st, "dead:JD", "JD is never dead")
     assert_illegal(st, "dead:9H", "you do not hold 9H")
 
@@ -189,12 +199,28 @@ def test_draw_lapses_when_the_next_player_has_played_and_drawn() -> None:
     assert st.hand_of(1) == cards("3S KC")
 
 
-def test_draw_lapses_when_the_turn_comes_back() -> None:
+def test_two_players_a_draw_is_still_open_while_the_next_player_has_not_drawn() -> None:
+    # RULES.md §2.5: A's draw lapses only once B has played *and* drawn, not when B plays.
     st = manual(players=2)
     push(st, "5H@e5", "2S@b1")
-    assert st.to_move == 0 and st.pending_draws == (1,)
-    assert_illegal(st, "draw:1", "no draw to take")
+    assert st.to_move == 0 and st.pending_draws == (0, 1)
+    push(st, "draw:1", seat=0)  # A draws late, but in time
+    assert st.hand_of(0) == cards("6H KC") and st.pending_draws == (1,)
+
+
+def test_two_players_a_draw_lapses_once_the_next_player_has_played_and_drawn() -> None:
+    st = manual(players=2)
+    push(st, "5H@e5", "2S@b1", "draw:2")
+    assert st.pending_draws == ()
+    assert_illegal(st, "draw:1", "no_draw_due", seat=0)
     assert st.hand_of(0) == cards("6H")
+
+
+def test_a_seat_that_plays_again_before_drawing_keeps_one_open_draw() -> None:
+    st = manual(players=2)
+    push(st, "5H@e5", "2S@b1", "6H@d5")
+    assert st.pending_draws == (1, 0)
+    assert st.next_step() == Step(StepKind.DRAW, 1)
 
 
 # --- table talk (§2.6) ----------------------------------------------------------------------------
@@ -275,13 +301,38 @@ def test_reshuffle_when_the_draw_pile_is_empty() -> None:
     assert st.position() == State.from_position(text).position()
 
 
-def test_stalemate_a_whole_round_of_passes_is_a_draw() -> None:
+def test_a_round_of_passes_does_not_end_the_game() -> None:
+    # RULES.md §2.9: the reshuffle brings cards back, so play goes on until someone wins.
     st = state(hands=["JS", "JH"], deck="JS JH")
-    push(st, "discard:JS")
+    push(st, "discard:JS", "discard:JH", "discard:JS", "discard:JH")
+    assert not st.is_over() and st.passes == 4
+
+
+def test_a_position_that_can_never_change_ends_drawn_at_the_next_pass() -> None:
+    # Both teams have placed their last chip and every chip is in a completed sequence: no
+    # card can place or remove a chip ever again.
+    st = state(
+        board={"a": "b1 c1 d1 e1 f1", "b": "b3 c3 d3 e3 f3"},
+        seqs="A:b1-f1,B:b3-f3",
+        hands=["JS", "JH"],
+        deck="5H",
+        chips_per_colour=5,
+    )
     assert not st.is_over()
-    push(st, "discard:JH")
-    assert st.outcome is not None
-    assert st.outcome.termination is Termination.STALEMATE and st.outcome.winner is None
+    push(st, "discard:JS")
+    assert st.outcome == Outcome(Termination.STALEMATE, None)
+
+
+def test_one_removable_chip_keeps_the_game_going() -> None:
+    st = state(
+        board={"a": "b1 c1 d1 e1 f1", "b": "b3 c3 d3 e3 a5"},
+        seqs="A:b1-f1",
+        hands=["2S", "JH"],
+        deck="5H",
+        chips_per_colour=5,
+    )
+    push(st, "discard:2S")
+    assert not st.is_over()
 
 
 def test_a_play_resets_the_pass_count() -> None:
@@ -296,7 +347,7 @@ def test_max_turns_ends_drawn() -> None:
     assert not st.is_over()
     push(st, "6H@d5")
     assert st.outcome.termination is Termination.MAX_TURNS and st.outcome.winner is None
-    assert_illegal(st, "3S@c1", "the game is over")
+    assert_illegal(st, "3S@c1", "game_over")
     assert st.legal_moves == ()
 
 
@@ -438,10 +489,10 @@ def test_difficult_a_run_still_five_long_counts_again() -> None:
 
 def test_not_your_turn_and_cards_not_held() -> None:
     st = state(hands=["5H", "2S"])
-    assert_illegal(st, "2S@b1", "it is not your turn \\(seat 1 is to act\\)", seat=1)
+    assert_illegal(st, "2S@b1", "not_your_turn", seat=1)
     assert_illegal(st, "2S@b1", "you do not hold 2S")
-    assert_illegal(st, "pick:5H", "no pick is due")
-    assert_illegal(st, "forfeit:5H", "no forfeit is due")
+    assert_illegal(st, "pick:5H", "no_pick_due")
+    assert_illegal(st, "forfeit:5H", "no_forfeit_due")
     assert_illegal(st, "roll:3+4", "no dice to roll")
     assert_illegal(st, "=e5", "you do not hold|not a move|name the card")
     st.push(Move.parse("5H@e5"), seat=0)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sequence.engine import State, make_config
+from sequence.engine import IllegalMoveError, State, make_config
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -29,9 +29,10 @@ def test_penalty_allowed_is_documented_as_it_answers() -> None:
     assert state.penalty_allowed(0) is None
     over = State.new(make_config("classic", players=4, teams=2, max_turns=1), seed=1)
     over.push(over.legal_moves[0])
-    assert isinstance(over.penalty_allowed(0), str)
+    refused = over.penalty_allowed(0)
+    assert isinstance(refused, IllegalMoveError) and refused.code == "game_over"
     text = " ".join((DOCS / "architecture.md").read_text(encoding="utf-8").split())
-    assert "`None` when it may, else the reason it may not (a string)" in text
+    assert "`None` when it may, else the reason it may not (an `IllegalMoveError` with" in text
 
 
 @pytest.mark.parametrize("name", ["engine.md", "tui.md", "glossary.md", "architecture.md"])

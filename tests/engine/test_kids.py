@@ -44,7 +44,7 @@ def test_animal_card_on_either_space_then_draw_back_to_three() -> None:
     assert (
         chips_of(st, 0) == {"a2"} and len(st.hand_of(0)) == 3 and st.hand_of(0)[-1] in cards("OWL")
     )
-    assert_illegal(st, "FOX@b2", "FOX goes on g4 and a5, not b2")
+    assert_illegal(st, "FOX@b2", "wrong_space")
 
 
 def test_unicorn_anywhere_empty_dragon_removes() -> None:
@@ -70,6 +70,19 @@ def test_dead_card_then_play() -> None:
     assert st.to_move == 0 and sorted(st.hand_of(0)) == sorted(cards("CAT DOG OWL"))
     push(st, "CAT@b4")
     assert len(st.hand_of(0)) == 3
+
+
+def test_any_number_of_dead_cards_may_be_exchanged_in_a_turn() -> None:
+    # RULES.md §3 Decision: the Kids book sets no limit (classic keeps one a turn).
+    board = {"a": "c1 a2 f5", "b": "d6"}
+    st = state("kids", 2, board=board, hands=["LION DOG CAT", "FOX"], deck="OWL COW")
+    assert {"dead:LION", "dead:DOG"} <= names(st.legal_moves)
+    push(st, "dead:LION")
+    assert "dead:DOG" in names(st.legal_moves)
+    push(st, "dead:DOG")
+    assert sorted(st.hand_of(0)) == sorted(cards("CAT OWL COW")) and st.to_move == 0
+    push(st, "CAT@b4")
+    assert st.to_move == 1 and len(st.hand_of(0)) == 3
 
 
 def test_four_in_a_row_with_a_corner_three_chips_suffice() -> None:

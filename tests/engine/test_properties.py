@@ -26,8 +26,20 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sequence.engine import Config, Move, MoveKind, Phase, State, View, make_config
+from sequence.engine import (
+    CHANCE,
+    Config,
+    Move,
+    MoveKind,
+    Phase,
+    State,
+    StepKind,
+    View,
+    draw_move,
+    make_config,
+)
 from sequence.engine.cards import card_name
+from sequence.engine.errors import MESSAGES
 from sequence.engine.state import count_cards
 
 CONFIGS: list[Config] = [
@@ -320,6 +332,11 @@ def test_legal_moves_agree_with_is_legal(cfg: Config, seed: int, steps: int) -> 
             assert st.is_legal(move), move
         for move in candidates(st):
             assert (move in legal) == st.is_legal(move), move
+            refused = st.refusal(move)
+            # Every generated move is accepted; every other one gets a coded reason.
+            assert (refused is None) == (move in legal), move
+            if refused is not None:
+                assert refused.code in MESSAGES and refused.code != "legacy", (move, refused)
         if not st.is_over() and st.phase in (Phase.PLAY, Phase.ACT):
             assert legal, "no legal move for the seat to act"
         for seat in range(cfg.players):
@@ -328,6 +345,40 @@ def test_legal_moves_agree_with_is_legal(cfg: Config, seed: int, steps: int) -> 
             assert ok == (seat in st.pending_draws and not st.is_over())
             if seat != st.to_move:
                 assert st.legal_moves_of(seat) == ((draw,) if ok else ())
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_st, seed_st)
+def test_the_turn_driver_agrees_with_legal_moves_and_push(cfg: Config, seed: int) -> None:
+    # next_step() is what every bot, server and environment follows: at each step it must
+    # name exactly what the state accepts, and following it alone must finish the game.
+    rnd = random.Random(seed)
+    st = State.new(cfg.with_options(max_turns=300), seed)
+    for _ in range(5000):
+        step = st.next_step()
+        if step.kind is StepKind.OVER:
+            assert st.is_over() and step.seat is None and st.legal_moves == ()
+            assert all(st.legal_moves_of(s) == () for s in range(cfg.players))
+            return
+        assert not st.is_over() and step.seat is not None
+        if step.kind is StepKind.ROLL:
+            assert st.is_chance() and st.actor() == CHANCE and step.seat == st.to_move
+            assert st.view(step.seat).legal_moves == ()
+            st.push(st.sample_chance())
+        elif step.kind is StepKind.DRAW:
+            assert cfg.manual_draw and step.seat == st.pending_draws[0]
+            draw = draw_move(step.seat)
+            assert draw in st.legal_moves_of(step.seat) and st.is_legal(draw, step.seat)
+            st.push(draw, seat=step.seat)
+        else:
+            assert not st.pending_draws and step.seat == st.to_move == st.actor()
+            legal = st.legal_moves
+            assert legal and st.legal_moves_of(step.seat) == legal
+            assert st.view(step.seat).legal_moves == legal
+            others = [s for s in range(cfg.players) if s != step.seat]
+            assert all(not st.is_legal(legal[0], s) for s in others)
+            st.push(rnd.choice(legal), seat=step.seat)
+    raise AssertionError("the driver did not finish the game")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -24,7 +24,7 @@ import random
 from collections.abc import Sequence
 
 from ..engine import Move, MoveKind, View
-from ..engine.state import ROLL_OUTCOMES
+from ..engine.dice_rules import ROLL_OUTCOMES
 
 _ROLLS = [m for m, _ in ROLL_OUTCOMES]
 _ROLL_WEIGHTS = [p for _, p in ROLL_OUTCOMES]

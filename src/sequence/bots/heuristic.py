@@ -78,7 +78,7 @@ def _geo(config: Config) -> _Geo:
     through = {s: list(ws) for s, ws in geo.through.items()}
     heart = 0
     if config.draft:
-        from ..engine.state import HEART
+        from ..engine.tables import HEART
 
         heart = HEART
     card_spaces = {} if layout.numbered else dict(layout.spaces_by_label)

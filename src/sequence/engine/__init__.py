@@ -20,6 +20,7 @@ from .board import (
     CLASSIC_BOARD,
     DICE_BOARD,
     KIDS_BOARD,
+    TEAM_LETTERS,
     Bitboard,
     BoardLayout,
     Space,
@@ -48,7 +49,7 @@ from .games import (
     config_from_dict,
     make_config,
 )
-from .moves import TEAM_LETTERS, Move, MoveKind, draw_move
+from .moves import Move, MoveKind, draw_move
 from .record import GameRecord
 from .state import (
     CHANCE,

@@ -12,12 +12,15 @@ board. Sets of spaces are plain int bitmasks (bit ``s`` set = space ``s`` in the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from .cards import KIDS_ANIMALS, KIDS_FIRST, card_name, parse_card
 from .errors import InvalidNotationError
+
+TEAM_LETTERS = "ABCD"
+"""Teams as the notation and the board text name them: A, B, C (D: a fourth Kids player)."""
 
 Space: TypeAlias = int
 """A board space: ``row * 10 + col``."""
@@ -246,3 +249,25 @@ def line_geometry(layout: BoardLayout, length: int) -> LineGeometry:
             per_dir.append(m)
         reach[s] = tuple(per_dir)
     return LineGeometry(length, tuple(windows), through, reach, window_spaces, line_of)
+
+
+def board_text(
+    layout: BoardLayout, chip_at: Callable[[Space], int | None], locked: Bitboard
+) -> str:
+    """The board for people (``State.board_text``, ``View.board_text``): each space's label,
+    and team letters on chips, those of a completed sequence (``locked``) in capitals, under the
+    column letters and beside the row numbers that the move notation uses."""
+    lines = ["   " + "".join(f" {FILES[c]}  " for c in range(layout.cols)).rstrip()]
+    for r in range(layout.rows):
+        cells = []
+        for c in range(layout.cols):
+            s = r * STRIDE + c
+            team = chip_at(s)
+            if team is not None:
+                letter = TEAM_LETTERS[team]
+                mark = letter * 2 if locked >> s & 1 else letter.lower() * 2
+                cells.append(f"[{mark}]")
+            else:
+                cells.append(f" {layout.label_name(s)[:2]:<2} ")
+        lines.append(f"{r + 1:>2} " + "".join(cells))
+    return "\n".join(lines)

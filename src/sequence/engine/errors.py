@@ -81,8 +81,8 @@ MESSAGES: dict[str, str] = {
     ),
     "wrong_number": _m("you rolled {total}; {space} is a {label}"),
     "number_rule": _m(
-        "{space}: a roll of {total} puts a chip on an empty {total}, or replaces an opponent's"
-        " chip when all four are covered"
+        "a roll of {total} puts a chip on an empty {total}, or replaces an opponent's chip when"
+        " all four are covered"
     ),
 }
 """Every code the engine can raise, with its English template (the catalogues' msgid)."""

@@ -32,11 +32,9 @@ import re
 from enum import IntEnum
 from typing import NamedTuple
 
-from .board import Space, parse_space, space_name
+from .board import TEAM_LETTERS, Space, parse_space, space_name
 from .cards import Card, card_name, parse_card
 from .errors import InvalidNotationError
-
-TEAM_LETTERS = "ABCD"
 
 
 class MoveKind(IntEnum):

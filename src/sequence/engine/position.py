@@ -32,12 +32,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .board import STRIDE, Bitboard, parse_space, space_name
+from .board import STRIDE, TEAM_LETTERS, Bitboard, parse_space, space_name
 from .cards import Card, card_name, parse_card
 from .errors import ConfigError, InvalidNotationError, InvalidPositionError
 from .games import OPTIONS, Config, make_config
-from .moves import TEAM_LETTERS
-from .state import Outcome, Phase, State, Termination
+from .turn import Outcome, Phase, Termination
+
+if TYPE_CHECKING:
+    from .state import State
 
 if TYPE_CHECKING:
     pass
@@ -155,8 +157,9 @@ def _seat(text: str, players: int) -> int:
     return int(text) - 1
 
 
-def read_position(text: str) -> State:
-    """Parse position notation; check that the position is possible."""
+def read_position(text: str, state_class: type[State]) -> State:
+    """Parse position notation into a new ``state_class`` (what ``State.from_position`` does);
+    check that the position is possible."""
     if not isinstance(text, str):
         raise InvalidNotationError("a position is a line of text")
     fields = text.split()
@@ -166,7 +169,7 @@ def read_position(text: str) -> State:
             f" (game board sequences hands discards deck turn), got {len(fields)}"
         )
     cfg = _read_config(fields[0])
-    state = State(cfg)
+    state = state_class(cfg)
     layout = cfg.spec.layout
     n = cfg.players
 

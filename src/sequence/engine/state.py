@@ -1,8 +1,10 @@
 """The game state: set-up, legal moves, push/pop, outcome, views and resampling.
 
-One :class:`State` plays every game of the family. What differs between the games is data in
-:mod:`.games` plus three hooks here: how a card game's turn goes (:meth:`State._card_moves`),
-how a Dice turn goes (:meth:`State._dice_moves`), and the draft variant's face-up cards.
+One :class:`State` plays every game of the family: the chips, cards and turn it holds are the
+same everywhere. What differs between the games is data in :mod:`.games` and the per-game rules
+beside this core: :mod:`.card_rules` (classic, Kids and the draft variant) and
+:mod:`.dice_rules`, each generating the legal moves and saying why any other move is refused.
+:meth:`State.next_step` is the turn driver: what must happen next, and who does it.
 
 Every field of a state is an immutable value (ints, tuples), so :meth:`State.copy` shares them
 and :meth:`State.pop` restores a saved snapshot of references: both are exact and cheap.
@@ -18,114 +20,43 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import Enum, IntEnum
-from functools import cache
+from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import rng as rngmod
-from .board import (
-    FILES,
-    STRIDE,
-    Bitboard,
-    BoardLayout,
-    LineGeometry,
-    Space,
-    line_geometry,
-    space_name,
-)
-from .cards import CARD_COUNT, CARD_KINDS, Card, CardKind, card_name, card_rank
+from .board import TEAM_LETTERS, Bitboard, Space, board_text
+from .card_rules import CardRules, DraftRules, Refusal, card_label
+from .cards import Card, card_rank
+from .dice_rules import ROLL_OUTCOMES, DiceRules
 from .errors import IllegalMoveError
 from .games import Config, make_config
-from .moves import (
-    PASS,
-    TEAM_LETTERS,
-    Move,
-    MoveKind,
-    card_move,
-    draw_move,
-    penalty_move,
-    place_move,
-    remove_move,
-    replace_move,
-    roll_move,
-)
+from .moves import Move as Move
+from .moves import MoveKind, card_move, draw_move, penalty_move, roll_move
+from .position import read_position, write_position
+from .tables import game_tables
+from .tuples import replaced, without
+from .turn import CHANCE, Outcome, Phase, Setup, Step, StepKind, Termination
+from .view import View
 
-if TYPE_CHECKING:
-    from .view import View
+__all__ = [
+    "CHANCE",
+    "Outcome",
+    "Phase",
+    "Setup",
+    "State",
+    "Step",
+    "StepKind",
+    "Termination",
+    "count_cards",
+    "play_random_game",
+]
 
-
-class Phase(IntEnum):
-    """What the actor is asked to do."""
-
-    PLAY = 0
-    """Card games: play a card (after an optional dead-card exchange)."""
-    PICK = 1
-    """Draft variant: take a face-up card; the turn then ends."""
-    PICK_DEAD = 2
-    """Draft variant: take a face-up card for an exchanged dead card; then play."""
-    FORFEIT = 3
-    """Table-talk penalty: the actor gives up a card of their choice."""
-    ROLL = 4
-    """Dice: the dice are rolled (a chance move)."""
-    ACT = 5
-    """Dice: act on the roll."""
-    OVER = 6
-
-
-class Termination(Enum):
-    """How a game ended."""
-
-    SEQUENCES = "sequences"
-    """A side completed the sequences it needed."""
-    HEART = "heart"
-    """Draft variant: a side holds the four central spaces."""
-    STALEMATE = "stalemate"
-    """Every player passed for a whole round (drawn)."""
-    MAX_TURNS = "max_turns"
-    """The ``max_turns`` limit was reached (drawn)."""
-    DECK_EMPTY = "deck_empty"
-    """Draft variant: the deck ran out (drawn)."""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: how, and which team won (``None`` for a draw)."""
-
-    termination: Termination
-    winner: int | None
-
-    def result(self) -> str:
-        """``A wins``, ``draw``."""
-        return "draw" if self.winner is None else f"{TEAM_LETTERS[self.winner]} wins"
-
-
-class StepKind(IntEnum):
-    """What must happen next in a game (see :meth:`State.next_step`)."""
-
-    ROLL = 0
-    """Dice: the dice are rolled, a chance move (``state.push(state.sample_chance())``)."""
-    DRAW = 1
-    """Option ``manual_draw``: the seat has played and takes its draw (``draw_move(seat)``)."""
-    MOVE = 2
-    """The seat chooses one of ``state.legal_moves_of(seat)``."""
-    OVER = 3
-    """The game is over."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """What must happen next, and who does it (``seat`` is ``None`` once the game is over).
-
-    >>> Step(StepKind.MOVE, 0)
-    Step(kind=<StepKind.MOVE: 2>, seat=0)
-    """
-
-    kind: StepKind
-    seat: int | None
-
+# Enum members read on the hot path, bound once as globals: `MoveKind.PLACE` is looked up
+# through the enum metaclass's __getattr__ hook (about 900 instructions a read, callgrind), a
+# global costs a few dozen. Elsewhere the enums are written out.
+_PLACE, _REPLACE, _REMOVE, _ROLL = MoveKind.PLACE, MoveKind.REPLACE, MoveKind.REMOVE, MoveKind.ROLL
+_PLAY, _ACT, _ROLLING = Phase.PLAY, Phase.ACT, Phase.ROLL
 
 _OVER_STEP = Step(StepKind.OVER, None)
 _STEPS = {
@@ -134,181 +65,19 @@ _STEPS = {
 }
 
 
-@dataclass(frozen=True)
-class Setup:
-    """How the game was set up, recorded so a replay shows it (public information)."""
-
-    dealer: int | None
-    """The seat that dealt (card games)."""
-    first: int
-    """The seat that plays first."""
-    cuts: tuple[tuple[tuple[int, Card], ...], ...] = ()
-    """Classic: each round of the cut for dealer, as (seat, card) pairs; ties cut again."""
-    rolls: tuple[tuple[tuple[int, tuple[int, int]], ...], ...] = ()
-    """Dice: each round of the start roll-off, as (seat, dice) pairs; ties roll again."""
+_CLASSIC_RULES = CardRules(dead_cards_per_turn=1)
+_KIDS_RULES = CardRules(dead_cards_per_turn=None)
+_DRAFT_RULES = DraftRules()
+_DICE_RULES = DiceRules()
 
 
-# Enum members read on the hot path, bound once as globals: `MoveKind.PLACE` is looked up
-# through the enum metaclass's __getattr__ hook (about 900 instructions a read, callgrind), a
-# global costs a few dozen. Elsewhere the enums are written out.
-_PLACE, _REPLACE, _REMOVE, _ROLL = MoveKind.PLACE, MoveKind.REPLACE, MoveKind.REMOVE, MoveKind.ROLL
-_PLAY, _ACT, _ROLLING = Phase.PLAY, Phase.ACT, Phase.ROLL
-_WILD = CardKind.WILD
-
-STEPS = (1, STRIDE, STRIDE + 1, STRIDE - 1)
-"""How far apart neighbouring spaces are, per direction of board.DIRECTIONS (a bit shift)."""
-HEART_SPACES = (44, 45, 54, 55)
-"""e5 f5 e6 f6: 5♥ 4♥ 2♥ 3♥ in the middle of the classic board (draft variant)."""
-HEART: Bitboard = sum(1 << s for s in HEART_SPACES)
-CHANCE = -1
-"""The actor of a chance node, as in OpenSpiel: the dice."""
-
-ROLL_OUTCOMES: tuple[tuple[Move, float], ...] = tuple(
-    (roll_move(a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(a, 7)
-)
-
-
-# --- tables built once per game -------------------------------------------------------------
-
-_NBYTES = 13  # 100 spaces fit in 13 bytes
-
-
-def _byte_table(moves_at: dict[Space, Move]) -> tuple[tuple[tuple[Move, ...], ...], ...]:
-    """``table[k][b]``: the moves at the spaces of bits ``b`` of byte ``k`` of a bitboard.
-
-    Turning a bitboard into moves a byte at a time costs 13 lookups instead of a loop over
-    up to 96 bits: this is the hot path of Jacks, Unicorns, Dragons and Dice.
-    """
-    table = []
-    for k in range(_NBYTES):
-        # Each row is built from the row so far: the moves of ``b`` are those of ``b`` without
-        # its top bit, then the top bit's (ascending bit order). Building every entry bit by bit
-        # cost more than a whole game of classic.
-        row: list[tuple[Move, ...]] = [()]
-        for top in range(8):
-            move = moves_at.get(8 * k + top)
-            extra = () if move is None else (move,)
-            row += [low + extra for low in row]
-        table.append(tuple(row))
-    return tuple(table)
-
-
-def _expand(
-    table: tuple[tuple[tuple[Move, ...], ...], ...], mask: Bitboard, out: list[Move]
-) -> None:
-    for k, b in enumerate(mask.to_bytes(_NBYTES, "little")):
-        if b:
-            out += table[k][b]
-
-
-@dataclass(frozen=True)
-class _Tables:
-    """Precomputed per game (and line length): geometry and every move object."""
-
-    geo: LineGeometry
-    free: Bitboard
-    playable: Bitboard
-    card_spaces: dict[Card, tuple[Space, ...]]
-    card_mask: dict[Card, Bitboard]
-    place: dict[Card | None, tuple[tuple[tuple[Move, ...], ...], ...]]
-    remove: dict[Card | None, tuple[tuple[tuple[Move, ...], ...], ...]]
-    replace: tuple[tuple[tuple[Move, ...], ...], ...]
-    ordinary: dict[Card, dict[Bitboard, tuple[Move, ...]]]
-    """For an ordinary card: its open spaces (a subset of its two) -> the moves onto them."""
-    dead: dict[Card, Move]
-    number_mask: dict[int, Bitboard]
-    no_defence: Bitboard
-    length: int
-    star: list[Bitboard]
-    """Per space: the union of its four reaches; too few of a team's chips there, no new line."""
-    lines: list[tuple[tuple[Bitboard, int, Bitboard], ...]]
-    """Per space, per direction: (its reach, the step between neighbours, where a window
-    through the space starts: space - k * step)."""
-    by_card: list[tuple[Bitboard, dict[Bitboard, tuple[Move, ...]], Move] | None]
-    """Indexed by card, for ordinary cards: (its spaces, open spaces -> moves, dead-card move)."""
-
-
-@cache
-def _tables(game: str, line_length: int) -> _Tables:
-    cfg = make_config(game, 2)
-    layout = cfg.spec.layout
-    geo = line_geometry(layout, line_length)
-    playable = layout.playable
-    spaces = [s for s in layout.spaces if playable >> s & 1]
-    place: dict[Card | None, Any] = {}
-    remove: dict[Card | None, Any] = {}
-    card_spaces: dict[Card, tuple[Space, ...]] = {}
-    ordinary: dict[Card, dict[Bitboard, tuple[Move, ...]]] = {}
-    if cfg.spec.uses_cards:
-        for card in set(cfg.spec.deck):
-            kind = CARD_KINDS[card]
-            if kind is CardKind.ORDINARY:
-                card_spaces[card] = layout.spaces_by_label[card]
-                a, b = card_spaces[card]
-                ma, mb = place_move(card, a), place_move(card, b)
-                ordinary[card] = {1 << a: (ma,), 1 << b: (mb,), 1 << a | 1 << b: (ma, mb)}
-            elif kind is CardKind.WILD:
-                place[card] = _byte_table({s: place_move(card, s) for s in spaces})
-            else:
-                remove[card] = _byte_table({s: remove_move(card, s) for s in spaces})
-        replace_table: Any = ()
-    else:
-        place[None] = _byte_table({s: place_move(None, s) for s in spaces})
-        remove[None] = _byte_table({s: remove_move(None, s) for s in spaces})
-        replace_table = _byte_table({s: replace_move(s) for s in spaces})
-    number_mask: dict[int, Bitboard] = {}
-    if layout.numbered:
-        for s, n in layout.labels.items():
-            number_mask[n] = number_mask.get(n, 0) | 1 << s
-    return _Tables(
-        geo=geo,
-        free=layout.free,
-        playable=playable,
-        card_spaces=card_spaces,
-        card_mask={c: sum(1 << s for s in sp) for c, sp in card_spaces.items()},
-        place=place,
-        remove=remove,
-        replace=replace_table,
-        ordinary=ordinary,
-        dead={c: card_move(MoveKind.DEAD, c) for c in card_spaces},
-        number_mask=number_mask,
-        no_defence=number_mask.get(2, 0) | number_mask.get(12, 0),
-        length=line_length,
-        star=[_union(geo.reach.get(s, ())) for s in range(100)],
-        lines=[
-            tuple(
-                (
-                    reach,
-                    step,
-                    sum(1 << (s - k * step) for k in range(line_length) if s - k * step >= 0),
-                )
-                for reach, step in zip(geo.reach.get(s, ()), STEPS, strict=False)
-            )
-            for s in range(100)
-        ],
-        by_card=[
-            (sum(1 << s for s in card_spaces[c]), ordinary[c], card_move(MoveKind.DEAD, c))
-            if c in ordinary
-            else None
-            for c in range(CARD_COUNT)
-        ],
-    )
-
-
-def _union(masks: tuple[Bitboard, ...]) -> Bitboard:
-    out = 0
-    for m in masks:
-        out |= m
-    return out
-
-
-def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1 :]
-
-
-def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return items[:i] + (value,) + items[i + 1 :]
+def _rules_for(config: Config) -> CardRules | DiceRules:
+    """The per-game rules of ``config``'s game."""
+    if config.game == "dice":
+        return _DICE_RULES
+    if config.draft:
+        return _DRAFT_RULES
+    return _KIDS_RULES if config.game == "kids" else _CLASSIC_RULES
 
 
 _FIELDS = (
@@ -329,7 +98,7 @@ class State:
     """
 
     __slots__ = (
-        *_FIELDS, "config", "_t", "_moves", "_stack", "setup", "seed", "_legal",
+        *_FIELDS, "config", "_t", "_rules", "_moves", "_stack", "setup", "seed", "_legal",
         "_players", "_teams", "_auto_draw", "_limits", "_max_turns", "_next_roll",
     )  # fmt: skip
 
@@ -359,7 +128,8 @@ class State:
     def __init__(self, config: Config) -> None:
         """An empty table for ``config``; use :meth:`new` to set up a game."""
         self.config = config
-        self._t = _tables(config.game, config.line_length)
+        self._t = game_tables(config.game, config.line_length)
+        self._rules = _rules_for(config)
         n, teams = config.players, config.teams
         self._players = n
         self._teams = teams
@@ -498,7 +268,7 @@ class State:
     def sample_chance(self) -> Move:
         """The roll this game's own random source gives next (what a replay will see)."""
         if self._phase is not _ROLLING:
-            raise IllegalMoveError("no dice to roll now")
+            raise IllegalMoveError("no_roll_due")
         rng = self._rng
         cached = self._next_roll
         if cached is not None and cached[0] == rng:
@@ -627,6 +397,7 @@ class State:
         new._restore(self._snapshot())
         new.config = self.config
         new._t = self._t
+        new._rules = self._rules
         new._players = self._players
         new._teams = self._teams
         new._limits = self._limits
@@ -670,10 +441,8 @@ class State:
         moves = self._legal
         if moves is None:
             phase = self._phase
-            if phase is _PLAY:
-                moves = tuple(self._card_moves())
-            elif phase is _ACT:
-                moves = tuple(self._dice_moves())
+            if phase is _PLAY or phase is _ACT:
+                moves = tuple(self._rules.moves(self))
             elif phase is _ROLLING:
                 moves = tuple(m for m, _ in ROLL_OUTCOMES)
             elif phase is Phase.FORFEIT:
@@ -682,85 +451,39 @@ class State:
                     for c in dict.fromkeys(self._hands[self._to_move])
                 )
             else:
-                moves = tuple(card_move(MoveKind.PICK, c) for c in dict.fromkeys(self._draft))
+                moves = tuple(DraftRules.pick_moves(self))
             self._legal = moves
         return moves
 
     def legal_moves_of(self, seat: int) -> tuple[Move, ...]:
         """The moves ``seat`` may make now: the actor's :attr:`legal_moves`, or for another seat
         its open draw (option ``manual_draw``), or nothing."""
-        if seat == self._to_move:
-            return self.legal_moves
-        if self._outcome is None and seat in self._pending:
-            return (draw_move(seat),)
-        return ()
-
-    def _card_moves(self) -> list[Move]:
-        seat = self._to_move
-        team = seat % self._teams
-        t = self._t
-        occ = self._occ
-        can_place = self._chips[team].bit_count() < self._limits[team]
-        moves: list[Move] = []
-        dead: list[Move] = []
-        by_card = t.by_card
-        # Non-negative, unlike ~occ: an int & a negative int costs half as much again.
-        empty = t.playable & ~occ
-        for card in set(self._hands[seat]):
-            ordinary = by_card[card]
-            if ordinary is not None:  # its two spaces
-                open_spaces = ordinary[0] & empty
-                if open_spaces:
-                    if can_place:
-                        moves += ordinary[1][open_spaces]
-                elif not self._dead_used:
-                    dead.append(ordinary[2])
-            elif CARD_KINDS[card] is _WILD:
-                if can_place:
-                    _expand(t.place[card], empty, moves)
-            else:
-                targets = occ & ~self._chips[team]
-                if not self.config.difficult:
-                    targets &= ~self._locked
-                _expand(t.remove[card], targets, moves)
-        if moves:
-            return moves + dead if dead else moves
-        # No card can be played (RULES.md §2.9): exchange a dead card, or discard any card.
-        hand = self._hands[seat]
-        if not hand:
-            return [PASS]
-        return dead + [card_move(MoveKind.DISCARD, c) for c in dict.fromkeys(hand)]
-
-    def _dice_moves(self) -> list[Move]:
-        seat = self._to_move
-        team = seat % self.config.teams
-        t = self._t
-        occ = self._occ
-        assert self._roll is not None
-        total = self._roll[0] + self._roll[1]
-        opponents = occ & ~self._chips[team]
-        can_place = self._chips[team].bit_count() < self.config.chips[team]
-        moves: list[Move] = []
-        if total == 10:  # defence: remove any opponent chip except on 2 and 12
-            _expand(t.remove[None], opponents & ~t.no_defence, moves)
-        elif total == 11:  # wild: any empty space; a full board: replace any opponent chip
-            if can_place:
-                empty = t.playable & ~occ
-                if empty:
-                    _expand(t.place[None], empty, moves)
-                else:
-                    _expand(t.replace, opponents, moves)
-        elif can_place:
-            spaces = t.number_mask[total]
-            empty = spaces & ~occ
-            if empty:
-                _expand(t.place[None], empty, moves)
-            else:
-                _expand(t.replace, spaces & opponents, moves)
-        return moves or [PASS]
+        if self._outcome is not None:
+            return ()
+        draw = (draw_move(seat),) if seat in self._pending else ()
+        if seat == self._to_move and self._phase is not _ROLLING:
+            return self.legal_moves + draw if draw else self.legal_moves
+        return draw
 
     def is_legal(self, move: Move, seat: int | None = None) -> bool:
-        return self._illegal(move, seat) is None
+        """Whether ``move`` may be made now (by ``seat``, when given)."""
+        return self._refusal(move, seat) is None
+
+    def refusal(self, move: Move, seat: int | None = None) -> IllegalMoveError | None:
+        """Why ``move`` may not be made now (by ``seat``, when given), or ``None`` if it may.
+
+        The error names the mistake with a code (``exc.code``) and its values (``exc.params``),
+        which front ends render in the player's language; :meth:`push` raises the same error.
+
+        >>> state = State.new(make_config("classic", players=2), seed=1)
+        >>> state.refusal(Move.parse("5H@a1")).code
+        'free_corner'
+        """
+        refused = self._refusal(move, seat)
+        if refused is None:
+            return None
+        code, params = refused
+        return IllegalMoveError(code, move=move if isinstance(move, Move) else None, **params)
 
     def push(self, move: Move, seat: int | None = None) -> None:
         """Make ``move``. With ``seat``, also check that this seat may make it.
@@ -775,9 +498,9 @@ class State:
         if kind is _ROLL and self._phase is _ROLLING and seat is None:
             pass
         elif legal is None or seat is not None or move not in legal:
-            reason = self._illegal(move, seat)
-            if reason is not None:
-                raise IllegalMoveError(f"{move}: {reason}")
+            refused = self._refusal(move, seat)
+            if refused is not None:
+                raise IllegalMoveError(refused[0], move=move, **refused[1])
         self._make(move)
 
     def _make(self, move: Move) -> None:
@@ -808,172 +531,68 @@ class State:
         """The last move pushed."""
         return self._moves[-1] if self._moves else None
 
-    def penalty_allowed(self, team: int) -> str | None:
+    def penalty_allowed(self, team: int) -> IllegalMoveError | None:
         """Why a table-talk penalty on ``team`` cannot be imposed now, or ``None`` if it can."""
-        return self._illegal(penalty_move(team), None)
+        return self.refusal(penalty_move(team))
 
-    # --- legality, with reasons ---------------------------------------------------------------
+    # --- legality, with reasons -----------------------------------------------------------------
+    # The conditions common to every game live here; each game's own are its rules' predicates
+    # (card_rules, dice_rules), which generate the legal moves and explain every other move.
 
-    def _illegal(self, move: Move, seat: int | None) -> str | None:
+    def _refusal(self, move: Move, seat: int | None) -> Refusal | None:
         if not isinstance(move, Move):
-            return "not a move"
+            return "not_a_move", {}
         if self._outcome is not None:
-            return "the game is over"
+            return "game_over", {}
         kind = move.kind
-        cfg = self.config
         if kind is MoveKind.DRAW:
-            if not cfg.manual_draw:
-                return "cards are drawn automatically in this game (option manual_draw is off)"
-            if move.seat is None or not 0 <= move.seat < cfg.players:
-                return "no such seat"
-            if seat is not None and seat != move.seat:
-                return "you can only draw for yourself"
-            if move.seat not in self._pending:
-                return (
-                    "there is no draw to take: it was taken,"
-                    " or it lapsed when the next player played and drew"
-                )
-            return None
+            return self._draw_refusal(move, seat)
         if kind is MoveKind.PENALTY:
-            return self._penalty_illegal(move)
+            return self._penalty_refusal(move)
         if seat is not None and seat != self._to_move:
-            return f"it is not your turn (seat {self._to_move + 1} is to act)"
+            return "not_your_turn", {"seat": self._to_move + 1}
         phase = self._phase
         if kind is MoveKind.ROLL:
-            return None if phase is Phase.ROLL and move.dice is not None else "no dice to roll now"
+            return None if phase is Phase.ROLL and move.dice is not None else ("no_roll_due", {})
         if phase is Phase.ROLL:
-            return "the dice must be rolled first"
-        if cfg.game == "dice":
-            return self._dice_illegal(move)
-        me = self._to_move
-        hand = self._hands[me]
+            return "roll_first", {}
+        if move in self.legal_moves:
+            return None
         if phase is Phase.FORFEIT:
             if kind is not MoveKind.FORFEIT:
-                return "a table-talk penalty is due: give up a card first (forfeit:CARD)"
-            return None if move.card in hand else f"you do not hold {_cname(move.card)}"
-        if phase in (Phase.PICK, Phase.PICK_DEAD):
-            if kind is not MoveKind.PICK:
-                return "take one of the face-up cards now (pick:CARD)"
-            return (
-                None
-                if move.card in self._draft
-                else f"{_cname(move.card)} is not among the face-up cards"
-            )
-        if kind in (MoveKind.PICK, MoveKind.FORFEIT):
-            return f"no {kind.name.lower()} is due now"
-        if kind is MoveKind.PASS:
-            return (
-                None
-                if not hand
-                else "you hold cards: play one, or discard one if none can be played"
-            )
-        card = move.card
-        if card is None or card not in hand:
-            return (
-                f"you do not hold {_cname(card)}" if card is not None else "name the card you play"
-            )
-        if kind is MoveKind.DEAD:
-            if card not in self._t.card_mask:
-                return f"{card_name(card)} is never dead: it goes anywhere or removes a chip"
-            if self._occ & self._t.card_mask[card] != self._t.card_mask[card]:
-                free = [space_name(s) for s in self._t.card_spaces[card] if not self._occ >> s & 1]
-                return f"{card_name(card)} is not dead: {' and '.join(free)} still open"
-            if self._dead_used:
-                return "only one dead card may be exchanged a turn"
-            return None
-        if kind is MoveKind.DISCARD:
-            if any(m.kind in (MoveKind.PLACE, MoveKind.REMOVE) for m in self._card_moves()):
-                return "you can play a card, so you may not discard to pass"
-            return None
-        space = move.space
-        if space is None or not cfg.spec.layout.contains(space):
-            return "that space is not on the board"
-        ckind = CARD_KINDS[card]
-        team = me % cfg.teams
-        if kind is MoveKind.PLACE:
-            if ckind is CardKind.REMOVER:
-                return (
-                    f"{card_name(card)} removes a chip; it does not place one"
-                    f" (write {card_name(card)}x{space_name(space)})"
-                )
-            if self._t.free >> space & 1:
-                return f"{space_name(space)} is a free corner: no chip goes there"
-            if self._occ >> space & 1:
-                return f"{space_name(space)} is taken"
-            if ckind is CardKind.ORDINARY and not self._t.card_mask[card] >> space & 1:
-                where = " and ".join(space_name(s) for s in self._t.card_spaces[card])
-                return f"{card_name(card)} goes on {where}, not {space_name(space)}"
-            if self._chips[team].bit_count() >= cfg.chips[team]:
-                return f"team {TEAM_LETTERS[team]} has no chips left to place"
-            return None
-        if kind is MoveKind.REMOVE:
-            if ckind is not CardKind.REMOVER:
-                return (
-                    f"{card_name(card)} places a chip; only a one-eyed Jack or a Dragon removes one"
-                )
-            owner = self.chip_at(space) if cfg.spec.layout.contains(space) else None
-            if owner is None:
-                return f"there is no chip on {space_name(space)}"
-            if owner == team:
-                return f"the chip on {space_name(space)} is your own team's"
-            if not cfg.difficult and self._locked >> space & 1:
-                return f"the chip on {space_name(space)} is part of a completed sequence"
-            return None
-        return f"{kind.name.lower()} is not a move in {cfg.spec.title}"
+                return "forfeit_due", {}
+            return "card_not_held", {"card": card_label(move.card)}
+        if phase is Phase.PICK or phase is Phase.PICK_DEAD:
+            return DraftRules.pick_refusal(self, move)
+        return self._rules.refusal(self, move)
 
-    def _penalty_illegal(self, move: Move) -> str | None:
+    def _draw_refusal(self, move: Move, seat: int | None) -> Refusal | None:
+        """Option ``manual_draw``: a seat that has played takes its draw (RULES.md §2.5)."""
         cfg = self.config
-        if cfg.game != "classic":
-            return "table-talk penalties are a rule of classic Sequence"
-        if move.team is None or not 0 <= move.team < cfg.teams:
-            return "no such team"
-        if cfg.team_size < 2:
-            return "players who play alone have no team-mates to coach"
-        if self._phase is not Phase.PLAY:
-            return "a penalty can be imposed only between plays"
-        if not any(self._hands[s] for s in cfg.members(move.team)):
-            return f"nobody in team {TEAM_LETTERS[move.team]} holds a card"
+        if not cfg.manual_draw:
+            return "draw_automatic", {}
+        if move.seat is None or not 0 <= move.seat < cfg.players:
+            return "no_such_seat", {}
+        if seat is not None and seat != move.seat:
+            return "draw_for_yourself", {}
+        if move.seat not in self._pending:
+            return "no_draw_due", {}
         return None
 
-    def _dice_illegal(self, move: Move) -> str | None:
-        kind = move.kind
-        if kind not in (MoveKind.PLACE, MoveKind.REPLACE, MoveKind.REMOVE, MoveKind.PASS):
-            return f"{kind.name.lower()} is not a move in Sequence Dice"
-        if move.card is not None:
-            return "Sequence Dice has no cards: write @e5, =e5 or xe5"
-        if move in self._dice_moves():
-            return None
-        assert self._roll is not None
-        total = self._roll[0] + self._roll[1]
-        if kind is MoveKind.PASS:
-            return "the roll can be used: pass only when nothing can be done"
-        space = move.space
-        assert space is not None
-        if not self.config.spec.layout.contains(space):
-            return "that space is not on the board"
-        where = space_name(space)
-        if total == 10:
-            return (
-                "a roll of 10 removes an opponent's chip (not on 2 or 12):"
-                f" xSPACE, and {where} is not one"
-            )
-        if (
-            self._chips[self._to_move % self.config.teams].bit_count()
-            >= self.config.chips[self._to_move % self.config.teams]
-        ):
-            return "you have no chips left to place"
-        if total == 11:
-            return (
-                "a roll of 11 puts a chip on any empty space (or replaces one when the board"
-                f" is full); not {kind.name.lower()} on {where}"
-            )
-        label = self.config.spec.layout.labels[space]
-        if label != total:
-            return f"you rolled {total}; {where} is a {label}"
-        return (
-            f"{where}: a roll of {total} places on an empty {total},"
-            " or replaces an opponent's chip when all four are covered"
-        )
+    def _penalty_refusal(self, move: Move) -> Refusal | None:
+        """Table talk (RULES.md §2.6): a team's members each forfeit a card."""
+        cfg = self.config
+        if cfg.game != "classic":
+            return "penalty_not_in_game", {}
+        if move.team is None or not 0 <= move.team < cfg.teams:
+            return "no_such_team", {}
+        if cfg.team_size < 2:
+            return "penalty_no_team_mates", {}
+        if self._phase is not Phase.PLAY:
+            return "penalty_not_now", {}
+        if not any(self._hands[s] for s in cfg.members(move.team)):
+            return "penalty_no_cards", {"team": TEAM_LETTERS[move.team]}
+        return None
 
     # --- applying moves -------------------------------------------------------------------------
 
@@ -1012,22 +631,24 @@ class State:
         elif kind is MoveKind.DEAD:
             self._play_card(me, move.card)
             self._dead_used = True
-            if self.config.draft:
-                self._phase = Phase.PICK_DEAD
-            else:
-                self._draw(me)
+            assert isinstance(self._rules, CardRules)
+            self._rules.after_dead_card(self, me)
             return
         elif kind is MoveKind.DISCARD or kind is MoveKind.PASS:
             if move.card is not None:
                 self._play_card(me, move.card)
             self._passes += 1
-            self._end_action(me, passed=True)
+            self._end_action(me)
+            # A pass does not end the game; a position that can never change again does.
+            if self._outcome is None and not self._rules.can_ever_change(self):
+                self._finish(Termination.STALEMATE, None)
             return
         elif kind is MoveKind.DRAW:
             self._take_draw(move.seat)  # type: ignore[arg-type]
             return
         elif kind is MoveKind.PICK:
-            self._pick(me, move.card)  # type: ignore[arg-type]
+            assert isinstance(self._rules, DraftRules)
+            self._rules.pick(self, me, move.card)  # type: ignore[arg-type]
             return
         elif kind is MoveKind.PENALTY:
             self._impose_penalty(move.team)  # type: ignore[arg-type]
@@ -1037,7 +658,7 @@ class State:
             return
         if self._outcome is None:
             self._passes = 0
-            self._end_action(me, passed=False)
+            self._end_action(me)
 
     def _place_card_and_draw(self, seat: int, card: Card, space: Space) -> None:
         """The hot path: play a card, place its chip, draw, next player (as the general path)."""
@@ -1073,10 +694,10 @@ class State:
         """Move a card from the seat's hand to its discard pile (nothing at Dice)."""
         if card is None:
             return
-        self._hands = _set(self._hands, seat, _without(self._hands[seat], card))
-        self._discards = _set(self._discards, seat, (*self._discards[seat], card))
+        self._hands = replaced(self._hands, seat, without(self._hands[seat], card))
+        self._discards = replaced(self._discards, seat, (*self._discards[seat], card))
         if self.config.draft and card in self._known[seat]:
-            self._known = _set(self._known, seat, _without(self._known[seat], card))
+            self._known = replaced(self._known, seat, without(self._known[seat], card))
 
     def _place(self, seat: int, space: Space) -> None:
         team = seat % self._teams
@@ -1105,8 +726,8 @@ class State:
                     if run & starts:
                         self._new_sequences(team, space, own)
                         break
-        if own & HEART == HEART and self.config.draft and self._outcome is None:
-            self._finish(Termination.HEART, team)
+        if self.config.draft:  # the draft variant's heart
+            self._rules.after_place(self, team, own)  # type: ignore[union-attr]
 
     def _new_sequences(self, team: int, space: Space, own: Bitboard) -> None:
         existing = self._seqs[team]
@@ -1173,7 +794,7 @@ class State:
         return best[1]
 
     def _record(self, team: int, seqs: tuple[Bitboard, ...]) -> None:
-        self._seqs = _set(self._seqs, team, seqs)
+        self._seqs = replaced(self._seqs, team, seqs)
         locked = 0
         for team_seqs in self._seqs:
             for w in team_seqs:
@@ -1185,7 +806,7 @@ class State:
     def _remove(self, space: Space) -> None:
         bit = 1 << space
         owner = next(team for team, m in enumerate(self._chips) if m & bit)
-        self._chips = _set(self._chips, owner, self._chips[owner] & ~bit)
+        self._chips = replaced(self._chips, owner, self._chips[owner] & ~bit)
         self._occ &= ~bit
         if self._locked & bit:  # only under `difficult`: the sequence is broken
             kept = tuple(w for w in self._seqs[owner] if not w & bit)
@@ -1204,26 +825,13 @@ class State:
         if candidates:
             self._record(team, existing + self._choose_windows(team, candidates, own))
 
-    def _end_action(self, seat: int, passed: bool) -> None:
+    def _end_action(self, seat: int) -> None:
         """After a card is played (or a Dice roll used): draw, then the next turn."""
-        cfg = self.config
-        if cfg.game == "dice":
-            roll = self._roll
-            self._roll = None
-            extra = roll is not None and roll[0] + roll[1] in (2, 12)
-            self._next_turn(seat if extra else (seat + 1) % cfg.players)
-            return
-        if cfg.draft:
-            self._phase = Phase.PICK
-            return
-        if cfg.manual_draw:
-            self._pending = (*self._pending, seat)
+        rules = self._rules
+        if rules is _DICE_RULES:
+            _DICE_RULES.after_roll_used(self, seat)
         else:
-            self._draw(seat)
-        if passed and self._passes >= cfg.players:
-            self._finish(Termination.STALEMATE, None)
-            return
-        self._next_turn((seat + 1) % cfg.players)
+            rules.after_play(self, seat)  # type: ignore[union-attr]
 
     def _next_turn(self, seat: int) -> None:
         self._turns += 1
@@ -1233,8 +841,6 @@ class State:
         self._to_move = seat
         self._dead_used = False
         self._phase = _ROLLING if self.config.game == "dice" else _PLAY
-        if self._pending and seat in self._pending:  # loss of card: the draw lapsed
-            self._pending = tuple(s for s in self._pending if s != seat)
 
     def _draw(self, seat: int) -> None:
         """The seat draws the top card; an empty pile is first made again from the discards."""
@@ -1246,34 +852,20 @@ class State:
             self._deck = tuple(deck)
             self._deck_pos = 0
             self._discards = ((),) * self.config.players
-        self._hands = _set(self._hands, seat, (*self._hands[seat], self._deck[self._deck_pos]))
+        self._hands = replaced(self._hands, seat, (*self._hands[seat], self._deck[self._deck_pos]))
         self._deck_pos += 1
 
     def _take_draw(self, seat: int) -> None:
         self._draw(seat)
+        pending = self._pending
+        mine = pending.index(seat)
         previous = (seat - 1) % self.config.players
-        # This seat has now played and drawn: the previous seat's draw lapses (loss of card).
-        self._pending = tuple(s for s in self._pending if s != seat and s != previous)
-
-    def _pick(self, seat: int, card: Card) -> None:
-        self._hands = _set(self._hands, seat, (*self._hands[seat], card))
-        self._known = _set(self._known, seat, (*self._known[seat], card))
-        draft = _without(self._draft, card)
-        if self._deck_pos < len(self._deck):
-            draft = (*draft, self._deck[self._deck_pos])
-            self._deck_pos += 1
-            self._draft = draft
-        else:
-            self._draft = draft
-            self._finish(Termination.DECK_EMPTY, None)
-            return
-        if self._phase is Phase.PICK_DEAD:
-            self._phase = Phase.PLAY
-        else:
-            if self._passes >= self.config.players:
-                self._finish(Termination.STALEMATE, None)
-                return
-            self._next_turn((seat + 1) % self.config.players)
+        # Loss of card (RULES.md §2.5): this seat has now played and drawn, so the draw of the
+        # seat before it lapses, if that seat played before this one (``pending`` is in the
+        # order of the plays; in a 2-player game the other seat may have played since).
+        self._pending = tuple(
+            s for i, s in enumerate(pending) if s != seat and not (s == previous and i < mine)
+        )
 
     def _impose_penalty(self, team: int) -> None:
         n = self.config.players
@@ -1305,8 +897,6 @@ class State:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator): its own hand and everything public."""
-        from .view import View
-
         return View.of(self, seat)
 
     @classmethod
@@ -1316,10 +906,53 @@ class State:
         Every card the viewer cannot see (other hands, the draw pile) is drawn from the cards
         not visible to it; cards publicly known to be in a hand (taken from the draft) stay
         there. The viewer's own knowledge is unchanged: ``sample.view(seat) == view``.
+        What OpenSpiel calls ``ResampleFromInfostate``, for searches with hidden information.
         """
-        from .view import state_from_view
-
-        return state_from_view(view, seed)
+        cfg = view.config
+        state = cls(cfg)
+        r = rngmod.seed_state(seed)
+        hands: list[tuple[Card, ...]] = []
+        if cfg.spec.uses_cards:
+            r, pool = rngmod.shuffled(r, view.unseen_pool)
+            for seat, size in enumerate(view.hand_sizes):
+                if seat == view.seat:
+                    assert view.hand is not None
+                    hands.append(view.hand)
+                    continue
+                known = view.known_hands[seat] if seat < len(view.known_hands) else ()
+                missing = size - len(known)
+                hands.append(known + tuple(pool[:missing]))
+                pool = pool[missing:]
+            if len(pool) != view.deck_size:
+                raise ValueError(
+                    "inconsistent view: hidden cards do not add up to hands and draw pile"
+                )
+            state._deck = tuple(pool)
+        else:
+            hands = [()] * cfg.players
+        state._hands = tuple(hands)
+        state._deck_pos = 0
+        state._chips = view.chips
+        state._occ = view.occupied
+        state._seqs = view.sequences
+        state._locked = view.locked
+        state._discards = view.discards
+        state._draft = view.draft
+        state._known = view.known_hands
+        state._to_move = view.to_move
+        state._phase = view.phase
+        state._dead_used = view.dead_card_exchanged
+        state._passes = view.passes
+        state._turns = view.turns
+        state._pending = view.pending_draws
+        state._forfeit = view.forfeit
+        state._roll = view.roll
+        state._rng = r
+        state._outcome = view.outcome
+        state._moves = list(view.move_stack)
+        state._stack = []
+        state.setup = view.setup
+        return state
 
     def resample(self, seat: int | None, seed: int) -> State:
         """Shorthand for ``State.sample_from_view(self.view(seat), seed)``."""
@@ -1329,41 +962,18 @@ class State:
 
     def position(self) -> str:
         """The position in text (see :mod:`.position`); :meth:`from_position` reads it back."""
-        from .position import write_position
-
         return write_position(self)
 
     @classmethod
     def from_position(cls, text: str) -> State:
-        from .position import read_position
-
-        return read_position(text)
+        """The state a :meth:`position` text describes; :class:`InvalidPositionError` says
+        what is wrong with a text that does not describe one."""
+        return read_position(text, cls)
 
     def board_text(self) -> str:
         """The board for people: the label of each space, and team letters on chips, under the
         column letters and beside the row numbers that the move notation uses (``d3``)."""
         return board_text(self.config.spec.layout, self.chip_at, self._locked)
-
-
-def board_text(
-    layout: BoardLayout, chip_at: Callable[[Space], int | None], locked: Bitboard
-) -> str:
-    """The text of :meth:`State.board_text` (and of ``View.board_text``): chips of a completed
-    sequence (``locked``) in capitals."""
-    lines = ["   " + "".join(f" {FILES[c]}  " for c in range(layout.cols)).rstrip()]
-    for r in range(layout.rows):
-        cells = []
-        for c in range(layout.cols):
-            s = r * STRIDE + c
-            team = chip_at(s)
-            if team is not None:
-                letter = TEAM_LETTERS[team]
-                mark = letter * 2 if locked >> s & 1 else letter.lower() * 2
-                cells.append(f"[{mark}]")
-            else:
-                cells.append(f" {layout.label_name(s)[:2]:<2} ")
-        lines.append(f"{r + 1:>2} " + "".join(cells))
-    return "\n".join(lines)
 
 
 # --- set-up helpers ---------------------------------------------------------------------------
@@ -1411,10 +1021,6 @@ def _roll_off(r: int, players: int) -> tuple[int, Setup]:
             return r, Setup(dealer=None, first=contenders[0], rolls=tuple(rounds))
 
 
-def _cname(card: Card | None) -> str:
-    return "that card" if card is None else card_name(card)
-
-
 def count_cards(state: State) -> Counter[Card]:
     """Every card of the game wherever it is (hands, discards, draw pile, draft): for checks."""
     counts: Counter[Card] = Counter()
@@ -1436,7 +1042,7 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     manual = state.config.manual_draw
     push, make = state.push, state._make
-    card_moves, dice_moves, uniform = state._card_moves, state._dice_moves, rng.random
+    rules_moves, uniform = state._rules.moves, rng.random
     legal: Sequence[Move]
     while state._outcome is None:
         # As legal_moves and push(), without the copy of the list and the legality check:
@@ -1445,12 +1051,7 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
         if phase is _ROLLING:
             make(state.sample_chance())
             continue
-        if phase is _PLAY:
-            legal = card_moves()
-        elif phase is _ACT:
-            legal = dice_moves()
-        else:
-            legal = state.legal_moves
+        legal = rules_moves(state) if phase is _PLAY or phase is _ACT else state.legal_moves
         seat = state._to_move
         make(legal[int(uniform() * len(legal))])
         if manual and seat in state._pending and state._outcome is None:

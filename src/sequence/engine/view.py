@@ -4,7 +4,7 @@ A :class:`View` is built by :meth:`State.view` and is the only thing bots and fr
 given. It never holds another player's hand (beyond cards publicly taken from the draft), the
 order of the draw pile, or the random source (which would foretell shuffles and dice).
 
-:func:`state_from_view` deals the hidden cards at random, consistently with a view: what a
+:meth:`State.sample_from_view` deals the hidden cards at random, consistently with a view: what a
 search with hidden information needs (OpenSpiel's ``ResampleFromInfostate``).
 
 >>> from sequence.engine import State, make_config
@@ -21,14 +21,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import rng as rngmod
-from .board import Bitboard, line_geometry, space_name, spaces_of
+from .board import TEAM_LETTERS, Bitboard, board_text, line_geometry, space_name, spaces_of
 from .cards import CARD_COUNT, Card, card_name
 from .games import SPECS, Config
-from .moves import TEAM_LETTERS, Move
-from .state import Outcome, Phase, Setup, State, board_text
+from .moves import Move
+from .turn import Outcome, Phase, Setup
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 @dataclass(frozen=True)
@@ -254,53 +256,3 @@ def _unseen_pool(view: View) -> tuple[Card, ...]:
     if min(counts) < 0:
         raise ValueError("inconsistent view: more copies of a card seen than the deck holds")
     return tuple(card for card, k in enumerate(counts) for _ in range(k))
-
-
-def state_from_view(view: View, seed: int) -> State:
-    """Deal every hidden card at random from ``seed``, consistently with ``view``."""
-    cfg = view.config
-    state = State(cfg)
-    r = rngmod.seed_state(seed)
-    hands: list[tuple[Card, ...]] = []
-    if cfg.spec.uses_cards:
-        r, pool = rngmod.shuffled(r, view.unseen_pool)
-        for seat, size in enumerate(view.hand_sizes):
-            if seat == view.seat:
-                assert view.hand is not None
-                hands.append(view.hand)
-                continue
-            known = view.known_hands[seat] if seat < len(view.known_hands) else ()
-            missing = size - len(known)
-            hands.append(known + tuple(pool[:missing]))
-            pool = pool[missing:]
-        if len(pool) != view.deck_size:
-            raise ValueError("inconsistent view: hidden cards do not add up to hands and draw pile")
-        state._deck = tuple(pool)
-    else:
-        hands = [()] * cfg.players
-    state._hands = tuple(hands)
-    state._deck_pos = 0
-    state._chips = view.chips
-    occ = 0
-    for m in view.chips:
-        occ |= m
-    state._occ = occ
-    state._seqs = view.sequences
-    state._locked = view.locked
-    state._discards = view.discards
-    state._draft = view.draft
-    state._known = view.known_hands
-    state._to_move = view.to_move
-    state._phase = view.phase
-    state._dead_used = view.dead_card_exchanged
-    state._passes = view.passes
-    state._turns = view.turns
-    state._pending = view.pending_draws
-    state._forfeit = view.forfeit
-    state._roll = view.roll
-    state._rng = r
-    state._outcome = view.outcome
-    state._moves = list(view.move_stack)
-    state._stack = []
-    state.setup = view.setup
-    return state

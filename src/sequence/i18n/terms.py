@@ -13,10 +13,9 @@ glossary, ``docs/glossary.md``, records where each language's word comes from).
 
 from __future__ import annotations
 
+from sequence.engine import TEAM_LETTERS, Outcome, Termination
 from sequence.engine.cards import KIDS_ANIMALS, KIDS_FIRST, Card, card_symbol, parse_card
 from sequence.engine.games import OPTIONS
-from sequence.engine.moves import TEAM_LETTERS
-from sequence.engine.state import Outcome, Termination
 
 from . import N_, Nn_, translator
 

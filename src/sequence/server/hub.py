@@ -659,7 +659,7 @@ class Hub:
             index = TEAM_LETTERS.index(team.upper())
             reason = state.penalty_allowed(index)
             if reason:
-                raise RequestError("illegal", reason, engine=True)
+                raise RequestError("illegal", str(reason), engine=True)
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
