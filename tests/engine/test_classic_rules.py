@@ -216,6 +216,17 @@ def test_two_players_a_draw_lapses_once_the_next_player_has_played_and_drawn() -
     assert st.hand_of(0) == cards("6H")
 
 
+def test_a_draw_left_for_later_lets_the_next_seat_move() -> None:
+    # A person at a real table may draw late: the driver then passes the waiting draw by.
+    st = manual(players=3)
+    push(st, "5H@e5")
+    assert st.next_step() == Step(StepKind.DRAW, 0)
+    assert st.next_step(waiting={0}) == Step(StepKind.MOVE, 1)
+    push(st, "2S@b1", seat=1)
+    assert st.next_step(waiting={0}) == Step(StepKind.DRAW, 1)
+    assert st.next_step(waiting={0, 1}) == Step(StepKind.MOVE, 2)
+
+
 def test_a_seat_that_plays_again_before_drawing_keeps_one_open_draw() -> None:
     st = manual(players=2)
     push(st, "5H@e5", "2S@b1", "6H@d5")

@@ -9,12 +9,20 @@ from pathlib import Path
 import pytest
 
 from sequence.engine import make_config
-from sequence.env import action_space, actions, environment, gym, observation, observation_layout
+from sequence.env import (
+    action_space,
+    actions,
+    arrays,
+    environment,
+    gym,
+    observation,
+    observation_layout,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("module", [actions, observation, environment, gym])
+@pytest.mark.parametrize("module", [actions, observation, arrays, environment, gym])
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -44,8 +44,9 @@ def test_random_agent_plays_whole_episodes_of_every_game(config: Config) -> None
         assert env.record().replay().outcome == outcome
         assert info["legal_actions"] == [] and sum(info["action_mask"]) == 0
         if outcome.winner is None:
-            assert reward == 0.0
+            assert reward == 0.0 and info["winner"] == -1
         else:
+            assert info["winner"] == outcome.winner
             assert reward == (1.0 if outcome.winner == env.agent_team else -1.0)
         assert truncated == (info["termination"] == "max_turns")
         assert terminated != truncated
@@ -75,7 +76,7 @@ def test_team_mates_are_bots_and_the_reward_is_the_teams() -> None:
     for k in range(4):
         *_, (_, reward, _, _, info) = play(env, agent_seed=k)
         winner = info["winner"]
-        assert reward == (0.0 if winner is None else 1.0 if winner == 1 else -1.0)
+        assert reward == (0.0 if winner == -1 else 1.0 if winner == 1 else -1.0)
         rewards.append(reward)
     assert -1.0 in rewards  # two other teams of random players win sometimes
 
@@ -155,9 +156,10 @@ def test_penalty_mode_ends_the_episode_without_playing() -> None:
     assert "is illegal" in info2["illegal_action"] and obs2 == obs
     assert (info2["outcome"], info2["winner"], info2["termination"]) == (
         None,
-        None,
+        -1,
         "illegal_action",
     )
+    assert set(info2) == set(info)  # the same keys at every step
     assert info2["legal_actions"] == [] and sum(info2["action_mask"]) == 0
     assert env.view.move_stack == moves_before
     assert env.legal_actions() == [] and sum(env.action_mask()) == 0

@@ -27,34 +27,73 @@ def test_gymnasiums_checker_passes_without_a_warning(env_id: str) -> None:
         check_env(env.unwrapped)
 
 
+INFO_KEYS = {"action_mask", "turn", "winner", "termination", "illegal_action"}
+
+
+def _as_list(obs: Any) -> Any:
+    if isinstance(obs, dict):
+        return {key: value.tolist() for key, value in obs.items()}
+    return obs.tolist()
+
+
 def _play(env: GymSequenceEnv, seed: int, policy_seed: int = 0) -> list[Any]:
     """One episode with a random masked policy; every observation and reward, in order."""
     rng = random.Random(policy_seed)
     obs, info = env.reset(seed=seed)
-    trace: list[Any] = [obs.tolist()]
+    trace: list[Any] = [_as_list(obs)]
     done = False
     while not done:
         assert env.observation_space.contains(obs)
+        assert set(info) == INFO_KEYS and info["winner"] == -1 and info["termination"] == ""
         mask = info["action_mask"]
-        legal = info["legal_actions"]
+        legal = np.flatnonzero(mask)
         assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
-        assert np.flatnonzero(mask).tolist() == legal.tolist()
+        assert legal.tolist() == env.unwrapped.env.legal_actions()
         assert env.action_masks().tolist() == mask.astype(bool).tolist()
         action = legal[rng.randrange(len(legal))]  # a numpy integer, as policies give
         obs, reward, terminated, truncated, info = env.step(action)
-        trace += [obs.tolist(), reward]
+        trace += [_as_list(obs), reward]
         done = terminated or truncated
     assert env.observation_space.contains(obs)
-    assert not env.action_masks().any()
-    assert reward in (-1.0, 0.0, 1.0) and "illegal_action" not in info
+    assert not env.action_masks().any() and not info["action_mask"].any()
+    assert set(info) == INFO_KEYS and isinstance(info["winner"], int)
+    assert reward in (-1.0, 0.0, 1.0) and info["illegal_action"] == ""
+    assert reward == 0.0 if info["winner"] == -1 else info["termination"] != ""
     return trace
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_masked_random_play_stays_in_the_spaces_in_every_configuration(name: str) -> None:
     options = dict(CONFIGS[name])
-    env = GymSequenceEnv(options.pop("game"), opponents="random", **options)
-    _play(env, seed=3)
+    game = options.pop("game")
+    _play(GymSequenceEnv(game, opponents="random", **options), seed=3)
+    planes = GymSequenceEnv(game, opponents="random", observation="planes", history=3, **options)
+    _play(planes, seed=4)
+
+
+def test_observations_are_scaled_and_planes_are_boards() -> None:
+    env = GymSequenceEnv("classic", players=2, observation="planes", history=2)
+    space = env.observation_space
+    assert isinstance(space, gymnasium.spaces.Dict)
+    board, features = space["board"], space["features"]
+    assert board.shape == (9, 10, 10) and (board.low == 0).all() and (board.high == 1).all()
+    assert (features.low == 0).all() and (features.high == 1).all()
+    obs, info = env.reset(seed=1)
+    names = [name for name, _ in env.observer.channels]
+    assert names == ["chips_0", "chips_1", "empty", "free", "locked_0", "locked_1", "hand"] + [
+        "last_0",
+        "last_1",
+    ]
+    chips, empty, free = obs["board"][0], obs["board"][2], obs["board"][3]
+    assert free.sum() == 4 and free[0, 0] == free[9, 9] == 1
+    assert empty.sum() == 96 - obs["board"][:2].sum()
+    before = int(chips.sum())
+    obs, *_ = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    flat = GymSequenceEnv("classic", players=2)
+    assert flat.observation_space.shape == (827,)
+    assert (flat.observation_space.high == 1).all()  # type: ignore[attr-defined]
+    assert obs["board"][7:].sum() >= 1  # the last moves' spaces (one of them at least)
+    assert obs["board"][0].sum() >= before
 
 
 def test_reset_seed_fixes_the_episode_and_the_ones_after_it() -> None:
@@ -75,6 +114,7 @@ def test_an_illegal_action_ends_the_episode_by_default_and_raises_on_request() -
     _, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert "is illegal" in info["illegal_action"] and not info["action_mask"].any()
+    assert (info["winner"], info["termination"]) == (-1, "illegal_action")
 
     strict = GymSequenceEnv("classic", opponents="random", illegal="raise")
     before, _ = strict.reset(seed=2)
@@ -87,7 +127,7 @@ def test_an_illegal_action_ends_the_episode_by_default_and_raises_on_request() -
     )
 
 
-def test_render_modes() -> None:
+def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     env = GymSequenceEnv("kids", render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
@@ -95,8 +135,17 @@ def test_render_modes() -> None:
     quiet = GymSequenceEnv("kids")
     quiet.reset(seed=1)
     assert quiet.render() is None
+    human = GymSequenceEnv("kids", render_mode="human")
+    _, info = human.reset(seed=1)
+    assert human.render() is None and "hold:" in capsys.readouterr().out
+    human.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "hold:" in capsys.readouterr().out  # human mode shows every step
+    picture = GymSequenceEnv("kids", render_mode="rgb_array")
+    picture.reset(seed=1)
+    image = picture.render()
+    assert image.dtype == np.uint8 and image.shape == (6 * 16, 7 * 16, 3)
     with pytest.raises(ValueError, match="render_mode"):
-        GymSequenceEnv("kids", render_mode="human")
+        GymSequenceEnv("kids", render_mode="video")
 
 
 def test_draft_id_plays_classic_with_the_draft_option() -> None:
@@ -114,6 +163,58 @@ def test_what_the_agent_gets_is_what_the_plain_environment_gives() -> None:
     # Find the episode seed the adapter used, by giving the plain environment the same one.
     episode_seed = int(np.random.default_rng(5).integers(2**63 - 1))
     plain_obs, plain_info = plain.reset(seed=episode_seed)
-    assert obs.tolist() == plain_obs
-    assert set(info) == set(plain_info)
-    assert info["legal_actions"].tolist() == plain_info["legal_actions"]
+    high = np.asarray(plain.observation_layout.high(), dtype=np.float64)
+    assert np.allclose(obs, np.asarray(plain_obs) / high)  # the same numbers, scaled
+    # The same keys but the variable-length legal_actions and the outcome object.
+    assert set(info) == set(plain_info) - {"legal_actions", "outcome"}
+    assert np.flatnonzero(info["action_mask"]).tolist() == plain_info["legal_actions"]
+
+
+def _random_masked_actions(masks: Any, rng: np.random.Generator) -> Any:
+    return np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+
+
+@pytest.mark.parametrize("vector", ["sync", "async"])
+def test_gymnasiums_vector_environments_stack_observations_and_info(vector: str) -> None:
+    """Envs whose agents have different numbers of legal actions, and episodes that end (a
+    draw's winner too) at different steps: every info key stacks."""
+    make = gymnasium.vector.SyncVectorEnv if vector == "sync" else gymnasium.vector.AsyncVectorEnv
+    fns = [
+        lambda: gymnasium.make("sequence/Kids-v0", opponents="random", max_turns=6),
+        lambda: gymnasium.make("sequence/Kids-v0", opponents="random", observation="flat"),
+    ]
+    envs = make(fns)
+    try:
+        obs, info = envs.reset(seed=[1, 2])
+        assert obs.shape == (2, envs.single_observation_space.shape[0])
+        assert info["action_mask"].shape == (2, 155) and info["winner"].tolist() == [-1, -1]
+        rng = np.random.default_rng(0)
+        ended = 0
+        for _ in range(40):
+            actions = _random_masked_actions(info["action_mask"], rng)
+            obs, _rewards, terminated, truncated, info = envs.step(actions)
+            ended += int(terminated.sum() + truncated.sum())
+            assert info["winner"].dtype.kind == "i"
+            if not info["action_mask"].any(axis=1).all():  # a finished env: the next step resets
+                info["action_mask"][~info["action_mask"].any(axis=1), 0] = 1
+        assert ended >= 1  # the 6-turn game ended (a draw) and the vector env went on
+    finally:
+        envs.close()
+
+
+def test_stable_baselines3_learns_with_maskable_ppo_and_no_wrapper() -> None:
+    pytest.importorskip("sb3_contrib", reason="the rl extra (sb3-contrib) is not installed")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    vec = make_vec_env("sequence/Kids-v0", n_envs=2, seed=0, env_kwargs={"opponents": "random"})
+    assert vec.render_mode == "rgb_array"  # what make_vec_env asks for, given
+    model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1, seed=0)
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256
+    planes = make_vec_env(
+        "sequence/Dice-v0", n_envs=1, env_kwargs={"opponents": "random", "observation": "planes"}
+    )
+    MaskablePPO("MultiInputPolicy", planes, n_steps=16, batch_size=16, n_epochs=1).learn(16)
+    vec.close()
+    planes.close()

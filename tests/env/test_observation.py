@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from sequence.engine import Config, State, make_config
+from sequence.engine import Config, State, View, make_config
 from sequence.env import SequenceEnv, as_array, encode_observation, observation_layout
+
+HAS_NUMPY = importlib.util.find_spec("numpy") is not None
+
+
+def _observers(config: Config) -> dict[str, Callable[[View], Any]]:
+    """Every observation option, each as a function from a view to a comparable value."""
+    out: dict[str, Callable[[View], Any]] = {
+        "flat": encode_observation,
+        "flat+history": lambda view: encode_observation(view, history=4),
+    }
+    if HAS_NUMPY:
+        from sequence.env.arrays import Observer
+
+        for planes in (False, True):
+            for history in (0, 3):
+                observer = Observer(config, planes=planes, history=history)
+
+                def observe(view: View, observer: Observer = observer) -> Any:
+                    obs = observer.encode(view)
+                    if isinstance(obs, dict):
+                        return {key: value.tolist() for key, value in obs.items()}
+                    return obs.tolist()
+
+                out[f"array planes={planes} history={history}"] = observe
+    return out
 
 
 def _random_states(config: Config, seed: int, every: int = 7) -> list[State]:
@@ -54,7 +82,7 @@ def test_length_is_fixed_and_segments_tile_it(config: Config) -> None:
         # largest.
         ({"players": 3, "chips_per_colour": "us"}, "supply", [50, 50, 50]),
         ({"players": 2, "max_turns": 12}, "turn", [12]),
-        ({"players": 4}, "flags", [1, 4]),
+        ({"players": 4}, "flags", [1, 1000]),
         ({"game": "dice", "players": 2, "max_turns": 300}, "flags", [1, 300]),
     ],
 )
@@ -140,16 +168,17 @@ def test_hidden_cards_never_change_an_observation(config: Config) -> None:
 
     (Dice has no hidden cards: there the resampled twins are the same game.)
     """
+    observers = _observers(config)
     for state in _random_states(config, seed=3, every=9):
         for seat in range(config.players):
             view = state.view(seat)
-            obs = encode_observation(view)
             others = [s for s in range(config.players) if s != seat]
             changed = []  # (twin, seat) where that seat's hand is not what it was
             for k in range(3):
                 twin = State.sample_from_view(view, seed=k)
                 assert twin.hand_of(seat) == state.hand_of(seat)
-                assert encode_observation(twin.view(seat)) == obs
+                for name, observe in observers.items():
+                    assert observe(twin.view(seat)) == observe(view), name
                 changed += [
                     (twin, s) for s in others if sorted(twin.hand_of(s)) != sorted(state.hand_of(s))
                 ]
@@ -158,7 +187,8 @@ def test_hidden_cards_never_change_an_observation(config: Config) -> None:
             if hidden and state.deck_size > 10 and not state.is_over():
                 assert changed
             for twin, s in changed:
-                assert encode_observation(twin.view(s)) != encode_observation(state.view(s))
+                for name, observe in observers.items():
+                    assert observe(twin.view(s)) != observe(state.view(s)), name
 
 
 def test_env_observations_hold_nothing_hidden_over_an_episode() -> None:
@@ -220,3 +250,54 @@ def test_as_array_needs_numpy_or_says_so() -> None:
             as_array([1, 2])
     else:
         assert as_array([1, 2]).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.skipif(not HAS_NUMPY, reason="numpy (the gym extra) is not installed")
+@pytest.mark.parametrize("history", [0, 5])
+def test_arrays_are_the_flat_observation_scaled_to_0_1(config: Config, history: int) -> None:
+    import numpy as np
+
+    from sequence.env.arrays import Observer
+
+    flat = Observer(config, history=history)
+    planes = Observer(config, planes=True, history=history)
+    layout = observation_layout(config, history)
+    high = np.asarray(layout.high(), dtype=np.float64)
+    assert flat.size == layout.size and len(planes.channels) == planes.board_shape[0]
+    for state in _random_states(config, seed=6, every=5):
+        for seat in range(config.players):
+            view = state.view(seat)
+            ref = np.asarray(encode_observation(view, history)) / high
+            obs = flat.encode(view)
+            assert obs.dtype == np.float32 and obs.shape == (layout.size,)
+            assert np.allclose(obs, ref, atol=1e-6) and obs.min() >= 0 and obs.max() <= 1
+            both = planes.encode(view)
+            assert np.array_equal(both["features"], obs[layout["sequences"].start :])
+            board = both["board"]
+            assert board.shape == planes.board_shape and board.min() >= 0 and board.max() <= 1
+            t = config.teams
+            cells = layout.segment(ref, "board")
+            # Plane k of space i is entry k of space i's row in the flat board segment.
+            rows = np.asarray(cells).reshape(-1, t + 2).T
+            assert np.array_equal(board[: t + 2].reshape(t + 2, -1), rows)
+
+
+def test_history_holds_the_last_moves_latest_first() -> None:
+    config = make_config("classic", players=2)
+    layout = observation_layout(config, history=3)
+    assert layout["history"].shape == (3, 698) and layout.size == 827 + 3 * 698
+    state = State.new(config, seed=2)
+    view = state.view(0)
+    assert sum(layout.segment(encode_observation(view, 3), "history")) == 0  # nothing yet
+    played = []
+    for _ in range(4):
+        move = state.legal_moves[0]
+        played.append(move)
+        state.push(move)
+    history = layout.segment(encode_observation(state.view(0), 3), "history")
+    from sequence.env import move_to_action
+
+    rows = [history[k * 698 : (k + 1) * 698] for k in range(3)]
+    assert [row.index(1) for row in rows] == [move_to_action(m) for m in played[::-1][:3]]
+    with pytest.raises(ValueError, match="history"):
+        observation_layout(config, history=-1)

@@ -10,10 +10,11 @@ import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo", reason="PettingZoo (extra 'pettingzoo') is missing")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from sequence.engine import make_config  # noqa: E402
-from sequence.env import IllegalActionError, encode_observation  # noqa: E402
+from sequence.env import IllegalActionError, encode_observation, observation_layout  # noqa: E402
 from sequence.env.pettingzoo import SequenceAECEnv, env  # noqa: E402
 
 from .conftest import CONFIGS  # noqa: E402
@@ -31,6 +32,15 @@ def test_pettingzoos_api_and_seed_tests_pass(name: str) -> None:
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         api_test(env(game, **options), num_cycles=300)
         seed_test(functools.partial(env, game, **options), num_cycles=30)
+        # Every observation option passes too (planes: a dict inside the observation dict).
+        api_test(env(game, observation="planes", history=2, **options), num_cycles=100)
+        seed_test(functools.partial(env, game, history=3, **options), num_cycles=10)
+
+
+def test_pettingzoos_render_test_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(functools.partial(env, "kids", players=2))
+    render_test(functools.partial(env, "dice", players=2))
+    assert capsys.readouterr().out  # "human" printed the board
 
 
 def _self_play(game: SequenceAECEnv, seed: int) -> dict[str, float]:
@@ -75,12 +85,13 @@ def test_each_agent_observes_only_its_own_seats_view() -> None:
     game = SequenceAECEnv("classic", players=3)
     game.reset(seed=4)
     state = game._require_state()
+    high = np.asarray(observation_layout(game.config).high(), dtype=np.float64)
     for seat, agent in enumerate(game.possible_agents):
-        observed = game.observe(agent)["observation"].tolist()
-        assert observed == encode_observation(state.view(seat))
+        observed = game.observe(agent)["observation"]
+        assert np.allclose(observed, np.asarray(encode_observation(state.view(seat))) / high)
         # The same seat's view of a state whose hidden cards were dealt again looks the same.
         other = state.resample(seat, seed=99)
-        assert encode_observation(other.view(seat)) == observed
+        assert (game.observer.encode(other.view(seat)) == observed).all()
 
 
 def test_illegal_actions() -> None:
@@ -113,3 +124,29 @@ def test_config_errors_and_render() -> None:
     board = game.render()
     assert board is not None and board.splitlines()[0].split() == list("abcdefghij")
     assert "hold" not in board  # a spectator's board: no hand
+
+
+def test_infos_have_the_same_keys_from_the_start_and_a_draw_is_minus_one() -> None:
+    game = SequenceAECEnv("kids", players=2, max_turns=4)
+    game.reset(seed=3)
+    keys = {"turn", "winner", "termination"}
+    assert all(set(info) == keys for info in game.infos.values())
+    for _agent in game.agent_iter():
+        observation, _, termination, truncation, info = game.last()
+        assert set(info) == keys and isinstance(info["winner"], int)
+        if termination or truncation:
+            assert info["termination"] == "max_turns" and info["winner"] == -1
+            game.step(None)
+        else:
+            assert info["winner"] == -1 and info["termination"] == ""
+            game.step(int(observation["action_mask"].nonzero()[0][0]))
+
+
+def test_the_parallel_conversion_is_refused_for_a_turn_based_game() -> None:
+    """PettingZoo's aec_to_parallel needs every live agent to act at every step; in Sequence
+    one seat acts at a time, so the environment says it is not parallelizable."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    assert SequenceAECEnv.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="parallel"):
+        aec_to_parallel(env("kids", players=2))

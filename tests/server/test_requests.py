@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sequence.cli.main import main
-from sequence.server import hub as hub_module
+from sequence.server import registry
 
 from .conftest import Client, ServerThread, create_table, join, start
 
@@ -96,14 +96,14 @@ def test_the_record_is_refused_until_the_game_is_over_and_saved_as_docs_say(
 ) -> None:
     lobby = create_table(server, game="kids", players=2, name="Ann")
     playing = create_table(server, game="kids", players=2, bots=["random", "random"])
-    server.hub.bot_delay = 30  # it stays in play
+    server.hub.scheduler.delay = 30  # it stays in play
     start(server, playing["code"], playing["host_token"])
     with server.http() as http:
         for code in (lobby["code"], playing["code"]):
             for path in ("record", "replay/0"):
                 r = http.get(f"/api/tables/{code}/{path}")
                 assert r.status_code == 403 and r.json()["error"] == "not_finished", r.text
-    server.hub.bot_delay = 0
+    server.hub.scheduler.delay = 0
     code = finished_bot_game(server)
     with server.http() as http:
         answer = http.get(f"/api/tables/{code}/record").json()
@@ -193,7 +193,7 @@ def test_one_rematch_even_when_the_finished_table_was_not_in_memory(server: Serv
             ann.send({"type": "move", "move": move, "version": st["version"]})
         ann.wait_version(st["version"] + 1)
     ann.close()
-    server.hub.tables.pop(code)  # as after a restart: only the database has it now
+    server.hub.registry.tables.pop(code)  # as after a restart: only the database has it now
     ann = Client(server, code, token, host)
     watcher = Client(server, code)
     ann.wait(lambda s: s["view"] is not None)
@@ -223,21 +223,21 @@ def test_one_rematch_even_when_the_finished_table_was_not_in_memory(server: Serv
 def test_finished_tables_in_memory_are_bounded(
     server: ServerThread, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(hub_module, "FINISHED_KEPT", 1)
+    monkeypatch.setattr(registry, "FINISHED_KEPT", 1)
     first, second = finished_bot_game(server), finished_bot_game(server)
 
     def read_back() -> None:  # as after a restart: only the database has them
         for code in (first, second):
-            server.hub.tables.pop(code, None)
+            server.hub.registry.tables.pop(code, None)
         with server.http() as http:
             for code in (first, second):
                 assert http.get(f"/api/tables/{code}").json()["status"] == "finished"
 
     read_back()  # both just used: a browser may be about to connect, so both stay
-    assert first in server.hub.tables and second in server.hub.tables
-    monkeypatch.setattr(hub_module, "FINISHED_GRACE", 0.0)
+    assert first in server.hub.registry.tables and second in server.hub.registry.tables
+    monkeypatch.setattr(registry, "FINISHED_GRACE", 0.0)
     read_back()  # beyond one, the least recently used goes
-    assert first not in server.hub.tables and second in server.hub.tables
+    assert first not in server.hub.registry.tables and second in server.hub.registry.tables
 
 
 def test_the_host_can_free_a_lobby_seat_whose_player_left(server: ServerThread) -> None:
@@ -251,7 +251,7 @@ def test_the_host_can_free_a_lobby_seat_whose_player_left(server: ServerThread) 
         assert r.status_code == 409 and "seat 1 is here" in r.json()["message"]
         here.close()
         deadline = time.monotonic() + 10
-        while server.hub.tables[code].seats[1].connections:
+        while server.hub.registry.tables[code].seats[1].connections:
             assert time.monotonic() < deadline
             time.sleep(0.02)
         r = http.post(f"/api/tables/{code}/seats/1/bot", json={"host_token": host, "level": None})
@@ -305,16 +305,16 @@ def test_seat_numbers_in_messages_count_from_zero_like_the_api(server: ServerThr
 def test_a_flood_of_lobbies_does_not_hide_games_in_play(
     server: ServerThread, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(hub_module, "LISTED", 2)
+    monkeypatch.setattr(registry, "LISTED", 2)
     playing = create_table(server, game="kids", players=2, bots=["random", "random"])
     with server.http() as http:
         # a slow game: the bots wait, so it stays in play while the lobbies arrive
-        server.hub.bot_delay = 30
+        server.hub.scheduler.delay = 30
         start(server, playing["code"], playing["host_token"])
         lobbies = [create_table(server, game="kids", players=2)["code"] for _ in range(3)]
         listed = http.get("/api/tables").json()["tables"]
         assert [t["code"] for t in listed] == [lobbies[2], lobbies[1], playing["code"]]
-        monkeypatch.setattr(hub_module, "LOBBY_IDLE", 0.0)  # nobody waits in them: they go
+        monkeypatch.setattr(registry, "LOBBY_IDLE", 0.0)  # nobody waits in them: they go
         listed = http.get("/api/tables").json()["tables"]
         assert [t["code"] for t in listed] == [playing["code"]]
 
@@ -336,7 +336,7 @@ def test_a_move_is_shown_only_once_it_is_stored(server: ServerThread) -> None:
         await asyncio.sleep(0.5)
         raise RuntimeError("the disk is full")
 
-    server.hub.store.append_move = slow_then_fail
+    server.hub.registry.store.append_move = slow_then_fail
 
     me.drain()
     me.send({"type": "move", "move": before["view"]["legal_moves"][0], "version": 0})

@@ -13,7 +13,7 @@ import pytest
 from sequence.cli.main import build_parser, main
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui import cli
-from sequence.tui.game import result_text
+from sequence.tui.drawing import result_text
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
 from sequence.tui.widgets import Gettext

@@ -28,7 +28,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import TEAM_LETTERS, Config, GameRecord, IllegalMoveError, Move, State, View
+from ..engine import (
+    TEAM_LETTERS,
+    Config,
+    GameRecord,
+    IllegalMoveError,
+    Move,
+    State,
+    StepKind,
+    View,
+)
 from .base import Bot
 from .isolated import RemoteBotError, failure, is_figure, safe_repr
 
@@ -244,18 +253,15 @@ def play_game(
             on_move(state, seat, move)  # type: ignore[arg-type]
         return True
 
-    while not state.is_over():
-        if state.is_chance():
+    # The engine's turn driver says what happens next: the dice, or a seat's move or draw (a
+    # bot is asked for its draw too: it is the only move its view then offers).
+    while (step := state.next_step()).kind is not StepKind.OVER:
+        if step.kind is StepKind.ROLL:
             roll = state.sample_chance()
             state.push(roll)
             if on_move is not None:
                 on_move(state, -1, roll)
-            continue
-        seat = state.to_move
-        if not turn(seat):
-            break
-        due = config.manual_draw and seat in state.pending_draws and not state.is_over()
-        if due and not turn(seat):
+        elif not turn(step.seat):  # type: ignore[arg-type]
             break
     all_tags = {f"Seat{s + 1}": names[s] for s in range(n)}
     all_tags.update(tags or {})

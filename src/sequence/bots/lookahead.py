@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import time as _time
 
-from ..engine import Move, MoveKind, State, View
-from ..engine.moves import draw_move
+from ..engine import Move, MoveKind, State, StepKind, View, draw_move
 from .base import Bot, check_budget, obvious_move, roll_dice
 from .heuristic import WIN, Evaluator, evaluator_for
+
+_OVER, _ROLL, _DRAW = StepKind.OVER, StepKind.ROLL, StepKind.DRAW
 
 FINISHED = 1_000_000.0
 """Score of a finished game: + for our team's win, - for a loss, 0 for a draw."""
@@ -130,22 +131,22 @@ class LookaheadBot(Bot):
         rng = self.rng
         cfg = state.config
         teams = cfg.teams
-        manual = cfg.manual_draw
-        pushed = 0
-        actor = state.to_move
         state.push(move)
-        pushed += 1
-        if manual and actor in state.pending_draws:
-            state.push(draw_move(actor))
-            pushed += 1
+        pushed = 1
         plies = 0
-        while plies < depth and not state.is_over():
-            if state.is_chance():
+        while True:
+            step = state.next_step()
+            if step.kind is _DRAW:  # manual_draw: part of the move just made, not a ply
+                state.push(draw_move(step.seat))  # type: ignore[arg-type]
+                pushed += 1
+                continue
+            if step.kind is _OVER or plies >= depth:
+                break
+            if step.kind is _ROLL:
                 state.push(roll_dice(rng))
                 pushed += 1
                 continue
-            actor = state.to_move
-            t = actor % teams
+            t = state.to_move % teams
             legal = state.legal_moves
             best = legal[0]
             if len(legal) > 1:
@@ -161,9 +162,6 @@ class LookaheadBot(Bot):
             pushed += 1
             if best.kind is not MoveKind.DEAD:
                 plies += 1
-            if manual and actor in state.pending_draws:
-                state.push(draw_move(actor))
-                pushed += 1
         if self.leaf == "path":
             score = gain + path
         elif self.leaf == "both":

@@ -43,10 +43,11 @@ import math
 import time as _time
 from collections.abc import Sequence
 
-from ..engine import Move, MoveKind, State, View
-from ..engine.moves import draw_move
+from ..engine import Move, MoveKind, State, StepKind, View, draw_move
 from .base import Bot, check_budget, obvious_move, roll_dice
 from .heuristic import Evaluator, evaluator_for
+
+_OVER, _ROLL, _DRAW = StepKind.OVER, StepKind.ROLL, StepKind.DRAW
 
 _NO_GAIN = frozenset({MoveKind.DEAD, MoveKind.DRAW, MoveKind.ROLL, MoveKind.PASS})
 
@@ -180,12 +181,11 @@ class MCTSBot(Bot):
         rng = self.rng
         pushed = 0
         teams = state.config.teams
-        manual = state.config.manual_draw
         path = [root]
         node = root
         gains = [0.0] * teams if self.leaf == "path" else None
-        while not state.is_over():
-            if state.is_chance():
+        while (step := state.next_step()).kind is not _OVER:
+            if step.kind is _ROLL:
                 roll = roll_dice(rng)
                 state.push(roll)
                 pushed += 1
@@ -195,8 +195,11 @@ class MCTSBot(Bot):
                 node = child
                 path.append(node)
                 continue
-            actor = state.to_move
-            team = actor % teams
+            if step.kind is _DRAW:  # manual_draw: part of the move just made, not a ply
+                state.push(draw_move(step.seat))  # type: ignore[arg-type]
+                pushed += 1
+                continue
+            team = state.to_move % teams
             legal = state.legal_moves
             move, child = self._select(node, state, legal, ev, team)
             if gains is not None:
@@ -204,9 +207,6 @@ class MCTSBot(Bot):
                 gains[team] += _gain(ev, move, chips, seqs, team)
             state.push(move)
             pushed += 1
-            if manual and actor in state.pending_draws:
-                state.push(draw_move(actor))
-                pushed += 1
             path.append(child)
             if child.n == 0:
                 node = child
@@ -290,17 +290,22 @@ class MCTSBot(Bot):
         pushed = 0
         cfg = state.config
         teams = cfg.teams
-        manual = cfg.manual_draw
         k = self.playout_k
-        for _ in range(self.depth):
-            if state.is_over():
+        plies = 0
+        while True:
+            step = state.next_step()
+            if step.kind is _DRAW:  # manual_draw: part of the move just made, not a ply
+                state.push(draw_move(step.seat))  # type: ignore[arg-type]
+                pushed += 1
+                continue
+            if step.kind is _OVER or plies >= self.depth:
                 break
-            if state.is_chance():
+            plies += 1
+            if step.kind is _ROLL:
                 state.push(roll_dice(rng))
                 pushed += 1
                 continue
-            actor = state.to_move
-            team = actor % teams
+            team = state.to_move % teams
             legal = state.legal_moves
             cands = legal if len(legal) <= k else rng.sample(legal, k)
             if len(cands) == 1:
@@ -320,9 +325,6 @@ class MCTSBot(Bot):
                     gains[team] += _gain(ev, move, chips, seqs, team, best_value)
             state.push(move)
             pushed += 1
-            if manual and actor in state.pending_draws:
-                state.push(draw_move(actor))
-                pushed += 1
         outcome = state.outcome
         if outcome is not None:
             if outcome.winner is None:

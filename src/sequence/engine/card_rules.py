@@ -1,7 +1,7 @@
 """The card games' rules: what a seat may play in classic Sequence and Sequence for Kids, and why
 anything else is refused. The draft variant's face-up cards are :class:`DraftRules`.
 
-Each condition of the rules is one predicate here (:meth:`CardRules.open_spaces`,
+Each condition of the rules is one predicate here (:func:`open_spaces`,
 :meth:`CardRules.removable`, :func:`has_supply`, :meth:`CardRules.may_exchange_dead`), read
 both by :meth:`CardRules.moves`, which generates the legal moves, and by
 :meth:`CardRules.refusal`, which says why a move that is not among them is refused. So the two
@@ -43,6 +43,11 @@ def has_supply(st: State, team: int) -> bool:
     return st._chips[team].bit_count() < st._limits[team]
 
 
+def open_spaces(st: State) -> Bitboard:
+    """Where a chip may go: no chip on it, and not a free corner (none at Dice)."""
+    return st._t.playable & ~st._occ
+
+
 def card_label(card: Card | None) -> str:
     """A card as a refusal names it."""
     return "that card" if card is None else card_name(card)
@@ -59,11 +64,6 @@ class CardRules:
         self.dead_cards_per_turn = dead_cards_per_turn
 
     # --- the predicates: each condition of the rules once ---------------------------------------
-
-    @staticmethod
-    def open_spaces(st: State) -> Bitboard:
-        """Where a chip may go: no chip on it, and not a free corner."""
-        return st._t.playable & ~st._occ
 
     @staticmethod
     def removable(st: State, team: int) -> Bitboard:
@@ -85,9 +85,9 @@ class CardRules:
         seat = st._to_move
         team = seat % st._teams
         t = st._t
-        empty = self.open_spaces(st)
+        empty = open_spaces(st)
         can_place = has_supply(st, team)
-        dead_ok = self.may_exchange_dead(st)
+        dead_ok: bool | None = None  # asked only when a card is dead: rare
         moves: list[Move] = []
         dead: list[Move] = []
         by_card = t.by_card
@@ -95,12 +95,15 @@ class CardRules:
         for card in set(st._hands[seat]):
             ordinary = by_card[card]
             if ordinary is not None:  # its two spaces
-                open_spaces = ordinary[0] & empty
-                if open_spaces:
+                reach = ordinary[0] & empty  # its spaces still open
+                if reach:
                     if can_place:
-                        moves += ordinary[1][open_spaces]
-                elif dead_ok:
-                    dead.append(ordinary[2])
+                        moves += ordinary[1][reach]
+                else:
+                    if dead_ok is None:
+                        dead_ok = self.may_exchange_dead(st)
+                    if dead_ok:
+                        dead.append(ordinary[2])
             elif CARD_KINDS[card] is _WILD:
                 if can_place:
                     expand(t.place[card], empty, moves)
@@ -138,9 +141,7 @@ class CardRules:
             mask = t.card_mask.get(card)
             if mask is None:
                 return "never_dead", {"card": card_name(card)}
-            still_open = [
-                space_name(s) for s in t.card_spaces[card] if self.open_spaces(st) >> s & 1
-            ]
+            still_open = [space_name(s) for s in t.card_spaces[card] if open_spaces(st) >> s & 1]
             if len(still_open) == 1:
                 return "not_dead", {"card": card_name(card), "space": still_open[0]}
             if still_open:
@@ -165,7 +166,7 @@ class CardRules:
                     "card": card_name(card),
                     "hint": f"{card_name(card)}x{where}",
                 }
-            if not self.open_spaces(st) >> space & 1:
+            if not open_spaces(st) >> space & 1:
                 if t.free >> space & 1:
                     return "free_corner", {"space": where}
                 return "space_taken", {"space": where}
@@ -214,7 +215,7 @@ class CardRules:
         reshuffle brings each back: so a chip can go on any open space while some team has a
         chip left, and a chip no sequence protects can always be removed by another team.
         """
-        if self.open_spaces(st) and any(has_supply(st, t) for t in range(st._teams)):
+        if open_spaces(st) and any(has_supply(st, t) for t in range(st._teams)):
             return True
         return bool(st._occ if st.config.difficult else st._occ & ~st._locked)
 

@@ -1,8 +1,9 @@
 """Sequence Dice's rules: what a roll lets the seat do, and why anything else is refused.
 
 As in :mod:`.card_rules`, each condition is one predicate (:meth:`DiceRules.defence_targets`,
-:meth:`DiceRules.number_spaces`, :func:`~.card_rules.has_supply`, the open spaces), read by
-both :meth:`DiceRules.moves` and :meth:`DiceRules.refusal` (RULES.md §4).
+:meth:`DiceRules.number_spaces`, :func:`~.card_rules.has_supply`,
+:func:`~.card_rules.open_spaces`), read by both :meth:`DiceRules.moves` and
+:meth:`DiceRules.refusal` (RULES.md §4).
 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("dice", players=2), seed=1)
@@ -18,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import Bitboard, space_name
-from .card_rules import Refusal, has_supply
+from .card_rules import Refusal, has_supply, open_spaces
 from .moves import PASS, Move, MoveKind, roll_move
 from .tables import expand
 
@@ -39,11 +40,6 @@ class DiceRules:
     """Roll two dice, then act on the total: place, replace, remove (defence), or pass."""
 
     # --- the predicates: each condition of the rules once ---------------------------------------
-
-    @staticmethod
-    def open_spaces(st: State) -> Bitboard:
-        """Spaces with no chip (Dice has no free corners)."""
-        return st._t.playable & ~st._occ
 
     @staticmethod
     def opponents(st: State, team: int) -> Bitboard:
@@ -73,7 +69,7 @@ class DiceRules:
             expand(t.remove[None], self.defence_targets(st, team), moves)
         elif total == WILD:
             if can_place:
-                empty = self.open_spaces(st)
+                empty = open_spaces(st)
                 if empty:
                     expand(t.place[None], empty, moves)
                 else:  # a full board: the seat *may* replace any opponent chip (§4 Decision)
@@ -136,7 +132,7 @@ class DiceRules:
         chip of another team for a team that has a chip left.
         """
         teams = range(st._teams)
-        if self.open_spaces(st) and any(has_supply(st, t) for t in teams):
+        if open_spaces(st) and any(has_supply(st, t) for t in teams):
             return True
         if st._occ & ~st._t.no_defence:
             return True

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -58,11 +58,13 @@ __all__ = [
 _PLACE, _REPLACE, _REMOVE, _ROLL = MoveKind.PLACE, MoveKind.REPLACE, MoveKind.REMOVE, MoveKind.ROLL
 _PLAY, _ACT, _ROLLING = Phase.PLAY, Phase.ACT, Phase.ROLL
 
+_MOVE_STEP, _ROLL_STEP, _DRAW_STEP = StepKind.MOVE, StepKind.ROLL, StepKind.DRAW
+# Every step a game can ask for, made once: next_step runs before every move of every game.
 _OVER_STEP = Step(StepKind.OVER, None)
-_STEPS = {
-    kind: tuple(Step(kind, seat) for seat in range(12))
+_ROLL_STEPS, _DRAW_STEPS, _MOVE_STEPS = (
+    tuple(Step(kind, seat) for seat in range(12))
     for kind in (StepKind.ROLL, StepKind.DRAW, StepKind.MOVE)
-}
+)
 
 
 _CLASSIC_RULES = CardRules(dead_cards_per_turn=1)
@@ -229,7 +231,7 @@ class State:
         """Who must act now: a seat, or :data:`CHANCE` while the dice are to be rolled."""
         return CHANCE if self._phase is _ROLLING else self._to_move
 
-    def next_step(self) -> Step:
+    def next_step(self, waiting: Collection[int] = ()) -> Step:
         """What must happen next: the one turn driver every player of a game follows.
 
         Bots, arenas, servers and environments all loop on it::
@@ -242,8 +244,10 @@ class State:
                 else:
                     state.push(choose(state.view(step.seat)), seat=step.seat)
 
-        A seat with a draw open (option ``manual_draw``) takes it before the next seat moves;
-        a front end that lets a person draw later reads :attr:`pending_draws` instead.
+        A seat with a draw open (option ``manual_draw``) takes it before the next seat moves.
+        At a real table a person may draw late (RULES.md §2.5): the seats in ``waiting`` have
+        chosen to leave their open draws for now, so the step passes them by (another open
+        draw, else the seat to move), and the draw stays theirs until it lapses.
 
         >>> state = State.new(make_config("dice", players=2), seed=3)
         >>> state.next_step().kind is StepKind.ROLL
@@ -252,10 +256,15 @@ class State:
         if self._outcome is not None:
             return _OVER_STEP
         if self._phase is _ROLLING:
-            return _STEPS[StepKind.ROLL][self._to_move]
-        if self._pending:
-            return _STEPS[StepKind.DRAW][self._pending[0]]
-        return _STEPS[StepKind.MOVE][self._to_move]
+            return _ROLL_STEPS[self._to_move]
+        pending = self._pending
+        if pending:
+            if not waiting:
+                return _DRAW_STEPS[pending[0]]
+            for seat in pending:
+                if seat not in waiting:
+                    return _DRAW_STEPS[seat]
+        return _MOVE_STEPS[self._to_move]
 
     def is_chance(self) -> bool:
         """True while the dice are to be rolled (see chance_outcomes and sample_chance)."""
@@ -1040,20 +1049,21 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
     ``manual_draw``) always draws. Deterministic from ``seed`` (or the ``random.Random`` given).
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    manual = state.config.manual_draw
     push, make = state.push, state._make
     rules_moves, uniform = state._rules.moves, rng.random
     legal: Sequence[Move]
-    while state._outcome is None:
-        # As legal_moves and push(), without the copy of the list and the legality check:
-        # the move is taken from the legal moves themselves (or is the dice's roll).
-        phase = state._phase
-        if phase is _ROLLING:
+    while True:
+        step = state.next_step()
+        kind = step.kind
+        if kind is _MOVE_STEP:
+            # As legal_moves and push(), without the copy of the list and the legality check:
+            # the move is taken from the legal moves themselves.
+            phase = state._phase
+            legal = rules_moves(state) if phase is _PLAY or phase is _ACT else state.legal_moves
+            make(legal[int(uniform() * len(legal))])
+        elif kind is _ROLL_STEP:
             make(state.sample_chance())
-            continue
-        legal = rules_moves(state) if phase is _PLAY or phase is _ACT else state.legal_moves
-        seat = state._to_move
-        make(legal[int(uniform() * len(legal))])
-        if manual and seat in state._pending and state._outcome is None:
-            push(draw_move(seat))
-    return state
+        elif kind is _DRAW_STEP:
+            push(draw_move(step.seat))  # type: ignore[arg-type]
+        else:
+            return state

@@ -5,7 +5,10 @@
 - :mod:`.observation` -- a seat's :class:`~sequence.engine.View` as a flat list of ints, with a
   documented layout per configuration;
 - :mod:`.environment` -- :class:`SequenceEnv`, Gymnasium-like: ``reset`` and ``step``, with the
-  other seats played by bots and the dice rolled for you.
+  other seats played by bots and the dice rolled for you;
+- :mod:`.arrays` (numpy) -- observations as arrays in [0, 1], flat or board planes, with an
+  optional history of moves; :mod:`.gym` and :mod:`.pettingzoo` -- the Gymnasium and
+  PettingZoo faces.
 
 Pure Python with no dependencies beyond the engine: observations and masks are plain lists
 (:func:`as_array` turns one into a numpy array where numpy is installed). See ``docs/env.md``.
@@ -13,6 +16,8 @@ Pure Python with no dependencies beyond the engine: observations and masks are p
 >>> env = SequenceEnv("classic", players=2, opponents="greedy", seed=7)
 >>> obs, info = env.reset()
 >>> obs, reward, terminated, truncated, info = env.step(info["legal_actions"][0])
+>>> info["winner"], info["termination"]  # the same keys at every step; -1: no winner (yet)
+(-1, '')
 >>> len(obs) == env.observation_size, len(info["action_mask"]) == env.num_actions
 (True, True)
 """

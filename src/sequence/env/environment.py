@@ -6,8 +6,13 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
 (every seat draws right after its play, the agent included).
 
 - ``reset(seed=None) -> (obs, info)``; ``step(action) -> (obs, reward, terminated, truncated,
-  info)``, with ``info["legal_actions"]`` (ids, ascending) and ``info["action_mask"]`` (0/1 per
-  action) for the agent's next decision;
+  info)``; ``info`` has the same keys at every step: ``legal_actions`` (ids, ascending) and
+  ``action_mask`` (0/1 per action) for the agent's next decision, ``turn``, ``winner`` (the
+  winning team; :data:`NO_WINNER`, -1, while playing, after a draw or an illegal action),
+  ``termination`` (``""`` while playing), ``outcome`` (``None`` while playing) and
+  ``illegal_action`` (``""`` unless the episode ended on one);
+- what happens between two decisions of the agent follows the engine's turn driver,
+  :meth:`~sequence.engine.State.next_step`;
 - observations are :func:`~sequence.env.encode_observation` of the agent's view, actions the ids
   of :func:`~sequence.env.action_space`;
 - reward 0 on every step but the last: +1 when the agent's team wins, -1 when it loses, 0 for a
@@ -35,7 +40,7 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ..bots import Bot, make_bot
@@ -45,12 +50,13 @@ from ..engine import (
     GameRecord,
     IllegalMoveError,
     Move,
-    MoveKind,
     State,
+    StepKind,
     Termination,
     View,
     card_name,
     config_from_dict,
+    draw_move,
     make_config,
 )
 from .actions import ActionSpace, IllegalActionError, action_space
@@ -59,6 +65,11 @@ from .observation import ObservationLayout, encode_observation, observation_layo
 Opponent = str | Bot
 """A bot spec for :func:`sequence.bots.make_bot` (``"greedy"``, ``"mcts@iterations=50"``), or
 a bot."""
+
+NO_WINNER = -1
+"""``info["winner"]`` while the game runs, after a draw, and after an illegal action."""
+
+_ROLL, _DRAW, _MOVE = StepKind.ROLL, StepKind.DRAW, StepKind.MOVE
 
 
 class SequenceEnv:
@@ -88,6 +99,7 @@ class SequenceEnv:
         illegal: Literal["raise", "penalty"] = "raise",
         illegal_penalty: float = -1.0,
         max_turns: int | None = None,
+        observer: Callable[[View], Any] | None = None,
         **config_options: Any,
     ) -> None:
         if isinstance(config, str):
@@ -131,7 +143,11 @@ class SequenceEnv:
         self._specs: dict[int, Opponent] = dict(zip(others, specs, strict=True))
         self._rng = random.Random(seed)
         self._bots: dict[int, Bot] = {}
+        self.observer: Callable[[View], Any] = observer or encode_observation
+        """Makes an observation of the agent's view (default :func:`encode_observation`)."""
         self._state: State | None = None
+        self._view: View | None = None  # the agent's, built once a step
+        self._legal: list[int] | None = None  # its legal action ids, once asked for
         self._done = True
         self.game_seed: int | None = None
         """The seed of the current episode's game: ``State.new(env.config, env.game_seed)``."""
@@ -152,13 +168,26 @@ class SequenceEnv:
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[list[int], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Start an episode; return the agent's first observation and ``info``.
 
         With ``seed``, the episode (game and bots) is fixed by it; without, the next episode of
         the sequence the constructor's seed fixes. ``options`` is accepted as Gymnasium's
         ``reset`` takes it, and must be empty: the game is fixed when the environment is made.
         """
+        self._start(seed, options)
+        return self.observer(self.view), self._info()
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play the agent's ``action``, then everything up to its next decision or the end.
+
+        Returns ``(obs, reward, terminated, truncated, info)``.
+        """
+        reward, terminated, truncated, illegal = self._play(action)
+        return self.observer(self.view), reward, terminated, truncated, self._info(illegal)
+
+    def _start(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """``reset`` but the observation and ``info`` (which each face makes its own way)."""
         if options:
             raise ValueError(
                 f"reset takes no options ({', '.join(map(str, options))}): the game is fixed"
@@ -181,33 +210,30 @@ class SequenceEnv:
         self._done = False
         self._advance()
         self._done = self._state.is_over()
-        return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[list[int], float, bool, bool, dict[str, Any]]:
-        """Play the agent's ``action``, then everything up to its next decision or the end.
-
-        Returns ``(obs, reward, terminated, truncated, info)``.
-        """
+    def _play(self, action: Any) -> tuple[float, bool, bool, str]:
+        """``step`` but the observation and ``info``: ``(reward, terminated, truncated, why the
+        action was illegal or "")``."""
         state = self._require_state()
         if self._done:
             raise RuntimeError("the episode is over: call reset() to start another")
-        view = state.view(self.agent_seat)
+        view = self.view
         try:
             move = self.action_space.action_to_move(action)
         except IllegalActionError as exc:
             return self._reject(str(exc))
         if move not in view.legal_moves:
             return self._reject(self._why_illegal(state, move, action, view))
-        state.push(move, seat=self.agent_seat)
-        self._take_draw(self.agent_seat)
+        # The agent is the seat to move (next_step said so) and the move is one of its legal
+        # moves: push's own check is the fast one.
+        state.push(move)
         self._advance()
-        obs, info = self._observe(), self._info()
         outcome = state.outcome
         if outcome is None:
-            return obs, 0.0, False, False, info
+            return 0.0, False, False, ""
         self._done = True
         truncated = outcome.termination is Termination.MAX_TURNS
-        return obs, self._reward(), not truncated, truncated, info
+        return self._reward(), not truncated, truncated, ""
 
     def close(self) -> None:
         """Stop the bots this environment made (a user's bot plays in a process of its own);
@@ -221,20 +247,33 @@ class SequenceEnv:
 
     @property
     def view(self) -> View:
-        """The agent's current view (the only thing observations are made from)."""
-        return self._require_state().view(self.agent_seat)
+        """The agent's current view (the only thing observations are made from); built once
+        for each decision of the agent."""
+        if self._view is None:
+            self._view = self._require_state().view(self.agent_seat)
+        return self._view
 
     def legal_actions(self) -> list[int]:
-        """The ids of the agent's legal moves now (empty once the episode is over)."""
+        """The ids of the agent's legal moves now, ascending (empty once the episode is over)."""
         if self._done:  # over by the rules, or by an illegal action under illegal="penalty"
             return []
-        return self.action_space.legal_actions(self.view)
+        if self._legal is None:
+            self._legal = self.action_space.actions(self.view.legal_moves)
+        return self._legal
 
     def action_mask(self) -> list[int]:
         """1 per legal action id, 0 elsewhere (all 0 once the episode is over)."""
+        mask = [0] * self.action_space.n
+        for action in self._legal_ids():
+            mask[action] = 1
+        return mask
+
+    def _legal_ids(self) -> list[int]:
+        """The ids of the agent's legal moves now, in the engine's order (not sorted)."""
         if self._done:
-            return [0] * self.action_space.n
-        return self.action_space.legal_action_mask(self.view)
+            return []
+        index = self.action_space.index
+        return [index[m] for m in self.view.legal_moves]
 
     def render(self) -> str:
         """The board and the agent's hand as text, from the agent's view.
@@ -270,31 +309,35 @@ class SequenceEnv:
         return self._state
 
     def _advance(self) -> None:
-        """Play chance, bots and draws until the agent has a decision or the game is over."""
+        """Play chance, bots and draws until the agent has a decision or the game is over: what
+        happens next is the engine's :meth:`~sequence.engine.State.next_step`."""
         state = self._require_state()
         agent = self.agent_seat
-        while not state.is_over():
-            if state.is_chance():
+        self._view = None
+        self._legal = None
+        while True:
+            step = state.next_step()
+            kind, seat = step.kind, step.seat
+            if kind is _ROLL:
                 state.push(state.sample_chance())
-                continue
-            seat = state.to_move
-            if seat == agent:
+            elif kind is _DRAW:
+                assert seat is not None
+                state.push(draw_move(seat), seat=seat)
+            elif kind is _MOVE:
+                assert seat is not None
+                if seat == agent:
+                    return
+                bot = self._bots[seat]
+                view = state.view(seat)
+                move = bot.choose(view)
+                if move not in view.legal_moves:
+                    raise RuntimeError(
+                        f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat}"
+                        f" chose {move!r}, which is not a legal move"
+                    )
+                state.push(move)  # the seat to move, one of its legal moves: the fast check
+            else:
                 return
-            bot = self._bots[seat]
-            view = state.view(seat)
-            move = bot.choose(view)
-            if move not in view.legal_moves:
-                raise RuntimeError(
-                    f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat}"
-                    f" chose {move!r}, which is not a legal move"
-                )
-            state.push(move, seat=seat)
-            self._take_draw(seat)
-
-    def _take_draw(self, seat: int) -> None:
-        state = self._require_state()
-        if seat in state.pending_draws and not state.is_over():
-            state.push(Move(MoveKind.DRAW, seat=seat), seat=seat)
 
     def _reward(self) -> float:
         outcome = self._require_state().outcome
@@ -302,23 +345,26 @@ class SequenceEnv:
             return 0.0
         return 1.0 if outcome.winner == self.agent_team else -1.0
 
-    def _observe(self) -> list[int]:
-        return encode_observation(self.view)
-
-    def _info(self) -> dict[str, Any]:
-        state = self._require_state()
-        view = state.view(self.agent_seat)
-        info: dict[str, Any] = {
-            "legal_actions": self.action_space.legal_actions(view),
-            "action_mask": self.action_space.legal_action_mask(view),
+    def _info(self, illegal: str = "") -> dict[str, Any]:
+        """The same keys at every step: ``legal_actions``, ``action_mask``, ``turn``,
+        ``winner``, ``termination``, ``outcome``, ``illegal_action``."""
+        view = self.view
+        outcome = view.outcome
+        termination = "illegal_action" if illegal else ""
+        if outcome is not None and not illegal:
+            termination = outcome.termination.value
+        winner = NO_WINNER
+        if outcome is not None and outcome.winner is not None and not illegal:
+            winner = outcome.winner
+        return {
+            "legal_actions": list(self.legal_actions()),
+            "action_mask": self.action_mask(),
             "turn": view.turns,
+            "winner": winner,
+            "termination": termination,
+            "outcome": None if illegal else outcome,
+            "illegal_action": illegal,
         }
-        outcome = state.outcome
-        if outcome is not None:
-            info["outcome"] = outcome
-            info["winner"] = outcome.winner
-            info["termination"] = outcome.termination.value
-        return info
 
     def _why_illegal(self, state: State, move: Move, action: int, view: View) -> str:
         probe = state.copy(stack=False)
@@ -334,17 +380,12 @@ class SequenceEnv:
             f" Legal now: {', '.join(legal)}{more} (see info['legal_actions'])"
         )
 
-    def _reject(self, message: str) -> tuple[list[int], float, bool, bool, dict[str, Any]]:
+    def _reject(self, message: str) -> tuple[float, bool, bool, str]:
         if self.illegal == "raise":
             raise IllegalActionError(message)
+        # The game is not over, but the episode is: info's end keys say how it ended.
         self._done = True
-        info = self._info()
-        info["legal_actions"] = []  # the episode is over: nothing more to choose
-        info["action_mask"] = [0] * self.action_space.n
-        info["illegal_action"] = message
-        # The game is not over, but the episode is: the end keys say how it ended.
-        info.update(outcome=None, winner=None, termination="illegal_action")
-        return self._observe(), self.illegal_penalty, True, False, info
+        return self.illegal_penalty, True, False, message
 
 
-__all__ = ["Opponent", "SequenceEnv"]
+__all__ = ["NO_WINNER", "Opponent", "SequenceEnv"]

@@ -1,10 +1,13 @@
 """The learning environment as a Gymnasium ``Env``, for RL libraries that expect one.
 
 :class:`GymSequenceEnv` wraps :class:`~sequence.env.SequenceEnv` (one agent, bots at the other
-seats) with Gymnasium's spaces and seeding: a ``Discrete`` action space, a ``Box`` of
-``float32`` observations, ``info["action_mask"]`` as a numpy array and an ``action_masks()``
-method for maskable policies (the convention of sb3-contrib's ``MaskablePPO``). Importing the
-module registers ``sequence/Classic-v0``, ``sequence/Kids-v0``, ``sequence/Dice-v0`` and
+seats) with Gymnasium's spaces and seeding: a ``Discrete`` action space, observations of
+:class:`~sequence.env.arrays.Observer` (``float32`` in [0, 1]: a flat ``Box``, or with
+``observation="planes"`` a ``Dict`` of board planes and features), ``info["action_mask"]`` as a
+numpy array and an ``action_masks()`` method for maskable policies (the convention of
+sb3-contrib's ``MaskablePPO``). ``info`` has the same keys, of the same types and shapes, at
+every step of every episode, so vector environments can stack it. Importing the module
+registers ``sequence/Classic-v0``, ``sequence/Kids-v0``, ``sequence/Dice-v0`` and
 ``sequence/Draft-v0``; their keywords go to ``SequenceEnv`` (``players``, ``teams``,
 ``opponents``, ``illegal``, rule options, ...).
 
@@ -16,25 +19,26 @@ Needs the ``gym`` extra: ``pip install 'sequence-games[gym]'`` (Gymnasium and nu
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape == env.observation_space.shape, int(env.action_space.n)
 (True, 155)
->>> action = int(info["legal_actions"][0])
+>>> action = int(info["action_mask"].nonzero()[0][0])
 >>> obs, reward, terminated, truncated, info = env.step(action)
->>> bool(info["action_mask"][info["legal_actions"]].all())
-True
+>>> sorted(info)
+['action_mask', 'illegal_action', 'termination', 'turn', 'winner']
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from .environment import SequenceEnv
+from ..engine import View
+from ..engine.board import STRIDE
+from .arrays import Observer
+from .environment import NO_WINNER, SequenceEnv
 from .observation import ObservationLayout
-
-ObsArray = NDArray[np.float32]
 
 ENV_IDS = {
     "sequence/Classic-v0": "classic",
@@ -45,7 +49,7 @@ ENV_IDS = {
 """The registered ids and the game each plays (``Draft``: classic with the draft option)."""
 
 
-class GymSequenceEnv(gymnasium.Env[ObsArray, np.int64]):
+class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
     """:class:`~sequence.env.SequenceEnv` with Gymnasium's spaces, seeding and render modes.
 
     ``game`` and the keywords are ``SequenceEnv``'s: a game name (``"draft"`` is classic with
@@ -53,76 +57,174 @@ class GymSequenceEnv(gymnasium.Env[ObsArray, np.int64]):
     follows Gymnasium: ``reset(seed=s)`` seeds the environment's ``np_random``, and each
     episode's game and bots are seeded from it, so ``reset(seed=s)`` always gives the same
     episode and the resets after it the same sequence of episodes.
-    ``render_mode="ansi"`` makes :meth:`render` return the board and the agent's hand as text.
 
-    Everything the agent gets is made from its seat's view: the observation, the mask, the legal
-    actions, ``info["turn"]`` and, at the end, the outcome. An illegal action ends the episode
-    with reward ``illegal_penalty`` (-1) and ``info["illegal_action"]`` saying why: the default
-    here is ``illegal="penalty"``, since RL libraries sample from the whole action space; pass
-    ``illegal="raise"`` to get :class:`~sequence.env.IllegalActionError` instead. The
-    observation space's bounds are :meth:`~sequence.env.ObservationLayout.high`.
+    - ``observation``: ``"flat"`` (a ``Box`` vector) or ``"planes"`` (a ``Dict`` of
+      ``board``, ``C x rows x cols``, and ``features``); ``history``: the last K public moves
+      (see :class:`~sequence.env.arrays.Observer` and ``docs/env.md``). Values lie in [0, 1].
+    - ``render_mode``: ``"ansi"`` (:meth:`render` returns the board and the agent's hand as
+      text), ``"human"`` (prints it), ``"rgb_array"`` (a picture of the board, ``H x W x 3``
+      ``uint8``: what video recorders and Stable-Baselines3's ``make_vec_env`` ask for).
+    - ``info``, at every step: ``action_mask`` (``int8``, one per action), ``turn`` (turns
+      completed), ``winner`` (the winning team, ``-1`` while playing, after a draw or an
+      illegal action), ``termination`` (``""`` while playing; ``"sequences"``,
+      ``"max_turns"``, ... or ``"illegal_action"`` at the end), ``illegal_action`` (why the
+      last action was illegal, else ``""``). The legal ids are ``info["action_mask"]``'s
+      non-zero entries, or ``env.unwrapped.legal_actions()``.
 
-    >>> env = GymSequenceEnv("dice", players=2, opponents="greedy")
+    Everything the agent gets is made from its seat's view. An illegal action ends the episode
+    with reward ``illegal_penalty`` (-1): the default here is ``illegal="penalty"``, since RL
+    libraries sample from the whole action space; pass ``illegal="raise"`` to get
+    :class:`~sequence.env.IllegalActionError` instead.
+
+    >>> env = GymSequenceEnv("dice", players=2, opponents="greedy", observation="planes")
     >>> obs, info = env.reset(seed=5)
-    >>> env.observation_space.contains(obs), env.action_masks().dtype
-    (True, dtype('bool'))
+    >>> env.observation_space.contains(obs), obs["board"].shape, env.action_masks().dtype
+    (True, (6, 6, 6), dtype('bool'))
     """
 
     # Gymnasium reads this class attribute; render_fps is for video recorders: a move a frame.
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 1,
+    }
 
-    def __init__(self, game: str = "classic", *, render_mode: str | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        game: str = "classic",
+        *,
+        render_mode: str | None = None,
+        observation: Literal["flat", "planes"] = "flat",
+        history: int = 0,
+        **kwargs: Any,
+    ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be 'ansi', 'human', 'rgb_array' or None, not {render_mode!r}"
+            )
+        if observation not in ("flat", "planes"):
+            raise ValueError(f"observation must be 'flat' or 'planes', not {observation!r}")
         # Illegal actions end the episode unless asked otherwise: an RL library samples from
         # the whole Discrete space (Gymnasium's own checker does) and must not crash on one.
         kwargs.setdefault("illegal", "penalty")
         self.env = SequenceEnv(game, seed=None, **kwargs)
         """The wrapped environment (its ``view``, ``legal_actions()``, ``record()`` at the end)."""
+        self.observer = Observer(self.env.config, planes=observation == "planes", history=history)
+        self.env.observer = self.observer.encode
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.env.num_actions)
-        self.observation_space = observation_box(self.env.observation_layout)
+        self.observation_space = observer_space(self.observer)
+        self._no_actions = np.zeros(self.env.num_actions, dtype=np.int8)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[ObsArray, dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Start an episode; ``options`` must be empty (the game is fixed when the env is made)."""
         super().reset(seed=seed)
         episode_seed = int(self.np_random.integers(2**63 - 1))
-        obs, info = self.env.reset(seed=episode_seed, options=options)
-        return self._obs(obs), self._info(info)
+        self.env._start(episode_seed, options)
+        return self.observer.encode(self.env.view), self._info("")
 
-    def step(self, action: Any) -> tuple[ObsArray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (an int or a 0-d integer array), then the other seats up to the
         agent's next decision; ``(obs, reward, terminated, truncated, info)``."""
         # The action space takes numpy integers and 0-d arrays as they are, and refuses the rest.
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        return self._obs(obs), reward, terminated, truncated, self._info(info)
+        reward, terminated, truncated, illegal = self.env._play(action)
+        obs = self.observer.encode(self.env.view)
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, truncated, self._info(illegal)
 
     def action_masks(self) -> NDArray[np.bool_]:
         """``True`` for each legal action now (all ``False`` once the episode is over)."""
-        return np.asarray(self.env.action_mask(), dtype=np.bool_)
+        return self._mask().astype(np.bool_)
 
-    def render(self) -> str | None:
-        """The board and the agent's hand as text with ``render_mode="ansi"``; else ``None``."""
-        return self.env.render() if self.render_mode == "ansi" else None
+    def render(self) -> Any:
+        """As ``render_mode`` says: text (``ansi``), printed text (``human``), a picture
+        (``rgb_array``); ``None`` without a render mode."""
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return board_picture(self.env.view)
+        text = self.env.render()
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
 
-    @staticmethod
-    def _obs(obs: list[int]) -> ObsArray:
-        return np.asarray(obs, dtype=np.float32)
+    def _mask(self) -> NDArray[np.int8]:
+        mask = self._no_actions.copy()
+        mask[self.env._legal_ids()] = 1
+        return mask
 
-    @staticmethod
-    def _info(info: dict[str, Any]) -> dict[str, Any]:
-        out = dict(info)
-        out["action_mask"] = np.asarray(info["action_mask"], dtype=np.int8)
-        out["legal_actions"] = np.asarray(info["legal_actions"], dtype=np.int64)
-        return out
+    def _info(self, illegal: str) -> dict[str, Any]:
+        outcome = self.env.view.outcome
+        if illegal:
+            winner, termination = NO_WINNER, "illegal_action"
+        elif outcome is None:
+            winner, termination = NO_WINNER, ""
+        else:
+            winner = NO_WINNER if outcome.winner is None else outcome.winner
+            termination = outcome.termination.value
+        return {
+            "action_mask": self._mask(),
+            "turn": self.env.view.turns,
+            "winner": winner,
+            "termination": termination,
+            "illegal_action": illegal,
+        }
 
 
-def observation_box(layout: ObservationLayout) -> spaces.Space[ObsArray]:
-    """The observations of a layout as a Gymnasium space: ``float32``, 0 to ``layout.high()``."""
+def observer_space(observer: Observer) -> spaces.Space[Any]:
+    """The observations of an :class:`~sequence.env.arrays.Observer` as a Gymnasium space:
+    a ``Box`` from 0 to 1, or with planes a ``Dict`` of two."""
+    if not observer.planes:
+        return spaces.Box(0.0, 1.0, shape=(observer.size,), dtype=np.float32)
+    return spaces.Dict(
+        {
+            "board": spaces.Box(0.0, 1.0, shape=observer.board_shape, dtype=np.float32),
+            "features": spaces.Box(0.0, 1.0, shape=(observer.features_size,), dtype=np.float32),
+        }
+    )
+
+
+def observation_box(layout: ObservationLayout) -> spaces.Space[Any]:
+    """The raw (unscaled) observations of a layout as a Gymnasium space: ``float32``, 0 to
+    ``layout.high()``."""
     high = np.asarray(layout.high(), dtype=np.float32)
     return spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+
+
+_PALETTE = {
+    "blue": (40, 90, 200),
+    "green": (40, 160, 70),
+    "red": (200, 50, 50),
+    "yellow": (230, 190, 30),
+}
+_CELL = 16
+
+
+def board_picture(view: View) -> NDArray[np.uint8]:
+    """The board as a picture (``rows * 16 x cols * 16 x 3``, ``uint8``): chips in their
+    team's colour (darker in a completed sequence), free corners black, empty spaces light."""
+    layout = view.config.spec.layout
+    colours = [_PALETTE.get(c, (128, 128, 128)) for c in view.config.spec.colours]
+    image = np.full((layout.rows * _CELL, layout.cols * _CELL, 3), 235, dtype=np.uint8)
+    locked = view.locked
+    for r in range(layout.rows):
+        for c in range(layout.cols):
+            s = r * STRIDE + c
+            team = view.chip_at(s)
+            if layout.free >> s & 1:
+                colour: tuple[int, ...] = (20, 20, 20)
+            elif team is None:
+                colour = (235, 230, 215)
+            else:
+                colour = colours[team]
+                if locked >> s & 1:
+                    colour = tuple(v // 2 for v in colour)
+            cell = image[r * _CELL : (r + 1) * _CELL, c * _CELL : (c + 1) * _CELL]
+            cell[1:-1, 1:-1] = colour
+    return image
 
 
 def register_envs() -> None:
@@ -134,4 +236,11 @@ def register_envs() -> None:
 
 register_envs()
 
-__all__ = ["ENV_IDS", "GymSequenceEnv", "observation_box", "register_envs"]
+__all__ = [
+    "ENV_IDS",
+    "GymSequenceEnv",
+    "board_picture",
+    "observation_box",
+    "observer_space",
+    "register_envs",
+]

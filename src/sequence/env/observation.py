@@ -34,6 +34,10 @@ segment             shape         meaning
 ``flags``           2             a dead card was exchanged this turn; passes in a row
 ``pending_draws``   P             manual_draw only: the seat may still draw
 ``roll``            12 + 11       Dice only: one-hot lower die, higher die (1-6), total (2-12)
+``history``         K x (N + 1)   with ``history=K``: one-hot action id of each of the last K
+                                  public moves, most recent first (``N`` actions; column ``N``:
+                                  a move with no action id, a roll or a table-talk penalty;
+                                  a row of 0s before the K-th move)
 ==================  ============  =============================================================
 
 >>> from sequence.engine import State, make_config
@@ -54,6 +58,7 @@ from functools import cache
 from typing import Any
 
 from ..engine import Config, Phase, View
+from .actions import action_space
 
 PHASES = len(Phase)
 
@@ -93,6 +98,8 @@ class ObservationLayout:
     segments: tuple[Segment, ...]
     cards: tuple[int, ...]
     """The card of each position of the card segments (``hand``, ``discards``, ...)."""
+    history: int = 0
+    """How many past moves the ``history`` segment holds (0: no such segment)."""
 
     @property
     def size(self) -> int:
@@ -125,14 +132,14 @@ class ObservationLayout:
         """The largest value each entry can take (every entry is at least 0).
 
         Flags and one-hot entries are 1; card counts are bounded by the copies of the card in
-        the deck, chip counts by the supply, the turn and Dice's pass counters by option
+        the deck, chip counts by the supply, the turn and the pass counter by option
         ``max_turns``.
 
         >>> from sequence.engine import make_config
         >>> layout = observation_layout(make_config("classic", players=2))
         >>> high = layout.high()
         >>> [layout.segment(high, name) for name in ("supply", "turn", "flags")]
-        [[48, 48], [1000], [1, 2]]
+        [[48, 48], [1000], [1, 1000]]
         """
         cfg = self.config
         deck = cfg.spec.deck
@@ -149,9 +156,9 @@ class ObservationLayout:
             "hand_sizes": [max(len(deck), 1)],
             "deck_size": [max(len(deck), 1)],
             "turn": [cfg.max_turns],
-            # A round of passes ends a card game; at Dice a roll with no move is a pass too and
-            # passes run on (no stalemate there), up to the turn limit.
-            "flags": [1, cfg.players if cfg.spec.uses_cards else cfg.max_turns],
+            # A round of passes does not end a game (RULES.md §2.9): passes run on, at most to
+            # the turn limit.
+            "flags": [1, cfg.max_turns],
         }
         out: list[int] = []
         for seg in self.segments:
@@ -167,8 +174,11 @@ class ObservationLayout:
 
 
 @cache
-def observation_layout(config: Config) -> ObservationLayout:
-    """The observation layout of ``config`` (cached per configuration)."""
+def observation_layout(config: Config, history: int = 0) -> ObservationLayout:
+    """The observation layout of ``config`` (cached per configuration), with the last
+    ``history`` public moves at its end when ``history`` is above 0."""
+    if not isinstance(history, int) or isinstance(history, bool) or history < 0:
+        raise ValueError(f"history is a number of moves (0 or more), not {history!r}")
     spec = config.spec
     layout = spec.layout
     s_count = layout.rows * layout.cols
@@ -202,16 +212,21 @@ def observation_layout(config: Config) -> ObservationLayout:
         parts.append(("pending_draws", (p,), "the seat may still draw"))
     if config.game == "dice":
         parts.append(("roll", (23,), "one-hot lower die 1-6, higher die 1-6, total 2-12"))
+    if history:
+        n = action_space(config).n
+        parts.append(
+            ("history", (history, n + 1), "one-hot action of the last moves, latest first")
+        )
     segments: list[Segment] = []
     start = 0
     for name, shape, doc in parts:
         seg = Segment(name, start, shape, doc)
         segments.append(seg)
         start = seg.stop
-    return ObservationLayout(config, tuple(segments), cards)
+    return ObservationLayout(config, tuple(segments), cards, history)
 
 
-def encode_observation(view: View) -> list[int]:
+def encode_observation(view: View, history: int = 0) -> list[int]:
     """One seat's view as a flat list of ints, laid out by :func:`observation_layout`.
 
     Only a :class:`~sequence.engine.View` of a seat is accepted (not a ``State``, not a
@@ -226,7 +241,7 @@ def encode_observation(view: View) -> list[int]:
     """
     if not isinstance(view, View):
         raise TypeError(f"an observation is made from a View, not {type(view).__name__}")
-    return _encode(observation_layout(view.config), view)
+    return _encode(observation_layout(view.config, history), view)
 
 
 def _encode(lay: ObservationLayout, view: View) -> list[int]:
@@ -305,6 +320,15 @@ def _encode(lay: ObservationLayout, view: View) -> list[int]:
             roll[6 + hi - 1] = 1
             roll[12 + lo + hi - 2] = 1
         out += roll
+    if lay.history:
+        space = action_space(cfg)
+        width = space.n + 1
+        recent = view.move_stack[-lay.history :][::-1]
+        for move in recent:
+            row = [0] * width
+            row[space.index.get(move, space.n)] = 1
+            out += row
+        out += [0] * (width * (lay.history - len(recent)))
     return out
 
 

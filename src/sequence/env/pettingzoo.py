@@ -30,20 +30,22 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
-from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import Config, Move, MoveKind, State, Termination, make_config
+from ..engine import Config, State, StepKind, Termination, draw_move, make_config
 from .actions import IllegalActionError, action_space
-from .gym import observation_box
-from .observation import encode_observation, observation_layout
+from .arrays import Observer
+from .environment import NO_WINNER
+from .gym import board_picture, observer_space
 
-Observation = dict[str, NDArray[Any]]
+Observation = dict[str, Any]
+
+_ROLL, _DRAW, _MOVE = StepKind.ROLL, StepKind.DRAW, StepKind.MOVE
 
 
 class SequenceAECEnv(AECEnv[str, Observation, int | None]):
@@ -51,39 +53,61 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
 
     ``game`` and the keywords are :func:`~sequence.engine.make_config`'s (``"draft"`` is classic
     with the draft option). ``reset(seed=s)`` fixes the game; resets without a seed go on from
-    the last seed given. ``render_mode="ansi"``: :meth:`render` returns the board as a
-    spectator sees it (no hand).
+    the last seed given. ``observation`` (``"flat"`` or ``"planes"``) and ``history`` choose the
+    observation as in :class:`~sequence.env.gym.GymSequenceEnv`. ``render_mode``: ``"ansi"``
+    (:meth:`render` returns the board as a spectator sees it, no hand), ``"human"`` (prints it
+    after every move), ``"rgb_array"`` (a picture of the board).
+
+    Each agent's ``info``, at every step: ``turn``, ``winner`` (the winning team, ``-1``
+    while playing or after a draw), ``termination`` (``""`` while playing).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # PettingZoo reads this class attribute
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "sequence_v0",
+        # One seat acts at a time: PettingZoo's parallel conversion needs every live agent to
+        # act at every step (see docs/env.md).
         "is_parallelizable": False,
         "render_fps": 1,
     }
 
-    def __init__(self, game: str = "classic", *, render_mode: str | None = None, **config: Any):
+    def __init__(
+        self,
+        game: str = "classic",
+        *,
+        render_mode: str | None = None,
+        observation: Literal["flat", "planes"] = "flat",
+        history: int = 0,
+        **config: Any,
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be 'ansi', 'human', 'rgb_array' or None, not {render_mode!r}"
+            )
+        if observation not in ("flat", "planes"):
+            raise ValueError(f"observation must be 'flat' or 'planes', not {observation!r}")
         self.render_mode = render_mode
         self.config: Config = make_config(game, **config)
         self._actions = action_space(self.config)
-        box = observation_box(observation_layout(self.config))
+        self.observer = Observer(self.config, planes=observation == "planes", history=history)
+        obs_space = observer_space(self.observer)
         self.possible_agents = [f"seat_{seat}" for seat in range(self.config.players)]
         n = self._actions.n
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": box,
+                    "observation": obs_space,
                     "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
                 }
             )
             for a in self.possible_agents
         }
+        self._no_actions = np.zeros(n, dtype=np.int8)
         self._rng = np.random.default_rng()
         self._state: State | None = None
+        self._mover: int | None = None  # the seat next_step says is to move (None: over)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -102,23 +126,21 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: self._info() for a in self.agents}
         self._advance()
-        self.agent_selection = self._agent(self._state.to_move)
+        assert self._mover is not None  # no game is over before its first move
+        self.agent_selection = self.possible_agents[self._mover]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: its own view, and its legal actions if it is to move."""
         state = self._require_state()
         seat = self._seat(agent)
         view = state.view(seat)
-        if state.is_over() or state.to_move != seat:
-            mask = [0] * self._actions.n
-        else:
-            mask = self._actions.legal_action_mask(view)
-        return {
-            "observation": np.asarray(encode_observation(view), dtype=np.float32),
-            "action_mask": np.asarray(mask, dtype=np.int8),
-        }
+        mask = self._no_actions.copy()
+        if seat == self._mover:
+            index = self._actions.index
+            mask[[index[m] for m in view.legal_moves]] = 1
+        return {"observation": self.observer.encode(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (``None`` once it is terminated or truncated)."""
@@ -131,14 +153,12 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         if action is None:
             raise IllegalActionError(f"{agent} is to move: an action is needed, not None")
         move = self._actions.action_to_move(action)  # numpy integers too; never 1.5
-        if move not in state.view(seat).legal_moves:
+        if seat != self._mover or move not in state.legal_moves_of(seat):
             raise IllegalActionError(
                 f"action {action} ({move}) is not legal for {agent} now (see its action_mask)"
             )
         self._cumulative_rewards[agent] = 0.0
-        state.push(move, seat=seat)
-        if seat in state.pending_draws and not state.is_over():
-            state.push(Move(MoveKind.DRAW, seat=seat), seat=seat)
+        state.push(move)  # the seat to move, one of its legal moves: the engine's fast check
         self._advance()
         outcome = state.outcome
         if outcome is not None:
@@ -150,20 +170,31 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
                 self.rewards[other] = 1.0 if won else -1.0 if lost else 0.0
                 self.terminations[other] = not truncated
                 self.truncations[other] = truncated
-                self.infos[other] = {
-                    "winner": outcome.winner,
-                    "termination": outcome.termination.value,
-                }
+                self.infos[other] = self._info()
             self.agent_selection = self._agent((seat + 1) % self.config.players)
         else:
-            self.agent_selection = self._agent(state.to_move)
+            assert self._mover is not None
+            self.agent_selection = self.possible_agents[self._mover]
+            turn = state.turns
+            for info in self.infos.values():
+                info["turn"] = turn
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> str | None:
-        """The board as a spectator sees it, with ``render_mode="ansi"``; else ``None``."""
-        if self.render_mode != "ansi":
+    def render(self) -> Any:
+        """As ``render_mode`` says: the board as a spectator sees it as text (``ansi``), printed
+        (``human``), or a picture (``rgb_array``); ``None`` without a render mode."""
+        if self.render_mode is None:
             return None
-        return self._require_state().view(None).board_text()
+        view = self._require_state().view(None)
+        if self.render_mode == "rgb_array":
+            return board_picture(view)
+        text = view.board_text()
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release: the game is in this process."""
@@ -171,10 +202,28 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
     # --- inside -------------------------------------------------------------------------------
 
     def _advance(self) -> None:
-        """Roll the dice (chance) until a seat has a decision or the game is over."""
+        """Roll the dice and take manual draws until a seat is to move or the game is over:
+        what happens next is the engine's :meth:`~sequence.engine.State.next_step`."""
         state = self._require_state()
-        while state.is_chance() and not state.is_over():
-            state.push(state.sample_chance())
+        while True:
+            step = state.next_step()
+            kind, seat = step.kind, step.seat
+            if kind is _ROLL:
+                state.push(state.sample_chance())
+            elif kind is _DRAW:
+                assert seat is not None
+                state.push(draw_move(seat), seat=seat)
+            else:
+                self._mover = seat if kind is _MOVE else None
+                return
+
+    def _info(self) -> dict[str, Any]:
+        state = self._require_state()
+        outcome = state.outcome
+        if outcome is None:
+            return {"turn": state.turns, "winner": NO_WINNER, "termination": ""}
+        winner = NO_WINNER if outcome.winner is None else outcome.winner
+        return {"turn": state.turns, "winner": winner, "termination": outcome.termination.value}
 
     def _require_state(self) -> State:
         if self._state is None:

@@ -37,9 +37,13 @@ from starlette.websockets import WebSocketDisconnect
 from ..engine import GAMES, OPTIONS, SPECS, ConfigError, GameRecord, Move, config_from_dict
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise, rules_html
 from . import protocol
-from .hub import Connection, ConnectionClosed, Hub, RequestError, bot_levels
+from .connection import Connection, ConnectionClosed
+from .errors import RequestError, engine_refusal
+from .hub import Hub
 from .protocol import MAX_MESSAGE
+from .scheduler import bot_levels
 from .store import Store
+from .table import Table
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384
@@ -134,7 +138,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
-        hub = Hub(store, pool, bot_delay=bot_delay, rate=rate, burst=burst)
+        hub = Hub(store, pool, bot_delay=bot_delay)
         state["hub"] = hub
         await hub.resume()
         try:
@@ -211,7 +215,7 @@ def create_app(
             # The engine's own message for an unknown game, translated like every engine error
             # (by translate_error, not the catalogue scanner's business).
             message = f"unknown game {game[:20]!r}: choose classic, kids or dice"  # i18n: ignore
-            raise RequestError("bad_message", message, 404, engine=True)
+            raise RequestError("bad_message", message, 404, engine=message)
         lang = request_language(request.headers)
         return {"game": game, "lang": lang, "html": rules_html(game, lang)}
 
@@ -265,7 +269,7 @@ def create_app(
         try:
             config = config_from_dict({**options, **spec})
         except ConfigError as exc:
-            raise RequestError("bad_message", str(exc), engine=True) from None
+            raise engine_refusal("bad_message", exc) from None
         bots = body.get("bots") or []
         if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
             raise RequestError("bad_message", N_("bots is a list with a level or null per seat"))
@@ -282,12 +286,12 @@ def create_app(
 
     @app.get("/api/tables")
     async def open_tables() -> dict[str, Any]:
-        return {"tables": hub().open_tables()}
+        return {"tables": hub().registry.open_tables()}
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str) -> Response:
         table = await hub().get(code)
-        return Response(table.meta_json(), media_type="application/json")
+        return Response(protocol.table_meta_json(table), media_type="application/json")
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:
@@ -319,8 +323,7 @@ def create_app(
 
     @app.get("/api/finished")
     async def finished(limit: int = 50) -> dict[str, Any]:
-        store = hub().store
-        rows = await store.run(store.finished, max(1, min(limit, 200)))
+        rows = await hub().registry.finished(max(1, min(limit, 200)))
         return {
             "games": [
                 {
@@ -365,13 +368,12 @@ def create_app(
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
-        conn = Connection(websocket, hub().rate, hub().burst)
+        conn = Connection(websocket, rate, burst)
         try:
             await serve_connection(hub(), conn, code)
         except (ConnectionClosed, WebSocketDisconnect):
             pass
         finally:
-            hub().detach(conn)
             await conn.finish()
             with contextlib.suppress(Exception):
                 await websocket.close()
@@ -410,7 +412,8 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
     except RequestError as exc:
         conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
         return
-    while conn.table is None:
+    attached = False
+    while not attached:
         try:
             raw = await asyncio.wait_for(conn.receive(), 30)
         except TimeoutError:
@@ -431,8 +434,17 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
             if not isinstance(token, str | None) or not isinstance(host, str | None):
                 raise RequestError("bad_message", N_("tokens are text"))
             hub.attach(table, conn, token, host)
+            attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
+    try:
+        await _serve_requests(hub, conn, table)
+    finally:
+        hub.detach(table, conn)
+
+
+async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
+    """A seated (or watching) client's requests, until it leaves."""
     while not conn.closed:
         raw = await conn.receive()
         try:
@@ -445,11 +457,11 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
             if kind in ("hello", "lang") and msg.get("lang") is not None:
                 conn.lang = _language(msg["lang"])
             if kind == "move":
-                await hub.play(conn, msg.get("move"), msg.get("version"))
+                await hub.play(table, conn, msg.get("move"), msg.get("version"))
             elif kind == "roll":
-                await hub.roll(conn, msg.get("version"))
+                await hub.roll(table, conn, msg.get("version"))
             elif kind == "penalty":
-                await hub.penalty(conn, msg.get("team"), msg.get("version"))
+                await hub.penalty(table, conn, msg.get("team"), msg.get("version"))
             elif kind in ("sync", "hello"):
                 conn.send(protocol.state_payload(table, conn.seat, conn.host))
             elif kind == "ping":

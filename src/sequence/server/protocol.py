@@ -4,9 +4,9 @@ A client may learn only what its seat's :class:`~sequence.engine.View` holds (or
 view). Every message therefore leaves the server as a :class:`Payload`, and only this module can
 make one: game state passes through :func:`state_payload`, which calls ``state.view(seat)`` and
 nothing else of the state; errors are short texts about the sender's own request. A connection
-sends nothing but payloads (see :class:`sequence.server.hub.Connection`), so a message that skipped
-the filter cannot be sent at all -- the lesson of boardgame.io's ``playerView`` bugs (the first
-state, the undo history, the log).
+sends nothing but payloads (see :class:`sequence.server.connection.Connection`), so a message
+that skipped the filter cannot be sent at all -- the lesson of boardgame.io's ``playerView`` bugs
+(the first state, the undo history, the log).
 
 Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
 
@@ -39,10 +39,10 @@ Server to client:
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Final, final
+from typing import Any, Final, final
 
-if TYPE_CHECKING:
-    from .hub import Table
+from ..engine import StepKind
+from .table import Table
 
 MAX_MESSAGE: Final = 4096
 """The largest message a client may send, in bytes; larger ones are refused."""
@@ -133,13 +133,21 @@ def table_meta(table: Table) -> dict[str, Any]:
             for s in table.seats
         ],
         "version": table.version,
-        "chance": bool(state is not None and state.is_chance() and not state.is_over()),
+        "chance": state is not None and state.next_step().kind is StepKind.ROLL,
     }
+
+
+def table_meta_json(table: Table) -> str:
+    """:func:`table_meta` as JSON, encoded again only when the facts may have changed."""
+    key = table.meta_key
+    if table.meta_cache is None or table.meta_cache[0] != key:
+        table.meta_cache = (key, _dumps(table_meta(table)))
+    return table.meta_cache[1]
 
 
 def state_payload(table: Table, seat: int | None, host: bool) -> Payload:
     """The state message for a connection sitting at ``seat`` (``None``: spectator)."""
-    meta = table.meta_json()
+    meta = table_meta_json(table)
     you = _dumps({"seat": seat, "host": host})
     text = (
         f'{{"type":"state","version":{table.version},"you":{you},'
@@ -152,7 +160,7 @@ def error_payload(code: str, message: str, version: int | None = None) -> Payloa
     """An error: the request was refused and nothing changed.
 
     ``message`` is already in the connection's language
-    (:meth:`sequence.server.hub.RequestError.text`).
+    (:meth:`sequence.server.errors.RequestError.text`).
     """
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")

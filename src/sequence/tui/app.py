@@ -1,5 +1,8 @@
 """The terminal game's Textual application: the start screen, then the game screen.
 
+It is the one place that knows both screens: the start screen hands it the session to play,
+and the game screen asks it for a new game.
+
 >>> from sequence.tui.app import SequenceApp
 >>> from sequence.tui.session import GameSetup, Session
 >>> app = SequenceApp(session=Session.start(GameSetup(seats=("human", "random"), seed=1)))
@@ -38,9 +41,20 @@ class SequenceApp(App[int]):
 
     def on_mount(self) -> None:
         if self.session is not None:
-            self.push_screen(GameScreen(self.session, self.gettext, self.bot_delay))
+            self.push_screen(self._game(self.session))
         else:
-            self.push_screen(StartScreen(self.gettext, self.setup, self.bot_delay))
+            self.push_screen(StartScreen(self.gettext, self.play, self.setup))
+
+    def _game(self, session: Session) -> GameScreen:
+        return GameScreen(session, self.gettext, self.bot_delay, new_game=self.new_game)
+
+    def play(self, session: Session) -> None:
+        """Start playing ``session`` (the start screen's choice)."""
+        self.switch_screen(self._game(session))
+
+    def new_game(self) -> None:
+        """Back to the start screen for another game."""
+        self.switch_screen(StartScreen(self.gettext, self.play))
 
     @property
     def game_screen(self) -> GameScreen:

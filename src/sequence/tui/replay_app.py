@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 
 from ..engine import GameRecord, State
 from ..i18n import N_, system_language
-from .game import LEVEL_NAMES, result_text
+from .drawing import LEVEL_NAMES, result_text
 from .session import HUMAN
 from .widgets import BoardWidget, Gettext, Marks, log_text, players_text
 

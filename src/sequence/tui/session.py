@@ -22,14 +22,15 @@ from ..bots.isolated import contained_bot, is_user_bot, protect_process
 from ..engine import (
     GAME_NAMES,
     OPTIONS,
+    SPECS,
     ConfigError,
     GameRecord,
     IllegalMoveError,
     Move,
     MoveKind,
-    Phase,
     RecordError,
     State,
+    StepKind,
     View,
     base_game,
     make_config,
@@ -55,18 +56,60 @@ def default_bot() -> str:
     return "medium" if "medium" in choices else choices[0]
 
 
-def player_counts(game: str) -> tuple[int, ...]:
-    """The player counts a game takes, as the engine accepts them."""
-    from ..engine import SPECS
+# --- what the start screen offers, as the engine declares it --------------------------------------
 
-    out = []
-    for n in SPECS[base_game(game)[0]].player_counts:
-        try:
-            make_config(game, n)  # a variant may take fewer (the draft: 2 or 4)
-        except ConfigError:
-            continue
-        out.append(n)
-    return tuple(out)
+MAX_SEATS = max(n for spec in SPECS.values() for n in spec.player_counts)
+"""The most seats a game of the family has."""
+
+
+def _accepted(game: str, players: int, teams: int | None = None, **options: object) -> bool:
+    try:
+        make_config(game, players, teams, **options)
+    except ConfigError:
+        return False
+    return True
+
+
+def player_counts(game: str) -> tuple[int, ...]:
+    """The player counts a game takes, as the engine accepts them.
+
+    >>> player_counts("kids"), player_counts("draft")
+    ((2, 3, 4), (2, 4))
+    """
+    # A variant may take fewer than its game (the draft: 2 or 4).
+    return tuple(n for n in SPECS[base_game(game)[0]].player_counts if _accepted(game, n))
+
+
+def team_choices(game: str, players: int) -> list[int]:
+    """The team counts the engine accepts for ``players``.
+
+    >>> team_choices("classic", 6), team_choices("classic", 3), team_choices("dice", 4)
+    ([2, 3], [3], [2])
+    """
+    return [teams for teams in range(1, players + 1) if _accepted(game, players, teams)]
+
+
+def takes_option(game: str, name: str) -> bool:
+    """Whether ``game`` (``draft`` too) takes the rule option ``name`` of :data:`OPTIONS`.
+
+    >>> takes_option("draft", "difficult"), takes_option("draft", "manual_draw")
+    (True, False)
+    >>> takes_option("dice", "dice_line_length"), takes_option("kids", "difficult")
+    (True, False)
+    """
+    option = OPTIONS[name]
+    value = not option.default if isinstance(option.default, bool) else option.default
+    return _accepted(game, player_counts(game)[0], **{name: value})
+
+
+def line_lengths() -> tuple[int, ...]:
+    """The Dice line lengths the engine accepts (option ``dice_line_length``).
+
+    >>> line_lengths()
+    (5, 6)
+    """
+    width = SPECS["dice"].layout.cols
+    return tuple(n for n in range(1, width + 1) if _accepted("dice", 2, dice_line_length=n))
 
 
 class Marked(Exception):
@@ -202,8 +245,9 @@ class Session:
         return tuple(s for s, kind in enumerate(self.seats) if kind == HUMAN)
 
     def actor(self) -> int | None:
-        """The seat to act now (at a Dice roll, the one about to roll); ``None`` when over."""
-        if self.state.is_over():
+        """The seat whose play comes next (at Dice, the one about to roll; option manual_draw:
+        the previous seat may still draw meanwhile); ``None`` when over."""
+        if self.state.next_step().kind is StepKind.OVER:
             return None
         return self.state.to_move
 
@@ -222,17 +266,13 @@ class Session:
 
     def roll(self) -> Move:
         """Dice: roll for the seat to move (the game's own seeded dice)."""
-        if not self.state.is_chance():
+        step = self.state.next_step()
+        if step.kind is not StepKind.ROLL:
             raise Refused(N_("no dice to roll now"))
         move = self.state.sample_chance()
-        seat = self.state.to_move
         self.state.push(move)
-        self.actors.append(seat)
+        self.actors.append(step.seat)
         return move
-
-    def draw_pending(self, seat: int) -> bool:
-        """Option manual_draw: the seat has played and may still draw."""
-        return seat in self.state.pending_draws
 
     def close(self) -> None:
         """Stop the bots' processes (a user's bot plays in one of its own)."""
@@ -283,9 +323,6 @@ class Session:
         """Write the game as GameRecord JSON."""
         path.write_text(self.record().to_json(indent=1) + "\n", encoding="utf-8")
 
-    def phase_is(self, *phases: Phase) -> bool:
-        return self.state.phase in phases
-
 
 def check_spec(kind: str) -> None:
     """Raise ValueError if ``kind`` names no bot. A user's ``module:Class`` is only parsed here:
@@ -330,6 +367,7 @@ __all__ = [
     "GAME_CHOICES",
     "HUMAN",
     "LEVELS",
+    "MAX_SEATS",
     "BadRecord",
     "BadSetup",
     "ConfigError",
@@ -339,5 +377,8 @@ __all__ = [
     "Session",
     "bot_choices",
     "default_bot",
+    "line_lengths",
     "player_counts",
+    "takes_option",
+    "team_choices",
 ]

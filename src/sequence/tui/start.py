@@ -1,12 +1,14 @@
 """The start screen: which game, how many players and teams, who sits where, options, seed.
 
-Nothing here knows the rules: the player counts come from the engine's game declarations,
-the team choices are those :func:`~sequence.engine.make_config` accepts, and a refused
-configuration shows the engine's reason.
+Nothing here knows the rules: the player counts, the team choices and which option a game takes
+come from the engine's game declarations and :func:`~sequence.engine.make_config` (see
+:mod:`sequence.tui.session`), and a refused configuration shows the engine's reason. The screen
+hands the session it starts to ``play`` (the app), so it imports no game screen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
 
@@ -16,20 +18,23 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ..engine import ConfigError, make_config
-from .game import LEVEL_NAMES, GameScreen
+from ..engine import ConfigError
+from .drawing import LEVEL_NAMES
 from .session import (
     GAME_CHOICES,
     HUMAN,
+    MAX_SEATS,
     GameSetup,
     Session,
     bot_choices,
     default_bot,
+    line_lengths,
     player_counts,
+    takes_option,
+    team_choices,
 )
 from .widgets import N_, TEAM_SYMBOLS, Gettext
 
-MAX_SEATS = 12
 GAME_TITLES = {
     "classic": N_("Sequence (2-12 players, teams)"),
     "kids": N_("Sequence for Kids (2-4 players)"),
@@ -38,20 +43,8 @@ GAME_TITLES = {
 }
 
 
-def team_choices(game: str, players: int) -> list[int]:
-    """The team counts the engine accepts for ``players`` (classic: alone, 2 or 3 teams)."""
-    out = []
-    for teams in sorted({2, 3, players}):
-        try:
-            make_config(game, players, teams)
-        except ConfigError:
-            continue
-        out.append(teams)
-    return out
-
-
 class StartScreen(Screen[None]):
-    """Choose a game and start it."""
+    """Choose a game and start it: ``play`` receives the new session."""
 
     DEFAULT_CSS = """
     StartScreen { align: center top; }
@@ -73,12 +66,15 @@ class StartScreen(Screen[None]):
     ]
 
     def __init__(
-        self, gettext: Gettext, setup: GameSetup | None = None, bot_delay: float = 0.5
+        self,
+        gettext: Gettext,
+        play: Callable[[Session], None],
+        setup: GameSetup | None = None,
     ) -> None:
         super().__init__()
         self._ = gettext
         self.setup = setup or GameSetup(seats=(HUMAN,))
-        self.bot_delay = bot_delay
+        self.play = play
 
     def compose(self) -> ComposeResult:
         _ = self._
@@ -133,7 +129,7 @@ class StartScreen(Screen[None]):
             with Horizontal(id="line-row"):
                 yield Label(_("Line length"))
                 yield Select(
-                    [("5", 5), ("6", 6)],
+                    [(str(n), n) for n in line_lengths()],
                     value=setup.line_length,
                     allow_blank=False,
                     compact=True,
@@ -187,9 +183,9 @@ class StartScreen(Screen[None]):
             self.query_one(f"#seat-label-{seat}", Label).update(
                 f"{label} {TEAM_SYMBOLS[seat % teams]}"
             )
-        self.query_one("#difficult").display = game in ("classic", "draft")
-        self.query_one("#manual_draw").display = game == "classic"
-        self.query_one("#line-row").display = game == "dice"
+        self.query_one("#difficult").display = takes_option(game, "difficult")
+        self.query_one("#manual_draw").display = takes_option(game, "manual_draw")
+        self.query_one("#line-row").display = takes_option(game, "dice_line_length")
 
     def chosen(self) -> GameSetup:
         """The setup the form describes (not yet checked)."""
@@ -204,9 +200,13 @@ class StartScreen(Screen[None]):
             players=players,
             teams=int(teams_value) if isinstance(teams_value, int) else None,
             seats=seats,
-            difficult=self.query_one("#difficult", Checkbox).value and game in ("classic", "draft"),
-            manual_draw=self.query_one("#manual_draw", Checkbox).value and game == "classic",
-            line_length=int(self.query_one("#line", Select).value) if game == "dice" else 5,  # type: ignore[arg-type]
+            difficult=self.query_one("#difficult", Checkbox).value
+            and takes_option(game, "difficult"),
+            manual_draw=self.query_one("#manual_draw", Checkbox).value
+            and takes_option(game, "manual_draw"),
+            line_length=int(self.query_one("#line", Select).value)  # type: ignore[arg-type]
+            if takes_option(game, "dice_line_length")
+            else 5,
             seed=_seed(seed_text),
             undo=self.query_one("#undo", Checkbox).value,
         )
@@ -226,7 +226,7 @@ class StartScreen(Screen[None]):
                 self._("Cannot start: {reason}").format(reason=self._.error(exc))
             )
             return
-        self.app.switch_screen(GameScreen(session, self._, self.bot_delay))
+        self.play(session)
 
     def action_quit(self) -> None:
         self.app.exit(0)

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""The learning environments' speed beside the engine's, measured in one run.
+
+Three figures for one configuration (classic for two unless told otherwise):
+
+- **engine moves/s**: random games as ``sequence bench`` plays them (full legal-move generation
+  at every step, :func:`sequence.engine.play_random_game`);
+- **Gym steps/s**: ``sequence/...-v0`` episodes against the ``random`` opponent, the agent
+  choosing uniformly among the legal actions of ``info["action_mask"]`` (one step is the
+  agent's move and the opponents' moves up to its next decision: about two moves at two
+  players);
+- **AEC steps/s**: PettingZoo self-play, every seat choosing at random among the legal actions
+  of ``observation["action_mask"]`` (one step is one move).
+
+Each is also given as a share of the engine's moves/s. The policy reads only the action mask, so
+the script runs unchanged against older versions of the environment::
+
+    scripts/bench_env.py --seconds 5
+    PYTHONPATH=/path/to/other/checkout/src .venv/bin/python scripts/bench_env.py
+
+Figures, not pass/fail: they depend on the machine and on what else runs on it.
+"""
+
+from __future__ import annotations
+
+import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+
+# isort: split
+import argparse
+import json
+import platform
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from sequence.engine import State, make_config, play_random_game
+
+
+def engine_moves(config: Any, seconds: float, seed: int) -> float:
+    rng = random.Random(seed)
+    moves = 0
+    game_seed = seed
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        moves += len(play_random_game(State.new(config, game_seed), rng).move_stack)
+        game_seed += 1
+    return moves / (time.perf_counter() - started)
+
+
+def _choose(mask: Any, rng: random.Random) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[int(rng.random() * len(legal))])
+
+
+def gym_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
+    import gymnasium
+
+    import sequence.env.gym
+
+    env_id = {game_: id_ for id_, game_ in sequence.env.gym.ENV_IDS.items()}[game]
+    env = gymnasium.make(env_id, opponents="random", **options).unwrapped
+    rng = random.Random(seed)
+    steps = 0
+    _, info = env.reset(seed=seed)
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        _, _, terminated, truncated, info = env.step(_choose(info["action_mask"], rng))
+        steps += 1
+        if terminated or truncated:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - started)
+
+
+def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
+    from sequence.env.pettingzoo import SequenceAECEnv
+
+    env = SequenceAECEnv(game, **options)
+    rng = random.Random(seed)
+    steps = 0
+    env.reset(seed=seed)
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        env.step(_choose(observation["action_mask"], rng))
+        steps += 1
+    return steps / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice"])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per figure (default 3)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+    options = {"players": args.players}
+    config = make_config(args.game, **options)
+    figures: dict[str, Any] = {
+        "game": args.game,
+        "players": args.players,
+        "python": platform.python_version(),
+        "engine_moves_per_second": engine_moves(config, args.seconds, args.seed),
+        "gym_steps_per_second": gym_steps(args.game, options, args.seconds, args.seed),
+        "aec_steps_per_second": aec_steps(args.game, options, args.seconds, args.seed),
+    }
+    engine = figures["engine_moves_per_second"]
+    figures["gym_share"] = figures["gym_steps_per_second"] / engine
+    figures["aec_share"] = figures["aec_steps_per_second"] / engine
+    if args.json:
+        print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
+                          for k, v in figures.items()}, indent=2))  # fmt: skip
+        return
+    print(f"{args.game}, {args.players} players (Python {figures['python']})")
+    print(f"  engine moves/s (random games):   {engine:>9,.0f}")
+    print(f"  Gym steps/s (vs random):         {figures['gym_steps_per_second']:>9,.0f}"
+          f"  ({figures['gym_share']:.1%} of the engine's moves/s)")  # fmt: skip
+    print(f"  PettingZoo AEC steps/s:          {figures['aec_steps_per_second']:>9,.0f}"
+          f"  ({figures['aec_share']:.1%})")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

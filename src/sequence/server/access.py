@@ -1,0 +1,92 @@
+"""Access rights: who may do what at a table.
+
+Three kinds of people reach a table. A *player* holds the secret token of a seat, given when
+they take it; the *host* holds the table's host token, given to whoever created it (who may
+also play); a *spectator* holds neither and may only watch. Tokens work from any network and
+only their SHA-256 is stored (:func:`.db.hash_token`). Every check of a token and every "may
+this client do that" of the server is here; the engine then decides whether the move itself is
+legal for the seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from ..i18n import N_
+from .db import hash_token, token_matches
+from .errors import RequestError
+from .table import Table
+
+
+def new_token() -> tuple[str, str]:
+    """A fresh secret token and the hash that is stored in its place."""
+    token = secrets.token_urlsafe(24)
+    return token, hash_token(token)
+
+
+def seat_of(table: Table, token: str | None) -> int | None:
+    """The seat whose token ``token`` is, if any."""
+    for s in table.seats:
+        if token_matches(token, s.token_hash):
+            return s.seat
+    return None
+
+
+def is_host(table: Table, host_token: str | None) -> bool:
+    return token_matches(host_token, table.host_hash)
+
+
+def require_host(table: Table, host_token: str | None) -> None:
+    """Only the host starts a game and seats bots."""
+    if not is_host(table, host_token):
+        raise RequestError("not_host", N_("only the table's host may do this"), 403)
+
+
+def require_player_or_host(table: Table, token: str | None) -> None:
+    """A rematch is for the people of the table: a seat's player or the host."""
+    if seat_of(table, token) is None and not is_host(table, token):
+        raise RequestError("not_seated", N_("only the players can ask for a rematch"), 403)
+
+
+@dataclass(frozen=True, slots=True)
+class Rights:
+    """What one connection may do at its table: act for ``seat`` (``None``: only watch) and, with
+    ``host``, act as the table's host."""
+
+    seat: int | None = None
+    host: bool = False
+
+    @classmethod
+    def of(cls, table: Table, token: str | None, host_token: str | None) -> Rights:
+        """The rights a connection's tokens give it (no seat token: a spectator, or the host
+        watching); a seat token of another table is refused rather than taken for a spectator."""
+        seat = None
+        if token:
+            seat = seat_of(table, token)
+            if seat is None:
+                raise RequestError(
+                    "bad_token", N_("this seat token does not belong to this table"), 403
+                )
+        return cls(seat, is_host(table, host_token))
+
+    def seat_to_move(self) -> int:
+        """The seat this connection moves for; a spectator cannot move."""
+        if self.seat is None:
+            raise RequestError("not_seated", N_("spectators cannot move"))
+        return self.seat
+
+    def seat_to_roll(self) -> int:
+        """The seat this connection rolls for; a spectator cannot roll."""
+        if self.seat is None:
+            raise RequestError("not_seated", N_("spectators cannot roll"))
+        return self.seat
+
+    def check_penalty(self) -> None:
+        """The table-talk penalty is the host's to impose."""
+        if not self.host:
+            raise RequestError("not_host", N_("only the host may impose a penalty"))
+
+
+SPECTATOR = Rights()
+"""A connection that has said nothing yet, or holds no token: it may only watch."""

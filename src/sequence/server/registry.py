@@ -1,0 +1,208 @@
+"""The table registry: every table in memory, by code, loaded from and saved to the store.
+
+A table in the lobby or in play is always in memory (a restart rebuilds each from its move log);
+a finished one is read back from the database when asked for and kept a while for rematches and
+replays. Every write of a table's settings, seats and moves goes through here to
+:class:`~.store.Store`. The registry also answers the public list of tables.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from typing import Any
+
+from ..engine import Config, Move, State, config_from_dict
+from ..i18n import N_
+from .errors import RequestError
+from .store import SeatData, Store, TableData
+from .table import Seat, Table
+
+log = logging.getLogger("sequence.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+FINISHED_KEPT = 256
+"""Finished tables kept in memory (for rematches and replays); the least recently used go first."""
+FINISHED_GRACE = 60.0
+"""Seconds a finished table stays in memory after its last use, whatever :data:`FINISHED_KEPT`."""
+LOBBY_IDLE = 30 * 60.0
+"""Seconds a lobby with nobody connected stays in the public list after its last change."""
+LISTED = 100
+"""At most this many lobbies, and this many games in play, in the public list (newest first)."""
+
+
+def table_from(data: TableData) -> Table:
+    """A live table from its stored form: a game's state is its seed plus a push per move."""
+    config = config_from_dict(data.config)
+    table = Table(
+        id=data.id,
+        code=data.code,
+        config=config,
+        seed=data.seed,
+        public=data.public,
+        status=data.status,
+        host_hash=data.host_hash,
+        seats=[Seat(s.seat, s.name, s.token_hash, s.bot, s.stand_in) for s in data.seats],
+        result=data.result,
+        rematch_code=data.rematch_code,
+    )
+    if data.status in ("playing", "finished"):
+        state = State.new(config, data.seed)
+        for text in data.moves:
+            state.push(Move.parse(text))
+        table.state = state
+    return table
+
+
+class TableRegistry:
+    """Every table in memory, by code, and their storage."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def resume(self) -> list[Table]:
+        """Load every table in the lobby or in play (a table that does not replay is left out
+        and logged); return them."""
+        loaded = []
+        for data in await self.store.run(self.store.load_active):
+            try:
+                table = table_from(data)
+            except Exception:
+                log.exception("table %s does not replay; left out", data.code)
+                continue
+            self.tables[table.code] = table
+            loaded.append(table)
+        return loaded
+
+    async def get(self, code: str) -> Table:
+        """A table by its code: live, or a finished one read from the database."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None:
+            if table.status == "finished":
+                table.active = time.monotonic()  # recently used: kept in memory longer
+            return table
+        data = await self.store.run(self.store.load, code) if 0 < len(code) <= 16 else None
+        if data is None:
+            raise RequestError("unknown_table", N_("there is no table {code}"), 404, code=code)
+        # Another request may have loaded it meanwhile: every request must share one table
+        # object (its lock, its connections), finished or not, or two rematches could start.
+        table = self.tables.get(code)
+        if table is None:
+            table = table_from(data)
+            self.tables[table.code] = table
+            self._forget_finished()
+        return table
+
+    def _forget_finished(self) -> None:
+        """Drop the least recently used finished tables beyond :data:`FINISHED_KEPT` (never one
+        someone is connected to or that is being changed); the database still has them."""
+        # Never one used just now: a browser may be about to say hello to it.
+        recent = time.monotonic() - FINISHED_GRACE
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.status == "finished"
+            and not t.connected
+            and not t.lock.locked()
+            and t.active < recent
+        ]
+        excess = len(idle) - FINISHED_KEPT
+        if excess > 0:
+            for t in sorted(idle, key=lambda t: t.active)[:excess]:
+                del self.tables[t.code]
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Public tables: lobbies to join and games in play to watch, the most recent first.
+
+        A lobby nobody is connected to drops out after :data:`LOBBY_IDLE` seconds, and each
+        kind is cut at :data:`LISTED`, so a flood of new lobbies cannot hide the games in play.
+        """
+        now = time.monotonic()
+        lobbies: list[Table] = []
+        playing: list[Table] = []
+        for t in self.tables.values():
+            if not t.public:
+                continue
+            if t.status == "playing":
+                playing.append(t)
+            elif t.status == "lobby" and (t.connected or now - t.active < LOBBY_IDLE):
+                lobbies.append(t)
+        out = []
+        for group in (lobbies, playing):
+            group.sort(key=lambda t: -t.active)
+            for t in group[:LISTED]:
+                out.append(
+                    {
+                        "code": t.code,
+                        "config": t.config.to_dict(),
+                        "status": t.status,
+                        "free": [s.seat for s in t.seats if s.kind == "empty"],
+                        "players": [s.name for s in t.seats],
+                        "spectators": t.spectators,
+                    }
+                )
+        return out
+
+    async def finished(self, limit: int) -> list[TableData]:
+        """The latest finished public games, newest first (from the database)."""
+        return await self.store.run(self.store.finished, limit)
+
+    # --- writing ------------------------------------------------------------------------------
+
+    async def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables and not await self.store.run(self.store.code_taken, code):
+                return code
+
+    async def create(
+        self, config: Config, seats: list[SeatData], public: bool, host_hash: str, status: str
+    ) -> Table:
+        """Store a new table (a fresh code and seed) and keep it; a ``playing`` one is dealt."""
+        data = TableData(
+            id=0,
+            code=await self._new_code(),
+            config=config.to_dict(),
+            seed=secrets.randbits(62),
+            public=public,
+            status=status,
+            host_hash=host_hash,
+            result=None,
+            rematch_code=None,
+            seats=seats,
+            moves=[],
+        )
+        data.id = await self.store.run(self.store.create_table, data)
+        if status == "playing":
+            await self.store.run(self.store.set_status, data.id, "playing")
+        table = table_from(data)
+        self.tables[table.code] = table
+        return table
+
+    async def save_seat(self, table: Table, seat: Seat) -> None:
+        """Store who sits in ``seat``."""
+        await self.store.run(self.store.save_seat, table.id, seat.data())
+
+    async def set_status(self, table: Table, status: str, rematch_code: str | None = None) -> None:
+        """Store that ``table`` started, or its rematch (the table itself is the caller's)."""
+        await self.store.run(self.store.set_status, table.id, status, rematch_code)
+
+    async def append_move(self, table: Table, state: State, seat: int | None) -> None:
+        """Store the last move of ``state`` (the table's next), made by ``seat``, with the result
+        if it ended the game; return once it is committed (raise if it could not be)."""
+        moves = state.move_stack
+        outcome = state.outcome
+        await self.store.append_move(
+            table.id,
+            len(moves),
+            str(moves[-1]),
+            seat,
+            None if outcome is None else outcome.result(),
+            outcome is not None,
+        )

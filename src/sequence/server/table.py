@@ -1,0 +1,92 @@
+"""A live table: its settings, its seats, the game state, and how many are connected.
+
+Plain data that the other parts of the server share: the registry (:mod:`.registry`) keeps the
+tables and stores them, access rights (:mod:`.access`) read the seats' token hashes, the
+scheduler (:mod:`.scheduler`) reads whose step it is, and :mod:`.protocol` turns a table into
+what a client may see. A table does no I/O and knows neither connections nor bots' workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from ..engine import Config, State
+from .store import SeatData
+
+
+@dataclass
+class Seat:
+    """A seat at a live table."""
+
+    seat: int
+    name: str | None = None
+    token_hash: str | None = None
+    """The SHA-256 of the seat's secret token (see :mod:`.access`); ``None``: nobody took it."""
+    bot: str | None = None
+    """The bot playing the seat (a name in ``sequence.bots.BOTS``)."""
+    stand_in: bool = False
+    """The bot only stands in for the seat's player, who takes the seat back by reconnecting."""
+    connections: int = 0
+    """Connections of the seat's player (0: away)."""
+
+    @property
+    def kind(self) -> str:
+        """``bot``, ``human`` (someone took it) or ``empty``."""
+        if self.bot:
+            return "bot"
+        return "human" if self.token_hash else "empty"
+
+    def data(self) -> SeatData:
+        """The seat as the store keeps it."""
+        return SeatData(self.seat, self.name, self.token_hash, self.bot, self.stand_in)
+
+
+@dataclass(eq=False)
+class Table:
+    """One table: settings, seats, the game state, who is watching."""
+
+    id: int
+    code: str
+    config: Config
+    seed: int
+    public: bool
+    status: str
+    """``lobby``, ``playing`` or ``finished``."""
+    host_hash: str
+    seats: list[Seat]
+    state: State | None = None
+    result: str | None = None
+    rematch_code: str | None = None
+    spectators: int = 0
+    """Connections without a seat."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while a request changes the table (a move from its check to its broadcast)."""
+    view_cache: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    """Views already encoded, by (version, seat): see :func:`.protocol.view_json`."""
+    meta_cache: tuple[int, str] | None = None
+    """The public facts already encoded, and the :attr:`meta_key` they were encoded at."""
+    meta_rev: int = 0
+    active: float = field(default_factory=time.monotonic)
+    """When something last happened here (a seat, a connection, a move): orders the lists."""
+
+    @property
+    def version(self) -> int:
+        """How many moves have been made: every event carries it, every move must name it."""
+        return 0 if self.state is None else len(self.state.move_stack)
+
+    @property
+    def connected(self) -> int:
+        """Connections to the table, players' and spectators'."""
+        return self.spectators + sum(s.connections for s in self.seats)
+
+    @property
+    def meta_key(self) -> int:
+        """Changes whenever the public facts may have (a :meth:`touch` or a move)."""
+        return self.meta_rev * 1_000_003 + self.version
+
+    def touch(self) -> None:
+        """The public facts changed (a seat, a connection): rebuild them on the next send."""
+        self.meta_rev += 1
+        self.active = time.monotonic()
