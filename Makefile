@@ -25,9 +25,11 @@ play: setup
 bench: setup
 	$(BIN)/sequence bench
 
+# lint-imports: the layers' contracts ([tool.importlinter] in pyproject.toml, docs/architecture.md)
 lint: setup
 	$(BIN)/ruff check src tests scripts
 	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/lint-imports
 
 typecheck: setup
 	$(BIN)/mypy

@@ -12,8 +12,8 @@ import pytest
 
 from sequence.bots import Bot, make_bot
 from sequence.bots.arena import play_game
+from sequence.bots.tournament import bradley_terry, seat_patterns, wilson
 from sequence.cli.main import main
-from sequence.cli.tournament import bradley_terry, seat_patterns, wilson
 from sequence.engine import GameRecord, Move, View, make_config
 
 CUSTOM = """

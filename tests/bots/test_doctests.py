@@ -15,7 +15,9 @@ MODULES = [
     "sequence.bots.levels",
     "sequence.bots.lookahead",
     "sequence.bots.mcts",
-    "sequence.cli.tournament",
+    "sequence.bots.tournament.schedule",
+    "sequence.bots.tournament.stats",
+    "sequence.cli.tournament_output",
 ]
 
 

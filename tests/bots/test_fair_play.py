@@ -1,6 +1,6 @@
 """A user's bot cannot cheat its way to the hidden cards or to a win through the tournament
 itself: each bot below tries a way that worked before the fix beside it (bots/isolated.py,
-cli/tournament.py), and each test checks it no longer does."""
+bots/tournament/), and each test checks it no longer does."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sequence.bots.tournament import deal_seed
 from sequence.cli.main import main
-from sequence.cli.tournament import deal_seed
 
 CHEATS = """
 import os

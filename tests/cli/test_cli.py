@@ -135,6 +135,32 @@ def test_replay_viewer_opens_at_the_move_asked_for() -> None:
     assert ReplayApp(record, "en").index == len(record.moves)
 
 
+def test_replay_on_a_terminal_opens_the_terminal_games_viewer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The entry point hands `sequence replay` the viewer (cli does not import tui itself).
+    import sequence.tui
+    import sequence.tui.replay_app
+
+    opened: list[tuple[int, int | None]] = []
+
+    def run_replay(record: GameRecord, lang: str | None = None, at: int | None = None) -> int:
+        opened.append((len(record.moves), at))
+        return 0
+
+    monkeypatch.setattr(sequence.tui, "on_a_terminal", lambda: True)
+    monkeypatch.setattr(sequence.tui.replay_app, "run_replay", run_replay)
+    state = play_random_game(State.new(make_config("kids", 2), seed=4), seed=4)
+    path = _record(tmp_path, GameRecord.from_state(state).to_json())
+    assert main(["replay", path, "--to", "3"]) == 0
+    assert opened == [(len(state.move_stack), 3)] and capsys.readouterr().out == ""
+    assert main(["replay", path, "--print"]) == 0
+    assert len(opened) == 1 and state.position() in capsys.readouterr().out
+    monkeypatch.setattr(sequence.tui, "on_a_terminal", lambda: False)
+    assert main(["replay", path]) == 0
+    assert len(opened) == 1 and state.position() in capsys.readouterr().out
+
+
 def _record(tmp_path: Path, text: str, name: str = "game.json") -> str:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

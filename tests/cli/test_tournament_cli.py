@@ -14,7 +14,7 @@ import pytest
 
 from sequence.bots import Bot, make_bot
 from sequence.bots.base import RandomBot
-from sequence.cli import tournament
+from sequence.bots.tournament import Task, entry_labels, stats_problem, worker
 from sequence.cli.main import main
 from sequence.engine import GameRecord, Move, View
 
@@ -32,8 +32,8 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[
 
 
 def test_entry_labels_number_only_what_is_entered_twice() -> None:
-    assert tournament.entry_labels(["random", "greedy"]) == ["random", "greedy"]
-    assert tournament.entry_labels(["random", "greedy", "random", "random"]) == [
+    assert entry_labels(["random", "greedy"]) == ["random", "greedy"]
+    assert entry_labels(["random", "greedy", "random", "random"]) == [
         "random #1",
         "greedy",
         "random #2",
@@ -88,16 +88,16 @@ def test_the_table_tells_the_entries_apart(capsys: pytest.CaptureFixture[str]) -
 def interrupt_after(games: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A Ctrl-C once ``games`` games are over (in-process, as with --workers 1 and built-in
     bots, the KeyboardInterrupt reaches the loop that plays them)."""
-    play = tournament.run_task
-    played: list[tournament.Task] = []
+    play = worker.run_task
+    played: list[Task] = []
 
-    def run_task(task: tournament.Task) -> dict[str, Any]:
+    def run_task(task: Task) -> dict[str, Any]:
         if len(played) == games:
             raise KeyboardInterrupt
         played.append(task)
         return play(task)
 
-    monkeypatch.setattr(tournament, "run_task", run_task)
+    monkeypatch.setattr(worker, "run_task", run_task)
 
 
 def test_ctrl_c_before_any_game_says_so_and_still_writes_the_json(
@@ -229,7 +229,7 @@ class Figures(Bot):
     ],
 )
 def test_stats_problem(figures: Any, problem: str | None) -> None:
-    found = tournament.stats_problem(Figures(figures))
+    found = stats_problem(Figures(figures))
     assert found == problem if problem is None else problem in (found or "")
 
 

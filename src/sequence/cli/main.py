@@ -1,7 +1,13 @@
 """``sequence``: one command, a subcommand per job.
 
-Each subcommand lives in its own module with ``register(subparsers)``; the module is imported
-only when its command runs, so ``sequence simulate`` never loads the web server.
+Each subcommand lives in its own module with ``add_arguments(parser)`` and ``run(args)``; the
+module is imported only when its command runs, so ``sequence simulate`` never loads the web
+server.
+
+This module is the entry point, the one module that joins the front ends: it dispatches to the
+commands of ``cli``, ``tui`` (``play``), ``server`` (``serve``) and ``i18n`` (``rules``) by
+module name, and gives ``sequence replay`` the terminal game's viewer. The import contracts
+(``[tool.importlinter]`` in pyproject.toml) allow it that, and no other module of a front end.
 """
 
 from __future__ import annotations
@@ -11,7 +17,10 @@ import difflib
 import importlib
 import os
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from ..engine import GameRecord
 
 # command -> (module, one-line help). The module defines add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -40,7 +49,21 @@ def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argpars
         p = commands[name] = sub.add_parser(name, help=help_text, description=help_text)
         if only is None or only == name:
             importlib.import_module(module).add_arguments(p)
+    if only is None or only == "replay":
+        commands["replay"].set_defaults(open_viewer=open_replay_viewer)
     return parser, commands
+
+
+def open_replay_viewer(record: GameRecord, at: int | None) -> int | None:
+    """``sequence replay``'s interactive viewer, the terminal game's: opened on ``record`` after
+    move ``at`` where a full-screen app can run (the exit status once closed), else ``None``."""
+    from ..tui import on_a_terminal
+
+    if not on_a_terminal():
+        return None
+    from ..tui.replay_app import run_replay
+
+    return run_replay(record, at=at)
 
 
 def refuse_unknown(parser: argparse.ArgumentParser, unknown: list[str]) -> NoReturn:

@@ -3,16 +3,23 @@
 On a terminal it opens the interactive viewer (forward, back, jump); with ``--print`` (or
 when the output is not a terminal) it prints the final position, or the position after
 ``--to N`` moves. An invalid record says which move is wrong and why, with exit code 1.
+
+The viewer is the terminal game's (``sequence.tui``), a front end this one does not import: the
+entry point (:mod:`sequence.cli.main`) hands it over as ``args.open_viewer``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ..engine import TEAM_LETTERS, GameRecord, RecordError, State
-from ..tui import on_a_terminal
+
+OpenViewer = Callable[[GameRecord, int | None], int | None]
+"""Opens the interactive viewer on a record after move N (``None``: the last) and returns the exit
+status once it is closed; returns ``None`` at once where no full-screen app can run."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--print", dest="print_only", action="store_true",
                         help="print instead of opening the interactive viewer")  # fmt: skip
+    parser.set_defaults(open_viewer=None)  # an OpenViewer, given by the entry point
 
 
 def describe(state: State, forfeit: str | None = None) -> str:
@@ -62,9 +70,10 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"sequence replay: invalid record: {exc}", file=sys.stderr)
         return 1
-    if not args.print_only and on_a_terminal():
-        from ..tui.replay_app import run_replay
-
-        return run_replay(record, at=args.to)
+    open_viewer: OpenViewer | None = args.open_viewer
+    if not args.print_only and open_viewer is not None:
+        status = open_viewer(record, args.to)
+        if status is not None:
+            return status
     print(describe(state, record.tags.get("Forfeit") if args.to is None else None))
     return 0
