@@ -76,3 +76,17 @@ def test_no_draw_is_pending_once_the_game_is_over() -> None:
                 state.push(Move.parse(f"draw:{seat + 1}"))
         assert state.pending_draws == ()
         assert all(state.legal_moves_of(s) == () for s in range(4))
+
+
+def test_a_view_holds_exactly_its_declared_fields() -> None:
+    # View.of fills the instance directly (not through the dataclass's __init__): every field
+    # must be set, and nothing else.
+    from dataclasses import fields
+
+    from sequence.engine import View
+
+    state = State.new(make_config("classic", players=2), seed=5)
+    view = state.view(1)
+    assert set(vars(view)) == {f.name for f in fields(View)}
+    assert view == View(**{f.name: getattr(view, f.name) for f in fields(View)})
+    assert hash(view) == hash(View(**{f.name: getattr(view, f.name) for f in fields(View)}))
