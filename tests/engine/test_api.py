@@ -37,8 +37,10 @@ def test_dead_cards_are_the_ordinary_cards_with_both_spaces_covered() -> None:
 
 
 def test_resample_keeps_what_the_seat_knows() -> None:
-    state = play_random_game(State.new(make_config("classic", 4), seed=2), seed=2)
-    state.pop()
+    played = play_random_game(State.new(make_config("classic", 4), seed=2), seed=2)
+    state = State.new(make_config("classic", 4), seed=2)
+    for move in played.move_stack[:-1]:  # the position before the last move
+        state.push(move)
     seat = state.to_move
     sample = state.resample(seat, seed=9)
     assert sample.view(seat) == state.view(seat)
@@ -90,3 +92,16 @@ def test_a_view_holds_exactly_its_declared_fields() -> None:
     assert set(vars(view)) == {f.name for f in fields(View)}
     assert view == View(**{f.name: getattr(view, f.name) for f in fields(View)})
     assert hash(view) == hash(View(**{f.name: getattr(view, f.name) for f in fields(View)}))
+
+
+def test_a_random_playout_keeps_its_moves_but_cannot_be_taken_back() -> None:
+    state = State.new(make_config("classic", players=2), seed=9)
+    state.push(state.legal_moves[0])
+    play_random_game(state, seed=9)
+    assert state.is_over() and len(state.move_stack) > 1
+    with pytest.raises(IndexError):
+        state.pop()
+    replayed = State.new(make_config("classic", players=2), seed=9)
+    for move in state.move_stack:
+        replayed.push(move)
+    assert replayed == state
