@@ -26,6 +26,11 @@ from .loading import user_bot_class
 from .lookahead import LookaheadBot
 from .mcts import MCTSBot
 
+COURSE_PREFIX = "comp90054:"
+"""``comp90054:path/to/myTeam.py``: a COMP90054 course agent (docs/bots.md)."""
+COURSE_ADAPTER = "sequence.compat.comp90054:CourseAgentBot"
+"""The bot that runs a course agent, loaded by name like a user's bot (it is a front end's)."""
+
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
@@ -82,6 +87,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     <bound method CasualBot.choose of <EasyBot easy>>
     """
     name, args = parse_spec(spec)
+    if name.startswith(COURSE_PREFIX):  # a course agent's file: its adapter takes the path
+        args = {"path": name[len(COURSE_PREFIX) :], **args}
+        name = COURSE_ADAPTER
     if ":" in name:
         cls = user_bot_class(name)
         if not (isinstance(cls, type) and issubclass(cls, Bot)):
