@@ -117,7 +117,8 @@ class CardRules:
         hand = st._hands[seat]
         if not hand:
             return [PASS]
-        return dead + [card_move(MoveKind.DISCARD, c) for c in dict.fromkeys(hand)]
+        discard = t.discard
+        return dead + [discard[c] for c in dict.fromkeys(hand)]
 
     # --- refusals -------------------------------------------------------------------------------
 
