@@ -116,7 +116,9 @@ def check_messages(
                 assert msg["code"] in allowed, msg
                 continue
             assert msg["type"] == "state"
-            assert set(msg) == {"type", "version", "you", "table", "view"}
+            assert set(msg) == {"type", "version", "you", "table", "view", "clock"}
+            # The clock says whose turn it times and how long is left: nothing about cards.
+            assert msg["clock"] is None or set(msg["clock"]) == CLOCK_KEYS
             assert msg["you"]["seat"] == seat
             if msg["view"] is None:
                 continue
@@ -132,6 +134,8 @@ def check_messages(
             else:
                 assert msg["view"]["hand"] is None
 
+
+CLOCK_KEYS = {"seat", "left", "deadline", "timed_out", "reserves"}
 
 CASES = [
     pytest.param("classic", 2, {}, [None, None], id="classic-2-humans"),

@@ -54,7 +54,7 @@ from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal
 from .hub import Hub
 from .protocol import MAX_MESSAGE
-from .scheduler import bot_levels
+from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control
 from .store import Store
 from .table import Table
 
@@ -253,6 +253,10 @@ def create_app(
                 for name, o in OPTIONS.items()
             },
             "bots": bot_levels(),
+            "time_controls": {
+                name: None if tc is None else {"turn": tc.turn, "reserve": tc.reserve}
+                for name, tc in TIME_CONTROLS.items()
+            },
             "languages": list(SUPPORTED),
             "language_names": LANGUAGE_NAMES,
             "language": request_language(request.headers),
@@ -296,8 +300,12 @@ def create_app(
         bots = body.get("bots") or []
         if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
             raise RequestError("bad_message", N_("bots is a list with a level or null per seat"))
+        clock = check_time_control(body.get("clock", "off"))
+        level = body.get("bot_level")
+        if level is not None:
+            check_level(level)
         table, host_token, seat_token, seat = await hub().create(
-            config, bots, public, body.get("name"), _seat_number(body)
+            config, bots, public, body.get("name"), _seat_number(body), clock, level
         )
         return {
             "code": table.code,
@@ -485,6 +493,8 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
                 await hub.roll(table, conn, msg.get("version"))
             elif kind == "penalty":
                 await hub.penalty(table, conn, msg.get("team"), msg.get("version"))
+            elif kind == "back":
+                await hub.take_back(table, conn)
             elif kind in ("sync", "hello"):
                 conn.send(protocol.state_payload(table, conn.seat, conn.host))
             elif kind == "ping":

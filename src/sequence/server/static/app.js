@@ -117,6 +117,12 @@ async function lobby() {
   const opts = h("div");
   const name = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
   const pub = h("input", { type: "checkbox", id: "public", checked: true });
+  // The turn clock, and the bot that plays for a seat whose time runs out.
+  const clockText = (n, tc) => n === "casual" ? t("Casual: {turn} s a turn", { turn: tc.turn })
+    : n === "quick" ? t("Quick: {turn} s a turn, {reserve} s reserve", tc) : t("No clock");
+  const clockSel = h("select", { id: "clock" }, Object.entries(meta.time_controls || { off: null }).map(([n, tc]) =>
+    h("option", { value: n }, clockText(n, tc))));
+  const levelSel = h("select", { id: "bot-level" }, meta.bots.map((b) => h("option", { value: b, selected: b === "medium" }, t(b))));
   // Labels come translated from the call sites, so the extractor sees each t("...").
   const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), label);
   function refresh() {
@@ -156,6 +162,7 @@ async function lobby() {
       localStorage.setItem("seq.name", name.value);
       const r = await api("POST", "/api/tables", {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
+        clock: clockSel.value, bot_level: levelSel.value,
         public: pub.checked, name: mine >= 0 ? (name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
       });
       remember(r.code, r.seat_token, r.host_token);
@@ -167,6 +174,7 @@ async function lobby() {
     h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
       h("label", {}, t("Your name"), name),
       h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
+      h("label", {}, t("Turn clock"), clockSel), h("label", {}, t("Bot for a player out of time"), levelSel),
       h("label", {}, pub, t("Public")), opts, h("div", {}, seatsBox),
       h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
     h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
@@ -222,6 +230,8 @@ function connect(code) {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
+      // Count down from what the server says is left, by the local clock.
+      table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "error") {
       if (msg.code === "stale") send({ type: "sync" });
@@ -249,6 +259,19 @@ async function tablePage(code) {
   app.append(h("p", {}, t("Connecting…")));
   connect(code);
 }
+
+/* The clock of the seat to play, counted down every quarter second. */
+function tickClock() {
+  const el = $("#clock");
+  const m = table.msg;
+  if (!el || !m || !m.clock || m.clock.timed_out || table.deadline == null) return;
+  const left = Math.max(0, Math.ceil((table.deadline - performance.now()) / 1000));
+  const sec = left % 60;
+  const time = Math.floor(left / 60) + ":" + (sec < 10 ? "0" : "") + sec;
+  el.textContent = t("{name}: {time}", { name: seatLabel(m, m.clock.seat), time });
+  el.classList.toggle("low", left <= 10);
+}
+setInterval(tickClock, 250);
 
 function seatLabel(m, s) {
   const seat = m.table.seats[s];
@@ -395,6 +418,17 @@ function renderTable() {
     const actor = v.to_move;
     status.append(h("div", { class: "turn", id: "turn" }, myTurn && v.to_move === you.seat ? t("Your turn") : t("{name} to play", { name: seatLabel(m, actor) })));
   }
+  const clock = m.clock;
+  if (clock && clock.seat !== null && !o) {
+    status.append(h("div", { class: ["clock", clock.seat === you.seat && "mine"], id: "clock", "data-seat": clock.seat },
+      clock.timed_out ? t("Time is up: a bot plays this turn") : ""));
+    tickClock();
+  }
+  const mine = you.seat !== null ? m.table.seats[you.seat] : null;
+  if (mine && mine.stand_in && !o) {
+    status.append(h("p", {}, t("A bot is playing your seat.")),
+      h("button", { class: "primary", id: "take-back", onclick: () => send({ type: "back" }) }, t("Take my seat back")));
+  } else if (mine && mine.away && !o) status.append(h("p", { id: "away-note" }, t("Your time ran out: a bot played your turn.")));
   if (v.roll) status.append(h("div", { class: "dice", id: "dice" }, `⚀⚁⚂⚃⚄⚅`[v.roll[0] - 1], " ", `⚀⚁⚂⚃⚄⚅`[v.roll[1] - 1], " = ", v.roll[0] + v.roll[1]));
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
   // Hand and actions
@@ -434,7 +468,7 @@ function renderTable() {
       teamSwatch(v, s.team), " ", h("b", {}, v.teams[s.team].letter), " ", seatLabel(m, s.seat),
       s.seat === you.seat ? h("span", { class: "badge" }, t("you")) : null,
       s.seat === v.to_move && !o ? h("span", { class: ["badge", "turn"] }, t("to play")) : null,
-      !s.connected ? h("span", { class: ["badge", "away"] }, t("away")) : null,
+      !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       you.host && !s.connected && s.kind === "human" && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, meta.bots[0]) }, t("Hand to a bot")) : null))),
