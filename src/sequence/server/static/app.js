@@ -459,7 +459,7 @@ function renderTable() {
   }
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
-  if (handBox.querySelector("button, span, p")) side.append(handBox);
+  if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
   side.append(players, log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;

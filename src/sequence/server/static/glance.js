@@ -1,8 +1,8 @@
-/* Reading the table at a glance: the log in words, the board's coordinates and sequences, the
+/* Reading the table at a glance: the log in words, the coordinates of the board and sequences, the
    end, your turn noticed, Dice drawn and explained, the invite link copied. Loaded before app.js
-   and called from it; t(), tn(), h() and cardText() are app.js's, used at call time.
+   and called from it; t(), tn(), h() and cardText() come from app.js, used at call time.
    Every fact comes from the server: view.log (who made each move and whose chip it took, from
-   the engine's history), view.roll_reason (what a roll allows, from the engine's Dice rules),
+   the history in the engine), view.roll_reason (what a roll allows, from the Dice rules of the engine),
    view.outcome and view.sequences. Nothing here decides a rule. */
 "use strict"; // i18n: ignore (a directive)
 
@@ -31,7 +31,7 @@ function whoNode(m, seat) {
   const team = m.table.seats[seat].team;
   return h("span", { class: "who" }, seatLabel(m, seat), " ", teamMark(v, team));
 }
-/* Whose chip a removal took: "your" when it was the reader's team. */
+/* Whose chip a removal took: "your" when it was the team of the reader. */
 function myTeam(m) {
   return m.you.seat === null ? null : m.table.seats[m.you.seat].team;
 }
@@ -109,7 +109,7 @@ function boardEdges(svg, rows, cols, S) {
     svg.append(tx);
   }
 }
-/* A word label (Kids animals) in a smaller size, squeezed to the space's width when long. */
+/* A word label (Kids animals) in a smaller size, squeezed to the width of the space when long. */
 function fitLabel(text, S) {
   const n = [...text.textContent].length;
   if (!/\p{L}{3}/u.test(text.textContent)) return; // card labels ("10♥") keep their size
@@ -193,12 +193,12 @@ function beep() {
     osc.start(); osc.stop(ctx.currentTime + 0.18);
   } catch (e) { /* no audio: the title and the banner still say it */ }
 }
-/* The tab's title and icon say whose turn it is; a sound (if asked for) when it becomes yours. */
+/* The title of the tab and icon say whose turn it is; a sound (if asked for) when it becomes yours. */
 function noticeTurn(m) {
   const mine = !!(m && isMyTurn(m));
   const base = t("Sequence");
   document.title = mine ? `${t("Your turn")} · ${base}` : (m && m.view && m.view.outcome ? `${t("Game over")} · ${base}` : base);
-  const link = document.querySelector("link[rel='icon']");
+  const link = document.querySelector('link[rel="icon"]');
   if (link) link.setAttribute("href", mine ? "/static/favicon-turn.svg" : "/static/favicon.svg");
   if (mine && !notice.mine && soundOn()) beep();
   notice.mine = mine;
@@ -210,7 +210,7 @@ function soundToggle() {
   } }, on ? t("Sound: on") : t("Sound: off"));
 }
 function turnBanner(m) {
-  return h("div", { class: "turn banner", id: "turn", role: "status" }, t("Your turn"));
+  return h("div", { class: "turn banner", id: "turn", role: "status" }, t("Your turn")); // i18n: ignore (class names)
 }
 
 /* ---- Dice you can see -------------------------------------------------------------------- */
