@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from sequence.engine import GameRecord, State
+from sequence.engine import GameRecord, State, history, roll_reason
 
 from .conftest import PG_URL, Client, ServerThread, create_table, join, postgres_available, start
 
@@ -103,7 +103,10 @@ def check_messages(
         if version:
             state.push(record.moves[version - 1])
         for seat in wanted.get(version, ()):
-            views[version, seat] = json.loads(json.dumps(state.view(seat).to_dict()))
+            # The seat's view, and the public facts of every move and of the roll (engine).
+            expected = state.view(seat).to_dict()
+            expected.update(log=history(state), roll_reason=roll_reason(state))
+            views[version, seat] = json.loads(json.dumps(expected))
     seed_text = str(stored.seed)
     for seat, client in clients.items():
         assert client.received, "a client got nothing"

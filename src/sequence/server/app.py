@@ -390,7 +390,7 @@ def create_app(
         if not 0 <= ply <= len(moves):
             raise RequestError("bad_message", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
-        view = rec.replay(upto=ply).view(None).to_dict()
+        view = protocol.view_dict(rec.replay(upto=ply), None)
         return Response(
             protocol.dumps({"ply": ply, "plies": len(moves), "view": view}),
             media_type="application/json",

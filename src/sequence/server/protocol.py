@@ -47,7 +47,7 @@ import json
 import time
 from typing import Any, Final, final
 
-from ..engine import StepKind
+from ..engine import State, StepKind, history, roll_reason
 from .table import Table
 
 MAX_MESSAGE: Final = 4096
@@ -110,9 +110,23 @@ def view_json(table: Table, seat: int | None) -> str:
     if cached is None:
         if len(table.view_cache) > 64:
             table.view_cache.clear()
-        cached = _dumps(state.view(seat).to_dict())
+        cached = _dumps(view_dict(state, seat))
         table.view_cache[key] = cached
     return cached
+
+
+def view_dict(state: State, seat: int | None) -> dict[str, Any]:
+    """``state.view(seat).to_dict()`` with the public facts a person reads the game by.
+
+    ``log``: every move with who made it and whose chip it took
+    (:func:`~sequence.engine.history`); ``roll_reason``: what the Dice roll being acted on
+    allows (:func:`~sequence.engine.roll_reason`).
+    Both are public: the board, the turn and the moves everybody at the table saw.
+    """
+    out = state.view(seat).to_dict()
+    out["log"] = history(state)
+    out["roll_reason"] = roll_reason(state)
+    return out
 
 
 def table_meta(table: Table) -> dict[str, Any]:
