@@ -77,6 +77,14 @@ def failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+def failure_at(exc: BaseException) -> str:
+    """:func:`failure`, and where in the bot's own code it was raised when that is known:
+    ``"KeyError: 7 (at mybot.py:12)"``."""
+    if isinstance(exc, RemoteBotError):
+        return exc.reason
+    return failure(exc) + _where(exc)
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -173,7 +181,7 @@ def _serve(
         try:
             move = bot.choose(view)
         except BaseException as exc:  # even SystemExit: reported, and the arena forfeits
-            _send(conn, "error", failure(exc), {})
+            _send(conn, "error", failure_at(exc), {})
             continue
         if isinstance(move, Move):
             _send(conn, "move", str(move), *_figures(bot))
