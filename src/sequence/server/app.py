@@ -47,7 +47,8 @@ from ..engine import (
     takes_option,
     team_counts,
 )
-from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise, rules_html
+from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
+from ..i18n.howto import rules_html
 from . import protocol
 from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal
