@@ -372,7 +372,7 @@ async def test_a_users_bot_that_raises_loses_with_its_file_and_line(
     app = app_for(setup)
     async with app.run_test(size=(120, 40)) as pilot:
         session = app.game_screen.session
-        for _ in range(400):
+        for _ in range(3000):  # its process starts first (slow on a busy machine)
             await pilot.pause(0.02)
             if isinstance(app.screen, GameOverScreen):
                 break

@@ -252,7 +252,8 @@ class TurnController:
             return
         move, _seconds, reason = ask(self.session.bot_for(seat), view)
         if reason is not None or move is None:
-            self.runner.back(self._bot_failed, generation, seat, reason or "no move")
+            why = reason or "no move"  # i18n: ignore (the arena's words, for the bot's author)
+            self.runner.back(self._bot_failed, generation, seat, why)
             return
         self.runner.back(self._bot_done, generation, seat, move)
 
@@ -288,7 +289,7 @@ class TurnController:
             else:
                 self.session.push(move, seat)
         except IllegalMoveError as exc:  # the view's legal moves are the state's: never, but
-            self._bot_failed(generation, seat, f"returned an illegal move: {exc}")
+            self._bot_failed(generation, seat, f"returned an illegal move: {exc}")  # i18n: ignore
             return
         self.advance()
 
