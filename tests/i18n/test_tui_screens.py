@@ -166,9 +166,19 @@ async def test_game_screen(lang: str) -> None:
             _.ngettext("{n} card", "{n} cards", hand).format(n=hand),
             _.ngettext("Draw pile: {n} card", "Draw pile: {n} cards", deck).format(n=deck),
             _("Choose a card (1-{n}), then a space.").format(n=hand),
-            _(
-                "1-9 card · arrows/click space · Enter play · x dead · : type"
-                " · s save · u undo · ? help · q quit"
+            " · ".join(
+                _(key)
+                for key in (
+                    "1-9 card",
+                    "arrows/click space",
+                    "Enter play",
+                    "x dead",
+                    ": type",
+                    "s save",
+                    "u undo",
+                    "q quit",
+                    "? help",
+                )
             ),
         ]
         assert_shown(app, lang, expected)
@@ -244,13 +254,14 @@ async def test_result_dialog(lang: str) -> None:
         await settle(pilot, app, GameOverScreen)
         outcome = state.outcome
         assert outcome is not None and outcome.winner is not None
-        colour = _(state.config.spec.colours[outcome.winner])
         played = len(record.moves)
+        turns = state.turns
         expected = [
-            _("Team {letter} ({symbol} {colour}) wins!").format(
-                letter="AB"[outcome.winner], symbol="●▲"[outcome.winner], colour=colour
+            _("You won!") if outcome.winner == 0 else _("You lost."),
+            _.ngettext("The game lasted {n} turn", "The game lasted {n} turns", turns).format(
+                n=turns
             ),
-            _.ngettext("{n} move played.", "{n} moves played.", played).format(n=played),
+            _.ngettext("({n} move).", "({n} moves).", played).format(n=played),
             _("New game (N)"),
             _("Save (S)"),
             _("Quit (Q)"),
@@ -265,7 +276,8 @@ def test_counts_take_three_forms_on_screen(lang: str) -> None:
     _ = Gettext(lang)
     for pair in (
         ("Draw pile: {n} card", "Draw pile: {n} cards"),
-        ("{n} move played.", "{n} moves played."),
+        ("The game lasted {n} turn", "The game lasted {n} turns"),
+        ("({n} move).", "({n} moves)."),
         ("Took back {n} move.", "Took back {n} moves."),
         ("{n} card", "{n} cards"),
     ):

@@ -13,7 +13,7 @@ import pytest
 from sequence.cli.main import build_parser, main
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui import cli
-from sequence.tui.drawing import result_text
+from sequence.tui.drawing import winner_text
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
 from sequence.tui.widgets import Gettext
@@ -80,7 +80,7 @@ async def test_replay_steps_forward_back_and_jumps() -> None:
     app = ReplayApp(record, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         total = len(record.moves)
-        result = result_text(state.view(None), Gettext("en"))
+        result = winner_text(state.view(None), Gettext("en"))
         assert app.index == total and result in screen_text(app)
         await pilot.press("home")
         assert app.index == 0 and f"Move 0 of {total}" in screen_text(app)

@@ -28,7 +28,10 @@ def check_game_over(app: SequenceApp) -> None:
     result = str(app.screen.query_one("#result").render())
     if outcome.winner is None:
         assert "drawn" in result
-    else:
+    elif len(session.humans) == 1:  # said to the one person at the table
+        mine = session.config.team_of(session.humans[0])
+        assert ("won" if outcome.winner == mine else "lost") in result
+    else:  # several people: the winners by name
         assert f"Team {'ABC'[outcome.winner]}" in result and "wins" in result
     # Every chip on the board is drawn with its team's symbol (the dialog may cover some).
     text = screen_text(app, under=True)
@@ -308,20 +311,25 @@ def test_record_from_the_interface_loads_in_the_engine(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("returns", "says"),
     [
-        (None, "The computer failed: RuntimeError: my bug"),
-        ("pass", "The computer failed: choose() returned 'pass', which is not a Move"),
+        (None, "Bot 2 (random) loses the game: choose() raised RuntimeError: my bug (at "),
+        ("pass", "Bot 2 (random) loses the game: choose() returned 'pass', which is not a Move"),
+        (
+            "illegal",
+            "Bot 2 (random) loses the game: returned the illegal move pass (legal here: ",
+        ),
     ],
 )
-async def test_a_bot_that_fails_is_reported_and_the_game_stays_open(
+async def test_a_bot_that_fails_loses_the_game_as_in_a_tournament(
     returns: str | None, says: str
 ) -> None:
     from sequence.bots import Bot
+    from sequence.engine import Move
 
     class Broken(Bot):
         def choose(self, view: object) -> object:
             if returns is None:
                 raise RuntimeError("my bug")
-            return returns
+            return Move(MoveKind.PASS) if returns == "illegal" else returns
 
     session = Session.start(GameSetup(game="kids", players=2, seats=("human", "random"), seed=5))
     session.bots[1] = Broken()
@@ -330,12 +338,52 @@ async def test_a_bot_that_fails_is_reported_and_the_game_stays_open(
         screen = app.game_screen
         for _ in range(200):
             await pilot.pause()
-            if session.state.to_move == 0 and screen.thinking is None:
+            if session.state.to_move == 0 and screen.thinking is None and not session.over:
                 screen.human_push(session.state.legal_moves[0], 0)
-            if "failed" in screen.message.plain:
+            if isinstance(app.screen, GameOverScreen):
                 break
-        assert says in screen.message.plain
-        assert app.is_running and session.state.to_move == 1 and not session.state.is_over()
+        assert session.forfeit is not None and session.forfeit.seat == 1
+        assert session.over and session.actor() is None and not session.state.is_over()
+        text = screen_text(app)
+        assert "You won!" in text and says in " ".join(text.split())
+        if returns is None:  # where in the bot's own code: this file, and the line
+            assert f"test_play.py:{Broken.choose.__code__.co_firstlineno + 2})" in text
+        # The record says so, as a tournament's does.
+        assert session.record().tags["Forfeit"].startswith("seat 2 (team B, bot 'random')")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        assert "The game is over" in screen.message.plain
+        assert "You won!" in screen_text(app)
+
+
+async def test_a_users_bot_that_raises_loses_with_its_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tui_bad_bot.py").write_text(
+        "from sequence.bots import Bot\n\n"
+        "class Bad(Bot):\n"
+        "    def choose(self, view):\n"
+        "        return {}[7]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    setup = GameSetup(game="kids", players=2, seats=("tui_bad_bot:Bad", "human"), seed=4)
+    app = app_for(setup)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session = app.game_screen.session
+        for _ in range(3000):  # its process starts first (slow on a busy machine)
+            await pilot.pause(0.02)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if session.actor() == 1 and app.game_screen.thinking is None:
+                app.game_screen.human_push(session.state.legal_moves[0], 1)
+        text = " ".join(screen_text(app).split())
+        assert "You won!" in text
+        assert "Bot 1 (tui_bad_bot:Bad) loses the game: choose() raised KeyError: 7 (at " in text
+        assert session.forfeit is not None
+        assert session.forfeit.reason.endswith("tui_bad_bot.py:5)")
+        session.close()
 
 
 async def test_no_penalty_for_a_team_of_bots() -> None:

@@ -1,12 +1,15 @@
-"""Snapshots of the main screens at 80x24 (fixed seeds, no bot delay)."""
+"""Snapshots of the main screens at 80x24 (fixed seeds, no bot delay); the screens issue 21
+fixed, in English and Russian, at 80x24 and 120x40."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
+from sequence.bots import Bot
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui.app import SequenceApp
 from sequence.tui.replay_app import ReplayApp
@@ -76,3 +79,73 @@ def test_replay(snap_compare: Snap) -> None:
     state = play_random_game(State.new(make_config("kids", 2), seed=4), seed=4)
     app = ReplayApp(GameRecord.from_state(state), lang="en")
     assert snap_compare(app, terminal_size=(80, 24), press=["home", "right", "right", "right"])
+
+
+BOTH = pytest.mark.parametrize("lang", ["en", "ru"])
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+@BOTH
+@SIZES
+def test_hint_names_the_mark_not_a_colour(
+    snap_compare: Snap, lang: str, size: tuple[int, int]
+) -> None:
+    """A chosen card: "choose a space marked +" (team B is green); the side panel fits."""
+    setup = GameSetup(game="classic", players=2, seats=("human", "random"), seed=3)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, "1"))
+
+
+@BOTH
+@SIZES
+def test_dice_hint_names_the_mark(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    setup = GameSetup(game="dice", players=2, seats=("human", "random"), seed=3)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, "r"))
+
+
+@BOTH
+@SIZES
+def test_the_loser_is_told_and_sequences_are_marked(
+    snap_compare: Snap, lang: str, size: tuple[int, int]
+) -> None:
+    """ "You lost.", the winning sequences, how long; every sequence chip shows `=`."""
+    state = play_random_game(State.new(make_config("classic", 2), seed=12), seed=12)
+    record = GameRecord.from_state(state, tags={"Seat1": "human", "Seat2": "random"})
+    app = SequenceApp(session=Session.load(record.to_json()), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app))
+
+
+@BOTH
+@SIZES
+def test_the_board_after_the_end(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    """The dialog closed: the status line says who won, the log shows the newest moves, the
+    keys fit one line."""
+    state = play_random_game(State.new(make_config("classic", 2), seed=12), seed=12)
+    record = GameRecord.from_state(state, tags={"Seat1": "human", "Seat2": "random"})
+    app = SequenceApp(session=Session.load(record.to_json()), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, "escape"))
+
+
+class Failing(Bot):
+    """A user's bot with a bug."""
+
+    def choose(self, view: object) -> object:
+        return {}[7]
+
+
+@BOTH
+@SIZES
+def test_a_failing_bot_loses(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    session = Session.start(GameSetup(game="kids", players=2, seats=("random", "human"), seed=4))
+    session.bots[0] = Failing()
+    app = SequenceApp(session=session, lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app))
+
+
+@BOTH
+@SIZES
+def test_hotseat_offers_no_undo(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    setup = GameSetup(game="dice", players=2, seats=("human", "human"), seed=3)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app))

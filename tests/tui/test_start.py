@@ -24,3 +24,19 @@ def test_options_offered_are_those_the_engine_applies() -> None:
             if takes_option(game, name):
                 assert base_game(game)[0] in OPTIONS[name].games
     assert not takes_option("draft", "manual_draw") and takes_option("draft", "difficult")
+
+
+async def test_a_new_game_keeps_the_last_games_settings() -> None:
+    from textual.widgets import Select
+
+    from sequence.tui.app import SequenceApp
+    from sequence.tui.session import GameSetup, Session
+
+    setup = GameSetup(game="kids", players=3, seats=("human", "random", "random"), seed=2)
+    app = SequenceApp(session=Session.start(setup), lang="en", bot_delay=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.game_screen.new_game()
+        await pilot.pause()
+        assert app.screen.query_one("#game", Select).value == "kids"
+        assert app.screen.query_one("#players", Select).value == 3

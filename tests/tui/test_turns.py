@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sequence.engine import IllegalMoveError, MoveKind, StepKind
+from sequence.bots.arena import Forfeit
+from sequence.engine import MoveKind, StepKind
 from sequence.tui.session import GameSetup, Refused, Session
 from sequence.tui.turns import Listener, QueueRunner, TurnController
 
@@ -28,11 +29,8 @@ class Recorder(Listener):
     def bot_thinking(self, seat: int) -> None:
         self.events.append(("bot", seat))
 
-    def bot_failed(self, reason: str) -> None:
-        raise AssertionError(reason)
-
-    def bot_refused(self, error: IllegalMoveError) -> None:
-        raise AssertionError(error)
+    def bot_forfeited(self, forfeit: Forfeit) -> None:
+        raise AssertionError(forfeit.message())
 
     def hand_over(self, seat: int) -> None:
         self.events.append(("hand over", seat))

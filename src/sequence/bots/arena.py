@@ -39,7 +39,7 @@ from ..engine import (
     View,
 )
 from .base import Bot
-from .isolated import RemoteBotError, failure, is_figure, safe_repr
+from .isolated import RemoteBotError, failure_at, is_figure, safe_repr
 
 
 @dataclass
@@ -178,7 +178,7 @@ def ask(
         return None, elapsed, f"choose() raised {exc.reason}" if exc.raised else exc.reason
     except BaseException as exc:  # a bot's bug (even sys.exit()) loses its game, not the run
         elapsed = time.perf_counter() - start
-        return None, elapsed, f"choose() raised {failure(exc)}"
+        return None, elapsed, f"choose() raised {failure_at(exc)}"
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, previous)

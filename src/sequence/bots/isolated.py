@@ -51,6 +51,14 @@ MAX_FIGURE = 1e12
 """The largest figure (``stats()`` value) a bot's process may report; larger ones are dropped."""
 
 
+def failure_at(exc: BaseException) -> str:
+    """:func:`~sequence.bots.errors.failure`, and where in the bot's own code it was raised
+    when that is known: ``"KeyError: 7 (at mybot.py:12)"``."""
+    if isinstance(exc, RemoteBotError):
+        return exc.reason
+    return failure(exc) + where(exc)
+
+
 class _Returned:
     """Something a bot returned that is not a Move, as its ``repr`` (the arena names it)."""
 
@@ -127,7 +135,7 @@ def _serve(
         try:
             move = bot.choose(view)
         except BaseException as exc:  # even SystemExit: reported, and the arena forfeits
-            _send(conn, "error", failure(exc), {})
+            _send(conn, "error", failure_at(exc), {})
             continue
         if isinstance(move, Move):
             _send(conn, "move", str(move), *_figures(bot))

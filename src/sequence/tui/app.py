@@ -10,6 +10,8 @@ and the game screen asks it for a new game.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.app import App
 
 from ..i18n import system_language
@@ -53,8 +55,11 @@ class SequenceApp(App[int]):
         self.switch_screen(self._game(session))
 
     def new_game(self) -> None:
-        """Back to the start screen for another game."""
-        self.switch_screen(StartScreen(self.gettext, self.play))
+        """Back to the start screen for another game, with the last game's settings (its seed
+        aside: the next game is dealt anew)."""
+        last = self.game_screen.session.setup if self.screen_stack else None
+        setup = replace(last, seed=None) if last is not None else self.setup
+        self.switch_screen(StartScreen(self.gettext, self.play, setup))
 
     @property
     def game_screen(self) -> GameScreen:

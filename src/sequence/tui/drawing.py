@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..engine import TEAM_LETTERS, Card, Move, MoveKind, Phase, View
+from ..engine import TEAM_LETTERS, Card, Move, MoveKind, Phase, View, space_name, spaces_of
+from ..i18n.terms import outcome_text
 from .choosing import Choice
 from .session import Session
 from .turns import TurnController
@@ -48,16 +49,80 @@ def seat_names(session: Session, _: Gettext) -> list[str]:
     return names
 
 
-def result_text(view: View, _: Gettext) -> str:
-    """The end of the game in words."""
+def team_label(view: View, team: int, _: Gettext) -> str:
+    """``Team B (▲ green)``, in the game's own colours (``GameSpec.colours``)."""
+    return _("Team {letter} ({symbol} {colour})").format(
+        letter=TEAM_LETTERS[team],
+        symbol=TEAM_SYMBOLS[team],
+        colour=_(view.config.spec.colours[team]),
+    )
+
+
+def winner_text(view: View, _: Gettext) -> str:
+    """The end of a game as anyone sees it (a replay): ``Team B (▲ green) wins!``."""
     outcome = view.outcome
     assert outcome is not None
     if outcome.winner is None:
         return _("The game is drawn.")
-    colour = view.config.spec.colours[outcome.winner]
-    return _("Team {letter} ({symbol} {colour}) wins!").format(
-        letter=TEAM_LETTERS[outcome.winner], symbol=TEAM_SYMBOLS[outcome.winner], colour=_(colour)
+    return _("{team} wins!").format(team=team_label(view, outcome.winner, _))
+
+
+def result_text(session: Session, view: View, _: Gettext) -> str:
+    """The end of the game in words, for whoever looks at this screen: ``You won!`` and
+    ``Your team lost.`` when one person plays; the winners by name when several share the
+    keyboard (or none plays)."""
+    winners = session.winners()
+    if not winners:
+        return _("The game is drawn.")
+    humans = session.humans
+    cfg = view.config
+    if len(humans) == 1:
+        mine = cfg.team_of(humans[0])
+        partners = sum(1 for s in range(cfg.players) if cfg.team_of(s) == mine) > 1
+        if mine in winners:
+            return _("Your team won!") if partners else _("You won!")
+        return _("Your team lost.") if partners else _("You lost.")
+    names = seat_names(session, _)
+    teams = []
+    for team in winners:
+        members = ", ".join(names[s] for s in range(cfg.players) if cfg.team_of(s) == team)
+        teams.append(
+            _("{team} wins: {players}!").format(team=team_label(view, team, _), players=members)
+        )
+    return " ".join(teams)
+
+
+def result_detail(session: Session, view: View, _: Gettext) -> str:
+    """How the game was won (the bot that lost it, or the completed sequences and the rule),
+    and how long it was."""
+    lines = []
+    forfeit = session.forfeit
+    if forfeit is not None:
+        name = seat_names(session, _)[forfeit.seat]
+        # The reason is the tournament's, for the bot's author, in English like its exceptions.
+        lines.append(
+            _("{player} loses the game: {reason}").format(player=name, reason=forfeit.reason)
+        )
+    elif view.outcome is not None:
+        lines.append(outcome_text(view.outcome, _.lang))
+        for team in session.winners():
+            for window in view.sequences[team]:
+                spaces = list(spaces_of(window))
+                lines.append(
+                    _("{symbol} sequence {first}–{last}").format(
+                        symbol=TEAM_SYMBOLS[team],
+                        first=space_name(min(spaces)),
+                        last=space_name(max(spaces)),
+                    )
+                )
+    turns = view.turns
+    moves = len(view.move_stack)
+    lines.append(
+        _.ngettext("The game lasted {n} turn", "The game lasted {n} turns", turns).format(n=turns)
+        + " "
+        + _.ngettext("({n} move).", "({n} moves).", moves).format(n=moves)
     )
+    return "\n".join(lines)
 
 
 class Drawing:
@@ -96,8 +161,8 @@ class Drawing:
             title = _("{game} (draft)").format(game=title)
         out = Text(title + " · ", style="bold")
         actor = turns.actor()
-        if view.outcome is not None:
-            out.append(result_text(view, _), style="bold bright_yellow")
+        if turns.session.over:
+            out.append(result_text(turns.session, view, _), style="bold bright_yellow")
             return out
         assert actor is not None
         team = view.config.team_of(actor)
@@ -107,9 +172,11 @@ class Drawing:
             text = _("{player} is thinking {spinner}").format(
                 player=name, spinner=SPINNER[self.spin % len(SPINNER)]
             )
+        elif view.phase is Phase.FORFEIT and self._is_you(actor):
+            text = _("You give up a card (table talk)")
         elif view.phase is Phase.FORFEIT:
             text = _("{player} gives up a card (table talk)").format(player=name)
-        elif turns.session.is_human(actor) and len(turns.session.humans) == 1:
+        elif self._is_you(actor):
             text = _("Your turn")
         else:
             text = _("{player} to play").format(player=name)
@@ -117,6 +184,11 @@ class Drawing:
         if self.extra_turn(view):
             out.append("  " + _("Extra turn!"), style="bold bright_green")
         return out
+
+    def _is_you(self, seat: int) -> bool:
+        """The seat is called "You" (the one person at the table)."""
+        session = self.turns.session
+        return session.is_human(seat) and len(session.humans) == 1
 
     def extra_turn(self, view: View) -> bool:
         """Dice: the seat about to roll made the previous play too (a 2 or 12 gives a turn)."""
@@ -157,10 +229,11 @@ class Drawing:
         name = card_label(card, _)
         mine = [m for m in legal if m.card == card]
         kinds = {m.kind for m in mine}
+        # The board marks these spaces with + and x (never a team's colour: a team is green).
         if MoveKind.PLACE in kinds:
-            return _("{card}: choose a green space and press Enter.").format(card=name)
+            return _("{card}: choose a space marked + and press Enter.").format(card=name)
         if MoveKind.REMOVE in kinds:
-            return _("{card}: choose an orange chip to remove and press Enter.").format(card=name)
+            return _("{card}: choose a chip marked x to remove and press Enter.").format(card=name)
         if MoveKind.DEAD in kinds:
             return _("{card} is dead: press X to exchange it for a new card.").format(card=name)
         if MoveKind.DISCARD in kinds:
@@ -173,19 +246,32 @@ class Drawing:
             return _("Press Enter to take {card}.").format(card=name)
         return _("{card} cannot be played now.").format(card=name)
 
-    def keys_text(self, view: View) -> str:
+    def keys_text(self, view: View, width: int = 1000) -> str:
+        """The keys that work now, on one line of ``width``: undo only where it works (one
+        person against the computer, undo on); what does not fit is left out (every key is in
+        the help, ``?``, which stays)."""
         _ = self._
-        if view.outcome is not None:
-            return _("n new game · s save · q quit · ? help")
-        if view.config.spec.uses_cards:
-            return _(
-                "1-9 card · arrows/click space · Enter play · x dead · : type"
-                " · s save · u undo · ? help · q quit"
-            )
-        return _(
-            "r roll · arrows/click space · Enter play · p pass · : type"
-            " · s save · u undo · ? help · q quit"
-        )
+        session = self.turns.session
+        if session.over:
+            keys = [_("n new game"), _("s save"), _("q quit")]
+        elif view.config.spec.uses_cards:
+            keys = [_("1-9 card"), _("arrows/click space"), _("Enter play"), _("x dead")]
+        else:
+            keys = [_("r roll"), _("arrows/click space"), _("Enter play"), _("p pass")]
+        if not session.over:
+            keys += [_(": type"), _("s save")]
+            if session.undo_allowed and len(session.humans) == 1:
+                keys.append(_("u undo"))
+            keys.append(_("q quit"))
+        keys.append(_("? help"))
+        sep = " · "
+        # Left out first when the line is too long: typing, then the cursor keys (clicks and
+        # typed spaces still work), then the rest from the end; quitting and the help stay.
+        spare = [_(": type"), _("arrows/click space")]
+        while len(sep.join(keys)) > width and len(keys) > 2:
+            gone = next((k for k in spare if k in keys), keys[-3] if len(keys) > 3 else keys[0])
+            keys.remove(gone)
+        return sep.join(keys)
 
     def hint(self) -> str | None:
         """What the viewer is asked to do now (``None``: nothing to say, it is not their turn)."""
@@ -193,15 +279,20 @@ class Drawing:
         view = self.view()
         legal = self.turns.my_legal()
         viewer = self.turns.viewer
-        if view.outcome is not None or viewer is None or viewer != view.to_move:
+        if self.turns.session.over or viewer is None or viewer != view.to_move:
             return None
         if view.phase is Phase.ROLL:
             return _("Press R to roll the dice.")
         if legal and all(m.kind is MoveKind.PASS for m in legal):
             return _("Nothing can be done: press Enter to pass.")
         if view.phase is Phase.ACT and view.roll is not None:
-            return _("You rolled {total}: choose a highlighted space and press Enter.").format(
-                total=sum(view.roll)
+            total = sum(view.roll)
+            if any(m.kind is MoveKind.PLACE for m in legal):
+                return _("You rolled {total}: choose a space marked + and press Enter.").format(
+                    total=total
+                )
+            return _("You rolled {total}: choose a chip marked x and press Enter.").format(
+                total=total
             )
         if view.phase is Phase.FORFEIT:
             return _("Table talk penalty: choose a card to give up, then press Enter.")
@@ -233,12 +324,16 @@ class Drawing:
 
     def team_label(self, view: View, team: int) -> str:
         """``Team B (▲ green)``."""
-        _ = self._
-        return _("Team {letter} ({symbol} {colour})").format(
-            letter=TEAM_LETTERS[team],
-            symbol=TEAM_SYMBOLS[team],
-            colour=_(view.config.spec.colours[team]),
-        )
+        return team_label(view, team, self._)
 
 
-__all__ = ["LEVEL_NAMES", "SPINNER", "Drawing", "result_text", "seat_names"]
+__all__ = [
+    "LEVEL_NAMES",
+    "SPINNER",
+    "Drawing",
+    "result_detail",
+    "result_text",
+    "seat_names",
+    "team_label",
+    "winner_text",
+]

@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from ..bots.arena import Forfeit
 from ..engine import (
     TEAM_LETTERS,
     Card,
@@ -43,7 +44,7 @@ from .dialogs import (
     QuitScreen,
     SaveScreen,
 )
-from .drawing import LEVEL_NAMES, Drawing, result_text, seat_names
+from .drawing import LEVEL_NAMES, Drawing, result_detail, result_text, seat_names
 from .session import Marked, Session
 from .turns import Listener, NoPenalty, TurnController
 from .widgets import BoardWidget, Gettext, HandBar, card_label, log_text, players_text
@@ -63,7 +64,7 @@ class GameScreen(Screen[None], Listener):
     #log { height: 1fr; }
     #hand { height: 2; padding: 0 1; }
     #message { height: auto; max-height: 2; padding: 0 1; }
-    #keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    #keys { height: 1; padding: 0 1; color: $text-muted; }
     #notation { display: none; }
     #notation.shown { display: block; }
     """
@@ -187,13 +188,17 @@ class GameScreen(Screen[None], Listener):
         drawing = self.drawing
         view = self.state_view
         self.query_one(BoardWidget).show(view, drawing.marks(view))
-        self.query_one("#table", Static).update(players_text(view, self.names, _, self.viewer))
+        table = self.query_one("#table", Static)
+        width = table.content_size.width or 35
+        table.update(players_text(view, self.names, _, self.viewer, width))
         log = self.query_one("#log", Static)
         log.update(log_text(view.move_stack, view.config.players, _, max(1, log.size.height - 1)))
         self.query_one("#status", Static).update(drawing.status_text(view))
         self.query_one(HandBar).show(*drawing.hand_parts(view))
         self.query_one("#message", Static).update(self.message)
-        self.query_one("#keys", Static).update(drawing.keys_text(view))
+        keys = self.query_one("#keys", Static)
+        width = keys.content_size.width or self.size.width - 2
+        keys.update(drawing.keys_text(view, max(20, width)))
 
     def hint(self) -> None:
         """Say what the viewer is asked to do now."""
@@ -232,16 +237,14 @@ class GameScreen(Screen[None], Listener):
     def bot_thinking(self, seat: int) -> None:
         self.say("")
 
-    def bot_failed(self, reason: str) -> None:
-        self.say(self._("The computer failed: {reason}").format(reason=reason), error=True)
-        self.redraw()
-
-    def bot_refused(self, error: IllegalMoveError) -> None:
+    def bot_forfeited(self, forfeit: Forfeit) -> None:
+        # The reason is the tournament's, for the bot's author, in English like its exceptions.
         self.say(
-            self._("The computer's move was refused: {reason}").format(reason=self._.error(error)),
+            self._("{player} loses the game: {reason}").format(
+                player=self.names[forfeit.seat], reason=forfeit.reason
+            ),
             error=True,
         )
-        self.redraw()
 
     def hand_over(self, seat: int) -> None:
         self.app.push_screen(
@@ -254,10 +257,12 @@ class GameScreen(Screen[None], Listener):
 
     def game_over(self) -> None:
         view = self.state_view
-        played = len(view.move_stack)
-        detail = self._.ngettext("{n} move played.", "{n} moves played.", played).format(n=played)
+        session = self.session
         self.app.push_screen(
-            GameOverScreen(result_text(view, self._), detail, self._), self._after_game_over
+            GameOverScreen(
+                result_text(session, view, self._), result_detail(session, view, self._), self._
+            ),
+            self._after_game_over,
         )
 
     def in_thread(self, job: Callable[[], None]) -> None:
@@ -272,7 +277,7 @@ class GameScreen(Screen[None], Listener):
         """The shown hand is the seat to act, and no bot is thinking; otherwise say why not."""
         _ = self._
         turns = self.turns
-        if self.state_view.outcome is not None:
+        if self.session.over:
             self.say(_("The game is over."), error=True)
             return False
         if turns.thinking is not None:
@@ -326,7 +331,7 @@ class GameScreen(Screen[None], Listener):
 
     def action_select(self, index: int) -> None:
         view = self.state_view
-        if view.outcome is not None:
+        if self.session.over:
             return
         try:
             self.choice.select(index, view, self.my_legal())
@@ -560,7 +565,7 @@ class GameScreen(Screen[None], Listener):
             self.action_save()
 
     def action_new_game(self) -> None:
-        if self.session.state.is_over():
+        if self.session.over:
             self.new_game()
         else:
             self.say(self._("Finish or quit this game first (save it with S)."), error=True)

@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 
 from ..engine import GameRecord, State
 from ..i18n import N_, system_language
-from .drawing import LEVEL_NAMES, result_text
+from .drawing import LEVEL_NAMES, winner_text
 from .session import HUMAN
 from .widgets import BoardWidget, Gettext, Marks, log_text, players_text
 
@@ -121,7 +121,7 @@ class ReplayApp(App[int]):
         status = Text(_(view.config.spec.title) + " · ", style="bold")
         status.append(_("Move {n} of {total}").format(n=self.index, total=len(self.record.moves)))
         if view.outcome is not None:
-            status.append(" · " + result_text(view, _), style="bold bright_yellow")
+            status.append(" · " + winner_text(view, _), style="bold bright_yellow")
         elif last is not None:
             status.append(" · " + _("last: {move}").format(move=str(last)))
         self.query_one("#status", Static).update(status)

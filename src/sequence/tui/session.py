@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import BOTS, Bot, make_bot, parse_spec
+from ..bots.arena import Forfeit
 from ..bots.base import seat_seed
 from ..bots.isolated import contained_bot, is_user_bot, protect_process
 from ..engine import (
@@ -149,6 +150,11 @@ class Session:
     bots: dict[int, Bot] = field(default_factory=dict)
     actors: list[int | None] = field(default_factory=list)
     """Who made each move of ``state.move_stack``: a seat, or ``None`` for the host (a penalty)."""
+    forfeit: Forfeit | None = None
+    """A bot lost the game by a fault of its own (it raised, or returned no legal move); the
+    game is over, as in a tournament."""
+    setup: GameSetup | None = None
+    """The choices the game was started with (``None``: a loaded game)."""
 
     @classmethod
     def start(cls, setup: GameSetup) -> Session:
@@ -157,7 +163,7 @@ class Session:
         seats = setup.seat_kinds()
         seed = secrets.randbits(62) if setup.seed is None else setup.seed
         state = State.new(config, seed)
-        return cls(state, seats, setup.undo_allowed, _bots(seats, seed))
+        return cls(state, seats, setup.undo_allowed, _bots(seats, seed), setup=setup)
 
     @classmethod
     def load(cls, text: str, seats: tuple[str, ...] = (), undo: bool = True) -> Session:
@@ -194,10 +200,28 @@ class Session:
     def humans(self) -> tuple[int, ...]:
         return tuple(s for s, kind in enumerate(self.seats) if kind == HUMAN)
 
+    @property
+    def over(self) -> bool:
+        """The game has ended: by the rules, or a bot lost it (:attr:`forfeit`)."""
+        return self.forfeit is not None or self.state.is_over()
+
+    def lose(self, seat: int, reason: str) -> None:
+        """The bot at ``seat`` loses the game, as in a tournament, for ``reason`` (the arena's
+        words: ``choose() raised KeyError: 7 (at mybot.py:12)``)."""
+        cfg = self.config
+        self.forfeit = Forfeit(seat, cfg.team_of(seat), self.seats[seat], reason)
+
+    def winners(self) -> tuple[int, ...]:
+        """The teams that won (none: a draw, or the game goes on)."""
+        if self.forfeit is not None:
+            return tuple(t for t in range(self.config.teams) if t != self.forfeit.team)
+        outcome = self.state.outcome
+        return () if outcome is None or outcome.winner is None else (outcome.winner,)
+
     def actor(self) -> int | None:
         """The seat whose play comes next (at Dice, the one about to roll; option manual_draw:
         the previous seat may still draw meanwhile); ``None`` when over."""
-        if self.state.next_step().kind is StepKind.OVER:
+        if self.over or self.state.next_step().kind is StepKind.OVER:
             return None
         return self.state.to_move
 
@@ -228,10 +252,6 @@ class Session:
         """Stop the bots' processes (a user's bot plays in one of its own)."""
         for bot in self.bots.values():
             bot.close()
-
-    def bot_move(self, seat: int, view: View) -> Move:
-        """Ask the seat's bot for a move (call from a worker thread: bots may think for a while)."""
-        return self.bots[seat].choose(view)
 
     def can_undo(self) -> bool:
         """Undo is on and a human has made a move that can be taken back."""
@@ -267,6 +287,8 @@ class Session:
     def record(self) -> GameRecord:
         """The game so far as a record; the seats go in its tags so a resumed game keeps them."""
         tags = {f"Seat{i + 1}": kind for i, kind in enumerate(self.seats)}
+        if self.forfeit is not None:  # as a tournament's record says it
+            tags["Forfeit"] = self.forfeit.message()
         return GameRecord.from_state(self.state, tags=tags)
 
     def save(self, path: Path) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..bots.isolated import failure, safe_repr
+from ..bots.arena import Forfeit, ask
 from ..engine import IllegalMoveError, Move, MoveKind, Step, StepKind, View, draw_move
 from ..i18n import N_
 from .session import Marked, Refused, Session
@@ -49,11 +49,9 @@ class Listener:
     def bot_thinking(self, seat: int) -> None:
         """The bot at ``seat`` started thinking (in a worker thread)."""
 
-    def bot_failed(self, reason: str) -> None:
-        """The bot raised or returned no move: the game waits (the people may save or quit)."""
-
-    def bot_refused(self, error: IllegalMoveError) -> None:
-        """The engine refused the bot's move."""
+    def bot_forfeited(self, forfeit: Forfeit) -> None:
+        """A bot raised, returned no move or an illegal one: its team has lost the game, as in a
+        tournament (:meth:`game_over` follows)."""
 
     def hand_over(self, seat: int) -> None:
         """Several people share the keyboard: hide the screen until ``seat``'s player is there,
@@ -143,7 +141,7 @@ class TurnController:
         while step.kind is StepKind.DRAW and step.seat is not None and not self._person(step.seat):
             session.push(draw_move(step.seat), step.seat)  # a bot draws at once
             step = self.step()
-        if step.kind is StepKind.OVER:
+        if step.kind is StepKind.OVER or session.forfeit is not None:
             self.listener.changed()
             if not self.over_shown:
                 self.over_shown = True
@@ -190,7 +188,7 @@ class TurnController:
 
     def my_legal(self) -> tuple[Move, ...]:
         """The moves the viewer may make now (none when no hand is shown or a bot thinks)."""
-        if self.viewer is None or self.thinking is not None:
+        if self.viewer is None or self.thinking is not None or self.session.over:
             return ()
         return self.session.view(self.viewer).legal_moves
 
@@ -242,18 +240,20 @@ class TurnController:
         self.runner.in_thread(lambda: self._think(generation, seat, view, roll))
 
     def _think(self, generation: int, seat: int, view: View, roll: bool) -> None:
-        """In a worker thread: wait a moment, ask the bot, hand the move back."""
+        """In a worker thread: wait a moment, ask the bot, hand the move back.
+
+        The bot is asked as a tournament asks it (:func:`~sequence.bots.arena.ask`): a bot that
+        raises, returns something that is not a move or an illegal move loses the game, with
+        the tournament's reason (for the bot's author, in English like its exceptions)."""
         if self.bot_delay:
             time.sleep(self.bot_delay)
-        try:
-            move = None if roll else self.session.bot_move(seat, view)
-        except BaseException as exc:  # a student's bot: its bug must not end the game
-            self.runner.back(self._bot_failed, generation, failure(exc))
+        if roll:
+            self.runner.back(self._bot_done, generation, seat, None)
             return
-        if move is not None and not isinstance(move, Move):
-            # For the bot's author, in English like its exceptions.
-            reason = f"choose() returned {safe_repr(move)}, which is not a Move"  # i18n: ignore
-            self.runner.back(self._bot_failed, generation, reason)
+        move, _seconds, reason = ask(self.session.bot_for(seat), view)
+        if reason is not None or move is None:
+            why = reason or "no move"  # i18n: ignore (the arena's words, for the bot's author)
+            self.runner.back(self._bot_failed, generation, seat, why)
             return
         self.runner.back(self._bot_done, generation, seat, move)
 
@@ -271,10 +271,14 @@ class TurnController:
             self.advance()
         return True
 
-    def _bot_failed(self, generation: int, reason: str) -> None:
+    def _bot_failed(self, generation: int, seat: int, reason: str) -> None:
         if self._stale(generation):
             return
-        self.listener.bot_failed(reason)
+        self.session.lose(seat, reason)
+        forfeit = self.session.forfeit
+        assert forfeit is not None
+        self.listener.bot_forfeited(forfeit)
+        self.advance()
 
     def _bot_done(self, generation: int, seat: int, move: Move | None) -> None:
         if self._stale(generation):
@@ -284,8 +288,8 @@ class TurnController:
                 self.session.roll()
             else:
                 self.session.push(move, seat)
-        except IllegalMoveError as exc:
-            self.listener.bot_refused(exc)
+        except IllegalMoveError as exc:  # the view's legal moves are the state's: never, but
+            self._bot_failed(generation, seat, f"returned an illegal move: {exc}")  # i18n: ignore
             return
         self.advance()
 
@@ -297,7 +301,7 @@ class TurnController:
         Raises :class:`Refused` when none may be: between plays only, people only, or the
         engine's reason (:class:`NoPenalty`)."""
         state = self.session.state
-        if self.thinking is not None or state.is_over():
+        if self.thinking is not None or self.session.over:
             raise Refused(N_("A penalty can be imposed only between plays."))
         # Table talk is between people: a team of bots never talks, so it is never penalised.
         cfg = state.config
@@ -323,6 +327,8 @@ class TurnController:
         session = self.session
         if not session.undo_allowed:
             raise Refused(N_("Undo is off in this game."))
+        if session.forfeit is not None:
+            raise Refused(N_("The game is over: a bot lost it by a fault of its own."))
         if len(session.humans) != 1:
             raise Refused(N_("Undo is for games against the computer."))
         if not session.can_undo():
@@ -360,7 +366,7 @@ class TurnController:
         while kept < min(len(moves), len(saved)) and moves[kept] == saved[kept]:
             kept += 1
         since = session.actors[kept:]
-        if session.state.is_over():
+        if session.over:
             return False
         return any(a is not None and session.is_human(a) for a in since)
 

@@ -236,10 +236,10 @@ class BoardWidget(Widget):
             gutter, gutter_style = "+", Style(color="black", bgcolor="#7fe08a", bold=True)
         elif space in marks.removals:
             gutter, gutter_style = "x", Style(color="black", bgcolor="#ffb347", bold=True)
+        elif locked and team is not None:  # a sequence says more than the last move
+            gutter, gutter_style = "=", Style(color="bright_white", bold=True)
         elif space == marks.last:
             gutter, gutter_style = "•", Style(color="bright_yellow", bold=True)
-        elif locked and team is not None:
-            gutter, gutter_style = "=", Style(color="bright_white", bold=True)
         else:
             gutter, gutter_style = " ", Style()
         if free:
@@ -359,37 +359,71 @@ class HandBar(Widget):
                 return
 
 
-def players_text(view: View, names: list[str], _: Gettext, viewer: int | None) -> Text:
-    """The public table: per seat its team, hand size and discard-pile top; draw pile, sequences."""
+class _Lines:
+    """Lines of text made of phrases, broken between phrases (never inside one) to fit
+    ``width``; a continued line is indented."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.out = Text()
+        self.x = 0
+
+    def add(self, text: str | Text, style: str | Style = "", gap: str = " ") -> None:
+        piece = text if isinstance(text, Text) else Text(text, style=style)
+        if self.x and self.x + len(gap) + piece.cell_len > self.width:
+            self.out.append("\n   ")
+            self.x = 3
+        elif self.x:
+            self.out.append(gap)
+            self.x += len(gap)
+        self.out.append_text(piece)
+        self.x += piece.cell_len
+
+    def end(self) -> None:
+        self.out.append("\n")
+        self.x = 0
+
+
+def players_text(
+    view: View, names: list[str], _: Gettext, viewer: int | None, width: int = 1000
+) -> Text:
+    """The public table: per seat its team, hand size and discard-pile top; draw pile, sequences.
+
+    Lines longer than ``width`` break between their phrases (a long name or a long word in
+    another language never runs into the next row)."""
     cfg = view.config
-    out = Text()
+    lines = _Lines(width)
     for team in range(cfg.teams):
-        out.append_text(team_badge(view, team, _))
+        lines.add(team_badge(view, team, _))
         count = len(view.sequences[team])
-        sequences = _("sequences {count}/{needed}").format(count=count, needed=cfg.sequences_to_win)
-        chips = _("chips {n}").format(n=view.supply(team))
-        out.append(f"  {sequences}  {chips}\n")
+        lines.add(
+            _("sequences {count}/{needed}").format(count=count, needed=cfg.sequences_to_win),
+            gap="  ",
+        )
+        lines.add(_("chips {n}").format(n=view.supply(team)), gap="  ")
+        lines.end()
     for seat in range(cfg.players):
         team = cfg.team_of(seat)
-        turn = "▶" if seat == view.to_move and view.outcome is None else " "
-        out.append(turn, style="bold bright_yellow")
-        out.append(f"{TEAM_SYMBOLS[team]}", style=team_style(view, team))
-        name = names[seat]
-        out.append(f" {name}", style="bold" if seat == viewer else "")
+        head = Text("▶" if seat == view.to_move and view.outcome is None else " ")
+        head.stylize("bold bright_yellow")
+        head.append(TEAM_SYMBOLS[team], style=team_style(view, team))
+        head.append(f" {names[seat]}", style="bold" if seat == viewer else "")
+        lines.add(head)
         if cfg.spec.uses_cards:
             size = view.hand_sizes[seat]
-            out.append(" " + _.ngettext("{n} card", "{n} cards", size).format(n=size), style="dim")
-            out.append(" " + _("top:"), style="dim")
+            lines.add(_.ngettext("{n} card", "{n} cards", size).format(n=size), style="dim")
             pile = view.discards[seat]
+            top = Text(_("top:") + " ", style="dim")
             if pile:
-                out.append(" ")
-                out.append(card_label(pile[-1], _), style=card_style(pile[-1]))
+                top.append(card_label(pile[-1], _), style=card_style(pile[-1]))
             else:
-                out.append(" –", style="dim")
+                top.append("–", style="dim")
+            lines.add(top)
             if view.known_hands[seat]:
                 known = " ".join(card_label(c, _) for c in view.known_hands[seat])
-                out.append(" " + _("took {cards}").format(cards=known), style="dim")
-        out.append("\n")
+                lines.add(_("took {cards}").format(cards=known), style="dim")
+        lines.end()
+    out = lines.out
     if cfg.spec.uses_cards:
         pile_text = _.ngettext("Draw pile: {n} card", "Draw pile: {n} cards", view.deck_size)
         out.append(pile_text.format(n=view.deck_size) + "\n")
