@@ -21,7 +21,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Collection, Sequence
-from itertools import combinations
 from typing import Any
 
 from . import rng as rngmod
@@ -31,6 +30,7 @@ from .cards import Card, card_rank
 from .dice_rules import ROLL_OUTCOMES, DiceRules
 from .errors import IllegalMoveError
 from .games import Config, make_config
+from .lines import choose_windows, new_windows
 from .moves import Move as Move
 from .moves import MoveKind, card_move, draw_move, penalty_move, roll_move
 from .position import read_position, write_position
@@ -747,67 +747,13 @@ class State:
 
     def _new_sequences(self, team: int, space: Space, own: Bitboard) -> None:
         existing = self._seqs[team]
-        candidates = [
-            w
-            for w in self._t.geo.through[space]
-            if own & w == w and all((w & e).bit_count() <= 1 for e in existing)
-        ]
-        if not candidates:
-            return
-        chosen = self._choose_windows(team, candidates, own)
-        self._record(team, existing + chosen)
+        candidates = new_windows(self._t.geo.through[space], own, existing)
+        if candidates:
+            chosen = choose_windows(self._t.geo, candidates, own, existing, self._opponents(team))
+            self._record(team, existing + chosen)
 
-    def _choose_windows(
-        self, team: int, candidates: list[Bitboard], own: Bitboard
-    ) -> tuple[Bitboard, ...]:
-        """Which five (RULES.md §1 Decision), for a placement that completes several windows.
-
-        1. The most sequences: the largest set of complete windows sharing at most one space
-           with each other and with the team's existing sequences.
-        2. Among those, the most room for a later sequence: for each chosen window, the best
-           window on the same line that could still become a new sequence (sharing at most one
-           space with all chosen and existing ones, holding no opponent chip), counted by the
-           team's chips already in it.
-        3. Then the windows nearest the top-left (smallest space numbers), so it is deterministic.
-        """
-        if len(candidates) == 1:
-            return (candidates[0],)
-        geo = self._t.geo
-        existing = self._seqs[team]
-        opponents = self._occ & ~self._chips[team]
-        pool = sorted(candidates, key=lambda w: geo.window_spaces[w])[:12]
-        best: tuple[tuple[int, int, tuple[tuple[Space, ...], ...]], tuple[Bitboard, ...]] | None = (
-            None
-        )
-        for size in range(len(pool), 0, -1):
-            for combo in combinations(pool, size):
-                if any((a & b).bit_count() > 1 for a, b in combinations(combo, 2)):
-                    continue
-                held = existing + combo
-                room = 0
-                for w in combo:
-                    line = geo.line_of[w]
-                    room += max(
-                        (
-                            (own & other).bit_count()
-                            for other in geo.windows
-                            if geo.line_of[other] == line
-                            and not other & opponents
-                            and all((other & h).bit_count() <= 1 for h in held)
-                        ),
-                        default=0,
-                    )
-                # Larger is better; negated spaces make the top-left window win a tie.
-                order = tuple(
-                    tuple(-s for s in ws) for ws in sorted(geo.window_spaces[w] for w in combo)
-                )
-                key = (size, room, order)
-                if best is None or key > best[0]:
-                    best = (key, combo)
-            if best is not None:
-                break
-        assert best is not None
-        return best[1]
+    def _opponents(self, team: int) -> Bitboard:
+        return self._occ & ~self._chips[team]
 
     def _record(self, team: int, seqs: tuple[Bitboard, ...]) -> None:
         self._seqs = replaced(self._seqs, team, seqs)
@@ -833,13 +779,11 @@ class State:
         """After a sequence is broken (``difficult``), a run still five long counts again."""
         own = self._chips[team] | self._t.free
         existing = self._seqs[team]
-        candidates = [
-            w
-            for w in self._t.geo.windows
-            if own & w == w and all((w & e).bit_count() <= 1 for e in existing)
-        ]
+        geo = self._t.geo
+        candidates = new_windows(geo.windows, own, existing)
         if candidates:
-            self._record(team, existing + self._choose_windows(team, candidates, own))
+            chosen = choose_windows(geo, candidates, own, existing, self._opponents(team))
+            self._record(team, existing + chosen)
 
     def _end_action(self, seat: int) -> None:
         """After a card is played (or a Dice roll used): draw, then the next turn."""
