@@ -26,7 +26,7 @@ from typing import Any
 from . import rng as rngmod
 from .board import TEAM_LETTERS, Bitboard, Space, board_text
 from .card_rules import CardRules, DraftRules, Refusal, card_label
-from .cards import Card, card_rank
+from .cards import Card
 from .dice_rules import ROLL_OUTCOMES, DiceRules
 from .errors import IllegalMoveError
 from .games import Config, make_config
@@ -34,6 +34,7 @@ from .lines import choose_windows, new_windows
 from .moves import Move as Move
 from .moves import MoveKind, card_move, draw_move, penalty_move, roll_move
 from .position import read_position, write_position
+from .setup import cut_for_dealer, roll_dice, roll_off
 from .tables import game_tables
 from .tuples import replaced, without
 from .turn import CHANCE, Outcome, Phase, Setup, Step, StepKind, Termination
@@ -181,9 +182,9 @@ class State:
         r = rngmod.seed_state(seed)
         n = config.players
         if config.game == "dice":
-            r, setup = _roll_off(r, n)
+            r, setup = roll_off(r, n)
         elif config.game == "classic":
-            r, setup = _cut_for_dealer(r, n, config.spec.deck)
+            r, setup = cut_for_dealer(r, n, config.spec.deck)
         else:
             # Kids cards have no rank to cut with: the dealer is drawn at random (RULES.md §3).
             r, dealer = rngmod.below(r, n)
@@ -283,7 +284,7 @@ class State:
         cached = self._next_roll
         if cached is not None and cached[0] == rng:
             return cached[2]
-        after, a, b = _roll(rng)
+        after, a, b = roll_dice(rng)
         move = roll_move(a, b)
         self._next_roll = (rng, after, move)
         return move
@@ -640,7 +641,7 @@ class State:
             self._remove(move.space)  # type: ignore[arg-type]
         elif kind is _ROLL:
             cached = self._next_roll
-            self._rng = cached[1] if cached and cached[0] == self._rng else _roll(self._rng)[0]
+            self._rng = cached[1] if cached and cached[0] == self._rng else roll_dice(self._rng)[0]
             self._roll = move.dice
             self._phase = _ACT
             return
@@ -934,51 +935,6 @@ class State:
         """The board for people: the label of each space, and team letters on chips, under the
         column letters and beside the row numbers that the move notation uses (``d3``)."""
         return board_text(self.config.spec.layout, self.chip_at, self._locked)
-
-
-# --- set-up helpers ---------------------------------------------------------------------------
-
-
-def _cut_for_dealer(r: int, players: int, deck: Sequence[Card]) -> tuple[int, Setup]:
-    """Everyone cuts a card; the lowest deals (Aces high), ties cut again (RULES.md §2.3)."""
-    contenders = list(range(players))
-    rounds = []
-    while True:
-        # Each contender cuts a different card from the shuffled deck.
-        pile = list(deck)
-        cut_cards = []
-        for _ in contenders:
-            r, i = rngmod.below(r, len(pile))
-            cut_cards.append(pile.pop(i))
-        cut = tuple(zip(contenders, cut_cards, strict=True))
-        rounds.append(cut)
-        low = min(card_rank(c) for _, c in cut)
-        contenders = [seat for seat, c in cut if card_rank(c) == low]
-        if len(contenders) == 1:
-            dealer = contenders[0]
-            return r, Setup(dealer=dealer, first=(dealer + 1) % players, cuts=tuple(rounds))
-
-
-def _roll(r: int) -> tuple[int, int, int]:
-    r, a = rngmod.below(r, 6)
-    r, b = rngmod.below(r, 6)
-    return r, a + 1, b + 1
-
-
-def _roll_off(r: int, players: int) -> tuple[int, Setup]:
-    """Everyone rolls both dice; the highest total starts, ties roll again (RULES.md §4)."""
-    contenders = list(range(players))
-    rounds = []
-    while True:
-        rolled = []
-        for seat in contenders:
-            r, a, b = _roll(r)
-            rolled.append((seat, (a, b)))
-        rounds.append(tuple(rolled))
-        high = max(a + b for _, (a, b) in rolled)
-        contenders = [seat for seat, (a, b) in rolled if a + b == high]
-        if len(contenders) == 1:
-            return r, Setup(dealer=None, first=contenders[0], rolls=tuple(rounds))
 
 
 def count_cards(state: State) -> Counter[Card]:
