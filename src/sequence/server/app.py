@@ -237,12 +237,12 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 ERROR_STATUSES: dict[int, str] = {
-    400: "bad_json, bad_message: the request is malformed or a value is wrong; nothing changed",
-    403: "not_host, not_seated, not_finished: the token does not give this right",
-    404: "unknown_table (or an unknown game, language, ply)",
-    409: "bad_message: the table is full, the seat taken, the game started or still going",
-    413: "too_large: the body is over 16 KiB",
-    429: "rate_limited: too many tables created or joined from this client (see Retry-After)",
+    400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
+    403: "not_host, not_seated, not_finished: the token lacks this right",  # i18n: ignore
+    404: "unknown_table (or an unknown game, language, ply)",  # i18n: ignore
+    409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
+    413: "too_large: the body is over 16 KiB",  # i18n: ignore
+    429: "rate_limited: too many tables made or joined (see Retry-After)",  # i18n: ignore
 }
 """What each error status of the API means (every error is ``{error, message}``)."""
 
@@ -550,7 +550,7 @@ def create_app(
             log.exception("WebSocket session at %s failed", code[:20])
             error = RequestError("unavailable", N_("the server failed; reconnect"))
             conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
-            close = (CLOSE_ERROR, "server error")
+            close = (CLOSE_ERROR, "server error")  # i18n: ignore
         finally:
             await conn.finish()
             with contextlib.suppress(Exception):
@@ -561,12 +561,14 @@ def create_app(
     return app
 
 
-API_DESCRIPTION = """The HTTP API of `sequence serve` (docs/server.md). Every error is
-`{"error": CODE, "message": TEXT}` (the message in the request's `Accept-Language`), and a
-refused request changes nothing. Besides the answers declared for each operation, any path the
-API does not have is a 404 `not_found` and any method a path does not take a 405
-`method_not_allowed` (with `Allow`). The game itself is played over the WebSocket `/ws/{code}`
-(docs/server.md)."""
+API_DESCRIPTION = (
+    "The HTTP API of `sequence serve` (docs/server.md). "  # i18n: ignore (for developers)
+    'Every error is `{"error": CODE, "message": TEXT}` (the message in the '
+    "request's `Accept-Language`), and a refused request changes nothing. Besides the "
+    "answers declared for each operation, any path the API does not have is a 404 "
+    "`not_found` and any method a path does not take a 405 `method_not_allowed` (with "
+    "`Allow`). The game itself is played over the WebSocket `/ws/{code}` (docs/server.md)."
+)
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
@@ -630,13 +632,13 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
         table = await hub.get(code)
     except RequestError as exc:
         conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
-        return CLOSE_UNKNOWN_TABLE, "unknown table"
+        return CLOSE_UNKNOWN_TABLE, "unknown table"  # i18n: ignore
     attached = False
     while not attached:
         try:
             raw = await asyncio.wait_for(conn.receive(), HELLO_TIMEOUT)
         except TimeoutError:
-            return CLOSE_POLICY, "no hello"
+            return CLOSE_POLICY, "no hello"  # i18n: ignore
         try:
             if not conn.allow():
                 raise RequestError(
