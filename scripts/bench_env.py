@@ -12,7 +12,10 @@ Three figures for one configuration (classic for two unless told otherwise):
 - **AEC steps/s**: PettingZoo self-play, every seat choosing at random among the legal actions
   of ``observation["action_mask"]`` (one step is one move).
 
-Each is also given as a share of the engine's moves/s. The policy reads only the action mask, so
+Each is also given as a share of the engine's moves/s. With ``--batched``, also the batched
+simulator's steps/s (:class:`sequence.env.batched.BatchedSequenceEnv`, numpy) at N = 1, 64 and
+1,024 games at once, against random opponents (a step as the Gym env's) and in self-play (a
+step is one move). The policy reads only the action mask, so
 the script runs unchanged against older versions of the environment::
 
     scripts/bench_env.py --seconds 5
@@ -93,6 +96,26 @@ def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> 
     return steps / (time.perf_counter() - started)
 
 
+def batched_steps(
+    game: str, options: dict[str, Any], n: int, opponents: str, seconds: float, seed: int
+) -> float:
+    from sequence.env.batched import BatchedSequenceEnv
+
+    env = BatchedSequenceEnv(n, game, opponents=opponents, seed=seed, **options)  # type: ignore[arg-type]
+    rng = np.random.default_rng(seed)
+    env.reset()
+    env.step(env.sample_actions(rng))  # warm up
+    steps = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        env.step(env.sample_actions(rng))
+        steps += n
+    return steps / (time.perf_counter() - started)
+
+
+BATCH_SIZES = (1, 64, 1024)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice"])
@@ -100,6 +123,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="per figure (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--batched", action="store_true", help="also the batched simulator at N = 1, 64, 1024"
+    )
+    parser.add_argument("--no-single", action="store_true", help="skip the Gym and AEC envs")
     args = parser.parse_args()
     options = {"players": args.players}
     config = make_config(args.game, **options)
@@ -108,22 +135,36 @@ def main() -> None:
         "players": args.players,
         "python": platform.python_version(),
         "engine_moves_per_second": engine_moves(config, args.seconds, args.seed),
-        "gym_steps_per_second": gym_steps(args.game, options, args.seconds, args.seed),
-        "aec_steps_per_second": aec_steps(args.game, options, args.seconds, args.seed),
     }
     engine = figures["engine_moves_per_second"]
-    figures["gym_share"] = figures["gym_steps_per_second"] / engine
-    figures["aec_share"] = figures["aec_steps_per_second"] / engine
+    if not args.no_single:
+        figures["gym_steps_per_second"] = gym_steps(args.game, options, args.seconds, args.seed)
+        figures["aec_steps_per_second"] = aec_steps(args.game, options, args.seconds, args.seed)
+        figures["gym_share"] = figures["gym_steps_per_second"] / engine
+        figures["aec_share"] = figures["aec_steps_per_second"] / engine
+    if args.batched:
+        for mode in ("random", "self"):
+            for n in BATCH_SIZES:
+                figures[f"batched_{mode}_{n}_steps_per_second"] = batched_steps(
+                    args.game, options, n, mode, args.seconds, args.seed
+                )
     if args.json:
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                           for k, v in figures.items()}, indent=2))  # fmt: skip
         return
     print(f"{args.game}, {args.players} players (Python {figures['python']})")
     print(f"  engine moves/s (random games):   {engine:>9,.0f}")
-    print(f"  Gym steps/s (vs random):         {figures['gym_steps_per_second']:>9,.0f}"
-          f"  ({figures['gym_share']:.1%} of the engine's moves/s)")  # fmt: skip
-    print(f"  PettingZoo AEC steps/s:          {figures['aec_steps_per_second']:>9,.0f}"
-          f"  ({figures['aec_share']:.1%})")  # fmt: skip
+    if not args.no_single:
+        print(f"  Gym steps/s (vs random):         {figures['gym_steps_per_second']:>9,.0f}"
+              f"  ({figures['gym_share']:.1%} of the engine's moves/s)")  # fmt: skip
+        print(f"  PettingZoo AEC steps/s:          {figures['aec_steps_per_second']:>9,.0f}"
+              f"  ({figures['aec_share']:.1%})")  # fmt: skip
+    if args.batched:
+        for mode, what in (("random", "vs random"), ("self", "self-play")):
+            for n in BATCH_SIZES:
+                rate = figures[f"batched_{mode}_{n}_steps_per_second"]
+                label = f"batched steps/s ({what}, N={n}):"
+                print(f"  {label:<33}{rate:>9,.0f}  ({rate / engine:.0%})")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ import pytest
 MODULES = [
     "sequence.bots",
     "sequence.bots.arena",
+    "sequence.bots.errors",
+    "sequence.bots.loading",
+    "sequence.bots.specs",
     "sequence.bots.greedy",
     "sequence.bots.heuristic",
     "sequence.bots.levels",

@@ -126,3 +126,36 @@ def test_casual_noticing_everything_plays_as_well_as_greedy() -> None:
 def test_casual_refuses_a_probability_of_nothing() -> None:
     with pytest.raises(ValueError, match="notice"):
         CasualBot(notice=0)
+
+
+# An opponent's open four on row 7 (b7-e7, a7 and f7 empty): team a to move with a one-eyed Jack,
+# the card of f7 (TH) and a spare. Blocking one end leaves the other open; the Jack breaks it.
+OPEN_FOUR = (
+    "classic/2 *........*/.......a../..aa....../........../........../........../.bbbb...../"
+    "........../........../*........* - JS,TH,2S/4S / "
+    "3S,3S,4S,5S,5S,6S,6S,7S,7S,8S,8S,9S,9S,TS,TS,JS,QS,QS,KS,KS,AS,AS,2H,2H,3H,3H,4H,4H,5H,5H,"
+    "6H,6H,7H,7H,8H,8H,9H,9H,TH,JH,JH,QH,QH,KH,KH,AH,AH,2D,2D,3D,3D,4D,4D,5D,5D,6D,6D,7D,7D,"
+    "8D,8D,9D,9D,TD,TD,JD,JD,QD,QD,KD,KD,AD,AD,2C,2C,3C,3C,4C,4C,5C,5C,6C,6C,7C,7C,8C,8C,9C,"
+    "9C,TC,TC,JC,JC,QC,QC,KC,KC,AC,AC,2S 1:play"
+)
+
+
+def test_breaking_an_open_four_is_valued_like_blocking_a_four() -> None:
+    from sequence.bots.heuristic import BLOCK
+
+    state = State.from_position(OPEN_FOUR)
+    view = state.view(0)
+    chips, seqs = view.chips, view.sequences
+    # The space f7 completes b7-f7 for b: a chip there blocks a four (BLOCK[0]).
+    block_end = EV.place_value(chips, seqs, 0, parse_space("f7"))
+    assert block_end >= BLOCK[0]
+    # Removing c7 breaks the windows a7-e7 and b7-f7, each a four: 1.5 x BLOCK[0] apiece.
+    breaking = EV.remove_value(chips, seqs, 0, parse_space("c7"))
+    assert breaking >= 2 * 1.5 * BLOCK[0]
+    # A lone chip is worth far less to remove than any chip of the four.
+    assert EV.remove_value(chips, seqs, 0, parse_space("h2")) < 1.5 * BLOCK[1]
+    # So the greedy bot spends the Jack on the four rather than closing one end with TH.
+    move = GreedyBot(seed=0).choose(view)
+    assert move.kind.name == "REMOVE" and move.space in {
+        parse_space(s) for s in ("b7", "c7", "d7", "e7")
+    }

@@ -16,7 +16,7 @@ def test_simulate_text_is_words_not_python(capsys: pytest.CaptureFixture[str]) -
     lines = out.splitlines()
     assert lines[0] == "1 game of Sequence: 2 players, each alone; draft"
     assert lines[1].split() == ["draws:", "1"]
-    assert lines[2] == "  endings: deck empty 1"
+    assert lines[2] == "  endings: face-up cards ran out 1"
     assert lines[3].startswith("  average: ") and " turns a game; " in lines[3]
     assert not set("{}'") & set(out)
     assert main("simulate --players 9 -o difficult -o max_turns=50 --games 2".split()) == 0

@@ -37,8 +37,10 @@ def test_dead_cards_are_the_ordinary_cards_with_both_spaces_covered() -> None:
 
 
 def test_resample_keeps_what_the_seat_knows() -> None:
-    state = play_random_game(State.new(make_config("classic", 4), seed=2), seed=2)
-    state.pop()
+    played = play_random_game(State.new(make_config("classic", 4), seed=2), seed=2)
+    state = State.new(make_config("classic", 4), seed=2)
+    for move in played.move_stack[:-1]:  # the position before the last move
+        state.push(move)
     seat = state.to_move
     sample = state.resample(seat, seed=9)
     assert sample.view(seat) == state.view(seat)
@@ -76,3 +78,30 @@ def test_no_draw_is_pending_once_the_game_is_over() -> None:
                 state.push(Move.parse(f"draw:{seat + 1}"))
         assert state.pending_draws == ()
         assert all(state.legal_moves_of(s) == () for s in range(4))
+
+
+def test_a_view_holds_exactly_its_declared_fields() -> None:
+    # View.of fills the instance directly (not through the dataclass's __init__): every field
+    # must be set, and nothing else.
+    from dataclasses import fields
+
+    from sequence.engine import View
+
+    state = State.new(make_config("classic", players=2), seed=5)
+    view = state.view(1)
+    assert set(vars(view)) == {f.name for f in fields(View)}
+    assert view == View(**{f.name: getattr(view, f.name) for f in fields(View)})
+    assert hash(view) == hash(View(**{f.name: getattr(view, f.name) for f in fields(View)}))
+
+
+def test_a_random_playout_keeps_its_moves_but_cannot_be_taken_back() -> None:
+    state = State.new(make_config("classic", players=2), seed=9)
+    state.push(state.legal_moves[0])
+    play_random_game(state, seed=9)
+    assert state.is_over() and len(state.move_stack) > 1
+    with pytest.raises(IndexError):
+        state.pop()
+    replayed = State.new(make_config("classic", players=2), seed=9)
+    for move in state.move_stack:
+        replayed.push(move)
+    assert replayed == state

@@ -42,3 +42,29 @@ def test_the_shared_rules_are_named_as_outside_the_repository(name: str) -> None
     if "RULES.md" in text or "seeds/" in text:
         assert "../shared/" in text, f"docs/{name} points to RULES.md or seeds/ as if in the repo"
     assert not re.search(r"(?<!\.\./)shared/seeds/", text)
+
+
+def test_the_turn_driver_loop_in_the_docs_plays_a_game_to_the_end() -> None:
+    # docs/architecture.md shows the loop every front end runs: it must finish a real game.
+    import random
+
+    from sequence.engine import StepKind, draw_move
+
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Three things every part asks the engine", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+
+    class Random:
+        def __init__(self, seed: int) -> None:
+            self.rng = random.Random(seed)
+
+        def choose(self, view: object) -> object:
+            return self.rng.choice(view.legal_moves)  # type: ignore[attr-defined]
+
+    for config in (make_config("dice", players=2), make_config("classic", 3, manual_draw=True)):
+        state = State.new(config, seed=3)
+        scope = {"state": state, "bots": [Random(s) for s in range(config.players)]}
+        scope.update(StepKind=StepKind, draw_move=draw_move)
+        exec(code.group(1), scope)
+        assert state.is_over()

@@ -58,11 +58,39 @@ def test_heart_is_not_a_rule_outside_draft() -> None:
     assert not st.is_over()
 
 
-def test_game_drawn_when_the_deck_is_empty() -> None:
-    st = state(hands=["5H", "2S"], extras=DRAFT, rest="discards", draft=True)
+def test_with_the_deck_empty_the_row_shrinks_and_play_goes_on() -> None:
+    st = state(hands=["5H 6H", "2S"], extras=DRAFT, rest="discards", draft=True)
     assert st.deck_size == 0
     push(st, "5H@e5", "pick:9C")
-    assert st.outcome.termination is Termination.DECK_EMPTY and st.outcome.winner is None
+    assert not st.is_over() and st.to_move == 1 and st.phase is Phase.PLAY
+    assert st.draft == cards("9D 9H 9S TC") and st.hand_of(0) == cards("6H 9C")
+
+
+def test_taking_the_last_face_up_card_ends_the_game_drawn_when_sequences_are_level() -> None:
+    st = state(hands=["5H", "2S"], extras="draft=9C", rest="discards", draft=True)
+    push(st, "5H@e5")
+    assert not st.is_over()
+    push(st, "pick:9C")
+    assert st.outcome.termination is Termination.DRAFT_EMPTY and st.outcome.winner is None
+    assert st.draft == () and not st.legal_moves
+
+
+def test_the_side_with_more_sequences_wins_when_the_row_runs_out() -> None:
+    st = state(board={"a": "b1 c1 d1 e1", "b": "c3 d3"}, seqs="A:a1-e1", hands=["5H", "2S"],
+               turn="2:play", extras="draft=9C", rest="discards", draft=True)  # fmt: skip
+    push(st, "2S@g9", "pick:9C")
+    assert st.outcome.termination is Termination.DRAFT_EMPTY and st.outcome.winner == 0
+
+
+def test_a_dead_card_trade_that_takes_the_last_face_up_card_ends_the_game() -> None:
+    st = state(board={"a": "e5", "b": "i7 b1 g9"}, seqs="-", hands=["5H 2S", "3S"],
+               extras="draft=TC", rest="discards", draft=True)  # fmt: skip
+    push(st, "dead:5H")
+    assert st.phase is Phase.PICK_DEAD and not st.is_over()
+    push(st, "pick:TC")
+    assert st.outcome.termination is Termination.DRAFT_EMPTY and st.outcome.winner is None
+    st.pop()
+    assert st.phase is Phase.PICK_DEAD and st.draft == cards("TC") and not st.is_over()
 
 
 def test_last_deck_card_refills_the_draft_and_play_goes_on() -> None:

@@ -13,6 +13,7 @@ from sequence.env import (
     action_space,
     actions,
     arrays,
+    batched,
     environment,
     gym,
     observation,
@@ -22,7 +23,7 @@ from sequence.env import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("module", [actions, observation, arrays, environment, gym])
+@pytest.mark.parametrize("module", [actions, observation, arrays, environment, gym, batched])
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
@@ -40,6 +41,15 @@ def test_docs_example_loops_run(block: int) -> None:
         assert namespace["done"] is True
     else:
         assert namespace["game"].agents == []  # type: ignore[attr-defined]  # every agent left
+
+
+def test_docs_batched_example_runs() -> None:
+    text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    code = next(c for c in re.findall(r"```python\n(.*?)```", text, re.S) if "Batched" in c)
+    namespace: dict[str, object] = {}
+    exec(compile(code, "docs/env.md", "exec"), namespace)
+    assert namespace["obs"].shape == (1024, 827)  # type: ignore[attr-defined]
+    assert namespace["info"]["action_mask"].any(axis=1).all()  # type: ignore[index]
 
 
 def test_docs_layout_tables_match_the_code() -> None:

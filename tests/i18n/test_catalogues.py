@@ -221,3 +221,16 @@ def test_every_bot_a_table_offers_has_a_name_in_each_language(lang: str) -> None
 
     messages = catalog_json(lang)["messages"]
     assert [b for b in bot_levels() if b not in messages] == []
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_every_ending_has_a_sentence_won_and_drawn(lang: str) -> None:
+    from sequence.engine import Outcome, Termination
+    from sequence.i18n.terms import outcome_text
+
+    for termination in Termination:
+        won = outcome_text(Outcome(termination, 1), lang)
+        assert won and "{" not in won
+    drawn = outcome_text(Outcome(Termination.DRAFT_EMPTY, None), lang)
+    won = outcome_text(Outcome(Termination.DRAFT_EMPTY, 0), lang)
+    assert drawn != won and "A" in won

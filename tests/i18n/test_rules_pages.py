@@ -8,8 +8,8 @@ import pytest
 
 from sequence.cli.main import main
 from sequence.engine import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD, OPTIONS
-from sequence.i18n import SUPPORTED, rules_html, rules_markdown, translator
-from sequence.i18n.howto import GAMES, page_path
+from sequence.i18n import SUPPORTED, translator
+from sequence.i18n.howto import GAMES, page_path, rules_html, rules_markdown
 
 PAGES = [(g, lang) for g in GAMES for lang in SUPPORTED]
 BOARDS = {"classic": CLASSIC_BOARD, "kids": KIDS_BOARD, "dice": DICE_BOARD}

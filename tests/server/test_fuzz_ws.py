@@ -17,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sequence.server import protocol
+
 from .conftest import Client, ServerThread, create_table, join, start
 
 TYPES = ["hello", "lang", "move", "roll", "penalty", "sync", "ping"]
@@ -88,7 +90,7 @@ def _check_state(server: ServerThread, code: str, seat: int | None, msg: dict[st
     table = server.hub.registry.tables[code]
     if msg["version"] != table.version:  # an older state, superseded since: checked then
         return
-    expected = json.loads(json.dumps(table.state.view(seat).to_dict()))
+    expected = json.loads(json.dumps(protocol.view_dict(table.state, seat)))
     assert msg["view"] == expected, "a state that is not the seat's own view"
     assert msg["you"]["seat"] == seat
 

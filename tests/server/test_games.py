@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from sequence.engine import GameRecord, State
+from sequence.engine import GameRecord, State, history, roll_reason
 
 from .conftest import PG_URL, Client, ServerThread, create_table, join, postgres_available, start
 
@@ -103,7 +103,10 @@ def check_messages(
         if version:
             state.push(record.moves[version - 1])
         for seat in wanted.get(version, ()):
-            views[version, seat] = json.loads(json.dumps(state.view(seat).to_dict()))
+            # The seat's view, and the public facts of every move and of the roll (engine).
+            expected = state.view(seat).to_dict()
+            expected.update(log=history(state), roll_reason=roll_reason(state))
+            views[version, seat] = json.loads(json.dumps(expected))
     seed_text = str(stored.seed)
     for seat, client in clients.items():
         assert client.received, "a client got nothing"
@@ -116,7 +119,9 @@ def check_messages(
                 assert msg["code"] in allowed, msg
                 continue
             assert msg["type"] == "state"
-            assert set(msg) == {"type", "version", "you", "table", "view"}
+            assert set(msg) == {"type", "version", "you", "table", "view", "clock"}
+            # The clock says whose turn it times and how long is left: nothing about cards.
+            assert msg["clock"] is None or set(msg["clock"]) == CLOCK_KEYS
             assert msg["you"]["seat"] == seat
             if msg["view"] is None:
                 continue
@@ -132,6 +137,8 @@ def check_messages(
             else:
                 assert msg["view"]["hand"] is None
 
+
+CLOCK_KEYS = {"seat", "left", "deadline", "timed_out", "reserves"}
 
 CASES = [
     pytest.param("classic", 2, {}, [None, None], id="classic-2-humans"),

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from sequence.i18n import catalog_json, rules_markdown
+from sequence.i18n import catalog_json
+from sequence.i18n.howto import rules_markdown
 
 from .conftest import ServerThread
 

@@ -157,4 +157,4 @@ async def test_a_person_acting_during_a_bots_wait_makes_it_look_again(
     assert [seat for _, seat in hub.steps] == [drawer, bot, bot]
     assert hub.steps[2][0] is MoveKind.DRAW and shown == [2]
     assert bot_step(table) is None
-    hub.scheduler.stop()
+    await hub.scheduler.stop([table])

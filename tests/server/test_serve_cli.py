@@ -51,46 +51,59 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has finished
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
-def test_sigterm_shuts_the_bot_pool_down_like_ctrl_c(tmp_path: Path) -> None:
-    # systemctl stop and docker stop send SIGTERM: the bot worker processes (and
-    # multiprocessing's resource tracker) must go with the server, not linger as orphans.
+def _serve_a_bot_game(tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """``sequence serve`` in a subprocess, with a game of two bots under way."""
     port = free_port()
-    workers: set[int] = set()
     cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port),
            "--db", f"sqlite:///{tmp_path / 'term.db'}", "--bot-delay", "0"]  # fmt: skip
     # stderr to a file, not a pipe: an orphan would hold a pipe open and hide the exit.
     log = tmp_path / "serve.log"
     proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
                             stdout=subprocess.DEVNULL, stderr=log.open("wb"))  # fmt: skip
-    try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/api/meta", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
-        with httpx.Client(base_url=url, timeout=20) as http:
-            body = {"game": "kids", "players": 2, "bots": ["random", "random"]}
-            created = http.post("/api/tables", json=body).json()
-            code = created["code"]
-            r = http.post(f"/api/tables/{code}/start", json={"host_token": created["host_token"]})
-            assert r.status_code == 200, r.text
-            while http.get(f"/api/tables/{code}").json()["version"] < 2:  # bots have moved
-                assert time.monotonic() < deadline + 30, "the bots did not move"
-                time.sleep(0.05)
-        workers.update(_children(proc.pid))
-        assert workers, "no bot worker process was started"
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
-        assert "Traceback" not in log.read_text(), log.read_text()
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{url}/api/meta", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.1)
-        assert not [pid for pid in workers if _alive(pid)], "bot processes outlived the server"
+    with httpx.Client(base_url=url, timeout=20) as http:
+        body = {"game": "kids", "players": 2, "bots": ["random", "random"]}
+        created = http.post("/api/tables", json=body).json()
+        code = created["code"]
+        r = http.post(f"/api/tables/{code}/start", json={"host_token": created["host_token"]})
+        assert r.status_code == 200, r.text
+        while http.get(f"/api/tables/{code}").json()["version"] < 2:  # bots have moved
+            assert time.monotonic() < deadline + 30, "the bots did not move"
+            time.sleep(0.05)
+    return proc, log
+
+
+def _all_gone(pids: set[int], within: float) -> list[int]:
+    deadline = time.monotonic() + within
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return [pid for pid in pids if _alive(pid)]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_no_bot_process_outlives_the_server(tmp_path: Path, how: str) -> None:
+    # systemctl stop and docker stop send SIGTERM, a crash or the OOM killer is SIGKILL: the bot
+    # worker processes and multiprocessing's resource tracker must go with the server either
+    # way, not linger as orphans.
+    workers: set[int] = set()
+    proc, log = _serve_a_bot_game(tmp_path)
+    try:
+        workers.update(_children(proc.pid))
+        assert len(workers) >= 2, "no bot worker process (and resource tracker) was started"
+        proc.send_signal(getattr(signal, how))
+        proc.wait(30)
+        if how == "SIGTERM":
+            assert "Traceback" not in log.read_text(), log.read_text()
+        assert not _all_gone(workers, 10), "processes outlived the server"
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -1,4 +1,5 @@
-"""Why a bot spec makes no bot: :class:`BotSpecError`, with a code of :data:`BOT_MESSAGES`.
+"""Why a bot spec makes no bot (:class:`BotSpecError`, with a code of :data:`BOT_MESSAGES`), and
+how a bot's own failure is told (:class:`RemoteBotError`, :func:`failure`, :func:`safe_repr`).
 
 Like the engine's errors (:mod:`sequence.engine.errors`) it is a :class:`ValueError` with a
 ``code`` and ``params``, rendered in a player's language by
@@ -35,3 +36,38 @@ class BotSpecError(SequenceError):
     """A bot spec that makes no bot: an unknown name, bad arguments, a module that fails."""
 
     messages: ClassVar[Mapping[str, str]] = BOT_MESSAGES
+
+
+class RemoteBotError(Exception):
+    """The bot in its process failed; ``reason`` says how: ``"ExceptionName: message"`` when
+    its ``choose()`` raised (``raised``), else what went wrong with the process."""
+
+    def __init__(self, reason: str, raised: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.raised = raised
+
+
+def failure(exc: BaseException) -> str:
+    """What a bot's exception says: ``"ExceptionName: message"``, also when it was raised in
+    the bot's own process."""
+    if isinstance(exc, RemoteBotError):
+        return exc.reason
+    try:
+        text = str(exc)
+    except Exception:  # a bot's own exception class whose __str__ fails
+        text = "(its message could not be read)"
+    return f"{type(exc).__name__}: {text}"
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending in ``...`` when it was longer."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def safe_repr(value: object, limit: int = 200) -> str:
+    """``repr(value)`` cut to ``limit`` characters, or a plain description where that fails."""
+    try:
+        return cut_text(repr(value), limit)
+    except Exception:
+        return f"a {type(value).__name__} (its repr failed)"

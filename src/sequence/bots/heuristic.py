@@ -226,10 +226,15 @@ class Evaluator:
                 continue
             if seqs[owner] and _blocked_by_own(w, seqs[owner]):
                 continue
+            # Chips the owner still needs in the window with the chip in place: 1 is a four,
+            # valued like blocking a four (``BLOCK[need - 1]``, as in :meth:`_threat`).
             need = self.length - (theirs & w).bit_count()
-            value += BLOCK[need] * 1.5 if need < len(BLOCK) else 0.0
+            if 1 <= need <= len(BLOCK):
+                value += BLOCK[need - 1] * 1.5
         if g.heart and g.heart & bit and not g.heart & not_theirs:
-            value += BLOCK[4 - (chips[owner] & g.heart).bit_count()] * 1.5
+            need = 4 - (chips[owner] & g.heart).bit_count()
+            if need >= 1:
+                value += BLOCK[need - 1] * 1.5
         # Freeing the space helps our own windows a little.
         own = chips[team] | g.free
         others = occ & ~chips[team]

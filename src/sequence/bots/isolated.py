@@ -26,24 +26,20 @@ True
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
-import importlib.util
 import json
 import multiprocessing
 import os
 import signal
 import sys
-import sysconfig
 import threading
-import traceback
 from multiprocessing.connection import Connection
-from types import ModuleType
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from ..engine import Move, View
 from .base import Bot
-from .errors import BOT_MESSAGES, BotSpecError
+from .errors import BOT_MESSAGES, BotSpecError, RemoteBotError, cut_text, failure, safe_repr
+from .loading import is_file_spec, user_bot_class, where
+from .specs import make_bot
 
 START_TIMEOUT = 60.0
 """Seconds a bot's process may take to start and import its module."""
@@ -53,40 +49,6 @@ MAX_ANSWER = 64 * 1024
 
 MAX_FIGURE = 1e12
 """The largest figure (``stats()`` value) a bot's process may report; larger ones are dropped."""
-
-
-class RemoteBotError(Exception):
-    """The bot in its process failed; ``reason`` says how: ``"ExceptionName: message"`` when
-    its ``choose()`` raised (``raised``), else what went wrong with the process."""
-
-    def __init__(self, reason: str, raised: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.raised = raised
-
-
-def failure(exc: BaseException) -> str:
-    """What a bot's exception says: ``"ExceptionName: message"``, also when it was raised in
-    the bot's own process."""
-    if isinstance(exc, RemoteBotError):
-        return exc.reason
-    try:
-        text = str(exc)
-    except Exception:  # a bot's own exception class whose __str__ fails
-        text = "(its message could not be read)"
-    return f"{type(exc).__name__}: {text}"
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def safe_repr(value: object, limit: int = 200) -> str:
-    """``repr(value)`` cut to ``limit`` characters, or a plain description where that fails."""
-    try:
-        return _cut(repr(value), limit)
-    except Exception:
-        return f"a {type(value).__name__} (its repr failed)"
 
 
 class _Returned:
@@ -123,12 +85,6 @@ def _refusal(answer: list[object]) -> ValueError:
     return ValueError(str(answer[1]))
 
 
-def _where(exc: BaseException) -> str:
-    """Where in the bot's own code ``exc`` was raised: `` (at mybot.py:12)``, or nothing."""
-    place = _user_line(exc)
-    return f" (at {place})" if place else ""
-
-
 def _serve(
     conn: Connection, spec: str, seed: int, path: list[str], output: str, parent: int | None
 ) -> None:
@@ -152,8 +108,6 @@ def _serve(
         os.dup2(null, 1)
         os.dup2(null, 2)
     try:
-        from . import make_bot
-
         bot = make_bot(spec, seed)
     except ValueError as exc:  # the spec itself is wrong: make_bot says how
         if isinstance(exc, BotSpecError):  # its code crosses, to be rendered in any language
@@ -162,7 +116,7 @@ def _serve(
             _send(conn, "invalid", str(exc))
         return
     except BaseException as exc:
-        _send(conn, "error", failure(exc) + _where(exc))
+        _send(conn, "error", failure(exc) + where(exc))
         return
     _send(conn, "ready", str(bot.name))
     while True:
@@ -213,7 +167,7 @@ def is_figure(value: object) -> TypeGuard[int | float]:
 def _printable(text: str, limit: int = 500) -> str:
     """A bot's text made safe to show: no control characters (a terminal would obey them),
     at most ``limit`` characters."""
-    return _cut(
+    return cut_text(
         "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: limit + 1]), limit
     )
 
@@ -365,187 +319,6 @@ class IsolatedBot(Bot):
                 self._process.kill()
 
 
-# --- Loading a user's bot, in the bot's own process ---------------------------------------------
-
-
-class _LoadError(Exception):
-    """Why a bot's module could not be loaded, in words for its author."""
-
-
-def user_bot_class(name: str) -> Any:
-    """What ``module:Class`` names: the module imported by name, or a file loaded from its path
-    (``path/to/mybot.py:MyBot``, see :func:`is_file_spec`). :func:`~sequence.bots.make_bot`
-    calls it in the bot's own process. Raises ValueError saying what is wrong and what to do.
-
-    >>> user_bot_class("sequence.bots.base:RandomBot").__name__
-    'RandomBot'
-    """
-    module_name, _, class_name = name.rpartition(":")  # the last ':' (a Windows path has C:)
-    try:
-        if is_file_spec(module_name):
-            module = _load_file(module_name)
-        else:
-            module = _import_module(module_name, class_name)
-    except _LoadError as exc:
-        raise BotSpecError("bot_not_loaded", text=name, value=str(exc)) from None
-    except (Exception, SystemExit) as exc:  # raised by the module's own code as it ran
-        failed = _import_failure(module_name, exc)
-        raise BotSpecError("bot_not_loaded", text=name, value=failed) from None
-    try:
-        return getattr(module, class_name)
-    except AttributeError:
-        found = ", ".join(_bot_classes(module)) or "none"
-        value = (
-            f"{module_name} has no class {class_name!r}; after ':' write the name of your Bot"
-            f" class (Bot classes defined there: {found})"
-        )
-        raise BotSpecError("bot_not_loaded", text=name, value=value) from None
-
-
-def is_file_spec(module: str) -> bool:
-    """Whether a spec's module part is a file's path (it ends in ``.py`` or holds a path
-    separator) rather than a module's name.
-
-    >>> is_file_spec("bots/mine.py"), is_file_spec("mine.py"), is_file_spec("bots.mine")
-    (True, True, False)
-    """
-    return module.endswith(".py") or any(sep and sep in module for sep in (os.sep, os.altsep))
-
-
-def _import_module(module: str, class_name: str) -> ModuleType:
-    """Import ``module``, looking in the current folder too: ``sequence`` is an installed
-    command, which (unlike ``python -m``) does not, and a student's package is usually there."""
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        here = os.getcwd()
-        if exc.name == module.partition(".")[0] and here not in sys.path:
-            sys.path.append(here)
-            return _import_module(module, class_name)
-        if exc.name is None or not (module + ".").startswith(exc.name + "."):
-            raise  # a module the bot's module imports is missing: _import_failure says where
-        file = f"path/to/{module.replace('.', '/')}.py:{class_name}"
-        raise _LoadError(
-            f"{exc} (a bot's module must be importable from the current folder, {here}, or"
-            f" PYTHONPATH; or give its file: {file})"
-        ) from None
-
-
-def _load_file(text: str) -> ModuleType:
-    """The module in the file ``text``, loaded as ``python path/to/mybot.py`` would run it: its
-    folder comes first on ``sys.path``, so that it imports its siblings, and code under
-    ``if __name__ == "__main__":`` does not run."""
-    path = os.path.abspath(text)  # a bot's process starts in the folder of the command
-    if not os.path.isfile(path):
-        raise _LoadError(_no_file(text, path))
-    folder = os.path.dirname(path)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    # Its file's name, as Python names a module, unless that would replace one already loaded.
-    name = stem if stem.isidentifier() and stem not in sys.modules else "sequence_user_bot"
-    loader = importlib.machinery.SourceFileLoader(name, path)  # also a file not named .py
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    assert spec is not None  # a loader was given
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses and pickle look a class's module up by name
-    try:
-        loader.exec_module(module)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def _no_file(text: str, path: str) -> str:
-    if os.path.isdir(path):
-        return f"{text} is a folder: give the path of the bot's .py file in it"
-    relative = "" if os.path.isabs(text) else f" (a relative one starts from {os.getcwd()})"
-    meant = f"; did you mean {text}.py?" if os.path.isfile(path + ".py") else ""
-    return f"no file {text}: check the path{relative}{meant}"
-
-
-def _import_failure(module: str, exc: BaseException) -> str:
-    """What the bot's module raised while it was imported, where in its author's code, and what
-    to do about it."""
-    if isinstance(exc, SyntaxError) and exc.filename and not exc.filename.startswith("<"):
-        place: str | None = f"{_shown(exc.filename)}:{exc.lineno}"
-        what = f"{type(exc).__name__}: {exc.msg}"  # str(exc) repeats the file and line
-    else:
-        place, what = _user_line(exc), failure(exc)
-    at = f" at {place}" if place else ""
-    kind = "loading the bot's file" if is_file_spec(module) else "importing the bot's module"
-    return f"{kind} {module} failed{at}: {what}{_advice(exc)}"
-
-
-def _advice(exc: BaseException) -> str:
-    if isinstance(exc, ModuleNotFoundError) and exc.name:
-        return (
-            f" (install {exc.name.partition('.')[0]!r} in the Python that runs sequence,"
-            f" {sys.prefix}, or put it on PYTHONPATH)"
-        )
-    if isinstance(exc, ImportError) and "relative import" in str(exc):
-        return (
-            " (a file given by its path is loaded on its own, outside its package: give the bot"
-            " as package.module:Class instead)"
-        )
-    if isinstance(exc, SystemExit):
-        return (
-            " (the module exits when imported: put a script's own code under"
-            ' if __name__ == "__main__":)'
-        )
-    return ""
-
-
-def _bot_classes(module: ModuleType) -> list[str]:
-    """The names of the Bot classes defined in ``module`` (for a spec that names none of them)."""
-    return sorted(
-        name
-        for name, value in vars(module).items()
-        if isinstance(value, type)
-        and issubclass(value, Bot)
-        and value.__module__ == module.__name__
-    )
-
-
-def _user_line(exc: BaseException) -> str | None:
-    """``file:line`` of the deepest frame of ``exc``'s traceback in its author's code: not in
-    Python's library, the installed packages or this package (importlib's frames among them);
-    failing that, not in Python's library or this package (a bot installed as a package)."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<")]
-    for skipped in (_LIBRARY + _INSTALLED, _LIBRARY):
-        own = [f for f in frames if not _under(f.filename, skipped)]
-        if own:
-            return f"{_shown(own[-1].filename)}:{own[-1].lineno}"
-    return None
-
-
-def _folders(*names: str) -> tuple[str, ...]:
-    paths = sysconfig.get_paths()
-    found = {os.path.realpath(paths[n]) for n in names if n in paths}
-    return tuple(os.path.join(folder, "") for folder in sorted(found))
-
-
-_OURS = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "")
-"""The sequence package: its frames are never the bot's author's."""
-_LIBRARY = (*_folders("stdlib"), _OURS)
-_INSTALLED = _folders("platstdlib", "purelib", "platlib")
-
-
-def _under(path: str, folders: tuple[str, ...]) -> bool:
-    return os.path.realpath(path).startswith(folders)
-
-
-def _shown(path: str) -> str:
-    """A file as its author knows it: relative to the current folder when it is inside it."""
-    full = os.path.abspath(path)
-    try:
-        relative = os.path.relpath(full)
-    except ValueError:  # another drive (Windows)
-        return full
-    return full if relative.startswith(os.pardir) else relative
-
-
 def is_user_bot(spec: str) -> bool:
     """Whether ``spec`` names a user's ``module:Class`` rather than a built-in bot.
 
@@ -561,8 +334,6 @@ def check_bot(spec: str) -> None:
     if is_user_bot(spec):
         IsolatedBot(spec, output="null").close()
     else:
-        from . import make_bot
-
         make_bot(spec)
 
 
@@ -583,8 +354,6 @@ def contained_bot(spec: str, seed: int = 0, output: str = "stderr") -> Bot:
     """A bot for a game against others' bots: a user's ``module:Class`` runs isolated, a
     built-in bot in this process (it is ours, and fast). Raises ValueError when it cannot
     start."""
-    from . import make_bot
-
     return IsolatedBot(spec, seed, output) if is_user_bot(spec) else make_bot(spec, seed)
 
 

@@ -16,7 +16,7 @@ ENDINGS = {
     "heart": "the heart held",
     "stalemate": "everyone passed",
     "max_turns": "turn limit",
-    "deck_empty": "deck empty",
+    "draft_empty": "face-up cards ran out",
 }
 """How a game ended (a Termination's value), for the summary."""
 

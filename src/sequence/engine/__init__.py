@@ -54,6 +54,7 @@ from .games import (
     team_counts,
 )
 from .moves import Move, MoveKind, draw_move
+from .narrate import history, roll_meaning, roll_reason
 from .record import GameRecord
 from .state import (
     CHANCE,
@@ -110,11 +111,14 @@ __all__ = [
     "config_from_dict",
     "dice_line_lengths",
     "draw_move",
+    "history",
     "make_config",
     "parse_card",
     "parse_space",
     "play_random_game",
     "player_counts",
+    "roll_meaning",
+    "roll_reason",
     "space_name",
     "spaces_of",
     "takes_option",

@@ -117,7 +117,8 @@ class CardRules:
         hand = st._hands[seat]
         if not hand:
             return [PASS]
-        return dead + [card_move(MoveKind.DISCARD, c) for c in dict.fromkeys(hand)]
+        discard = t.discard
+        return dead + [discard[c] for c in dict.fromkeys(hand)]
 
     # --- refusals -------------------------------------------------------------------------------
 
@@ -248,19 +249,31 @@ class DraftRules(CardRules):
             st._finish(Termination.HEART, team)
 
     def pick(self, st: State, seat: int, card: Card) -> None:
-        """The seat takes a face-up card, which the next card of the deck replaces."""
+        """The seat takes a face-up card, which the next card of the deck replaces.
+
+        Once the deck is empty nothing replaces a pick: the face-up row shrinks and play goes
+        on; the pick that empties the row ends the game (:meth:`row_empty_winner`).
+        """
         st._hands = replaced(st._hands, seat, (*st._hands[seat], card))
         st._known = replaced(st._known, seat, (*st._known[seat], card))
         draft = without(st._draft, card)
         if st._deck_pos < len(st._deck):
             draft = (*draft, st._deck[st._deck_pos])
             st._deck_pos += 1
-            st._draft = draft
-        else:
-            st._draft = draft
-            st._finish(Termination.DECK_EMPTY, None)
+        st._draft = draft
+        if not draft:
+            st._finish(Termination.DRAFT_EMPTY, self.row_empty_winner(st))
             return
         if st._phase is Phase.PICK_DEAD:
             st._phase = Phase.PLAY
         else:
             st._next_turn((seat + 1) % st._players)
+
+    @staticmethod
+    def row_empty_winner(st: State) -> int | None:
+        """The team with the most completed sequences when the face-up row runs out, ``None``
+        (a draw) when the most are shared."""
+        counts = [len(s) for s in st._seqs]
+        best = max(counts)
+        leaders = [team for team, n in enumerate(counts) if n == best]
+        return leaders[0] if len(leaders) == 1 else None

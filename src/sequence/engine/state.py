@@ -101,7 +101,7 @@ class State:
 
     __slots__ = (
         *_FIELDS, "config", "_t", "_rules", "_moves", "_stack", "setup", "seed", "_legal",
-        "_players", "_teams", "_auto_draw", "_limits", "_max_turns", "_next_roll",
+        "_players", "_teams", "_auto_draw", "_heart", "_limits", "_max_turns", "_next_roll",
     )  # fmt: skip
 
     _chips: tuple[Bitboard, ...]
@@ -139,6 +139,7 @@ class State:
         self._max_turns = config.max_turns
         # The common case gets a fast path in _apply: a card game whose draws are automatic.
         self._auto_draw = config.spec.uses_cards and not config.manual_draw and not config.draft
+        self._heart = config.draft  # the draft's heart is looked for after each placement
         self._chips = (0,) * teams
         self._occ = 0
         self._seqs = ((),) * teams
@@ -413,6 +414,7 @@ class State:
         new._max_turns = self._max_turns
         new._next_roll = self._next_roll
         new._auto_draw = self._auto_draw
+        new._heart = self._heart
         new.setup = self.setup
         new.seed = self.seed
         new._moves = self._moves.copy() if stack else []
@@ -515,9 +517,11 @@ class State:
                 raise IllegalMoveError(refused[0], move=move, **refused[1])
         self._make(move)
 
-    def _make(self, move: Move) -> None:
-        """Make a move known to be legal (random playouts): push without the check."""
-        self._stack.append(self._snapshot())
+    def _make(self, move: Move, undo: bool = True) -> None:
+        """Make a move known to be legal (random playouts): push without the check; with
+        ``undo=False`` keep no undo record (a playout that is never taken back)."""
+        if undo:
+            self._stack.append(self._snapshot())
         self._moves.append(move)
         self._legal = None
         if move.kind is _PLACE and self._auto_draw:
@@ -738,7 +742,7 @@ class State:
                     if run & starts:
                         self._new_sequences(team, space, own)
                         break
-        if self.config.draft:  # the draft variant's heart
+        if self._heart:
             self._rules.after_place(self, team, own)  # type: ignore[union-attr]
 
     def _new_sequences(self, team: int, space: Space, own: Bitboard) -> None:
@@ -1050,23 +1054,26 @@ def play_random_game(state: State, seed: int | random.Random = 0) -> State:
 
     The dice come from the game's own random source; a seat with a pending draw (option
     ``manual_draw``) always draws. Deterministic from ``seed`` (or the ``random.Random`` given).
+    A random playout is never taken back, so it keeps no undo records: the state returned has
+    its whole :attr:`move_stack`, and :meth:`State.pop` cannot go back past its end.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    push, make = state.push, state._make
+    make, next_step = state._make, state.next_step
     rules_moves, uniform = state._rules.moves, rng.random
     legal: Sequence[Move]
     while True:
-        step = state.next_step()
+        step = next_step()
         kind = step.kind
         if kind is _MOVE_STEP:
             # As legal_moves and push(), without the copy of the list and the legality check:
             # the move is taken from the legal moves themselves.
             phase = state._phase
             legal = rules_moves(state) if phase is _PLAY or phase is _ACT else state.legal_moves
-            make(legal[int(uniform() * len(legal))])
+            make(legal[int(uniform() * len(legal))], False)
         elif kind is _ROLL_STEP:
-            make(state.sample_chance())
+            make(state.sample_chance(), False)
         elif kind is _DRAW_STEP:
-            push(draw_move(step.seat))  # type: ignore[arg-type]
+            make(draw_move(step.seat), False)  # type: ignore[arg-type]
         else:
+            state._stack.clear()  # undo records from before the playout no longer apply
             return state

@@ -76,6 +76,8 @@ class Tables:
     ordinary: dict[Card, dict[Bitboard, tuple[Move, ...]]]
     """For an ordinary card: its open spaces (a subset of its two) -> the moves onto them."""
     dead: dict[Card, Move]
+    discard: dict[Card, Move]
+    """Every card's discard move (a turn with no card to play, RULES.md §2.9)."""
     number_mask: dict[int, Bitboard]
     no_defence: Bitboard
     length: int
@@ -131,6 +133,7 @@ def game_tables(game: str, line_length: int) -> Tables:
         replace=replace_table,
         ordinary=ordinary,
         dead={c: card_move(MoveKind.DEAD, c) for c in card_spaces},
+        discard={c: card_move(MoveKind.DISCARD, c) for c in set(cfg.spec.deck)},
         number_mask=number_mask,
         no_defence=number_mask.get(2, 0) | number_mask.get(12, 0),
         length=line_length,

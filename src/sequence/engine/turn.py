@@ -54,8 +54,9 @@ class Termination(Enum):
     any team (drawn; RULES.md §2.9)."""
     MAX_TURNS = "max_turns"
     """The ``max_turns`` limit was reached (drawn)."""
-    DECK_EMPTY = "deck_empty"
-    """Draft variant: the deck ran out (drawn)."""
+    DRAFT_EMPTY = "draft_empty"
+    """Draft variant: the deck ran out and then the face-up row; the side with more completed
+    sequences wins (equal: drawn)."""
 
 
 @dataclass(frozen=True)

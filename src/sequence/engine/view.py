@@ -73,11 +73,14 @@ class View:
         legal: tuple[Move, ...] = ()
         if seat is not None and state._phase is not Phase.ROLL:
             legal = state.legal_moves_of(seat)
-        return cls(
+        # Filled in directly, not through the frozen dataclass's __init__ (one object.__setattr__
+        # per field): a view is built for every move of every bot and environment step.
+        view = object.__new__(cls)
+        view.__dict__.update(
             config=state.config,
             seat=seat,
             hand=None if seat is None else state._hands[seat],
-            hand_sizes=tuple(len(h) for h in state._hands),
+            hand_sizes=tuple(map(len, state._hands)),
             known_hands=state._known,
             discards=state._discards,
             deck_size=state.deck_size,
@@ -97,6 +100,7 @@ class View:
             setup=state.setup,
             legal_moves=legal,
         )
+        return view
 
     @cached_property
     def unseen_pool(self) -> tuple[Card, ...]:

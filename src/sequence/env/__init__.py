@@ -8,7 +8,8 @@
   other seats played by bots and the dice rolled for you;
 - :mod:`.arrays` (numpy) -- observations as arrays in [0, 1], flat or board planes, with an
   optional history of moves; :mod:`.gym` and :mod:`.pettingzoo` -- the Gymnasium and
-  PettingZoo faces.
+  PettingZoo faces; :mod:`.batched` (numpy) -- N games stepped at once, the same actions,
+  masks and observations (classic and Kids).
 
 Pure Python with no dependencies beyond the engine: observations and masks are plain lists
 (:func:`as_array` turns one into a numpy array where numpy is installed). See ``docs/env.md``.

@@ -200,20 +200,6 @@ def system_language() -> str:
     return DEFAULT
 
 
-def rules_markdown(game: str, lang: str | None) -> str:
-    """The "how to play" page of ``game`` (classic, kids, dice) in ``lang``, as Markdown."""
-    from .howto import rules_markdown as _rules_markdown
-
-    return _rules_markdown(game, lang)
-
-
-def rules_html(game: str, lang: str | None) -> str:
-    """The "how to play" page of ``game`` in ``lang``, as an HTML fragment."""
-    from .howto import rules_html as _rules_html
-
-    return _rules_html(game, lang)
-
-
 __all__ = [
     "DEFAULT",
     "LANGUAGE_NAMES",
@@ -227,8 +213,6 @@ __all__ = [
     "plural_function",
     "plural_info",
     "po_path",
-    "rules_html",
-    "rules_markdown",
     "system_language",
     "translator",
 ]

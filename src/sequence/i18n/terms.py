@@ -150,8 +150,15 @@ _OUTCOMES: dict[Termination, str] = {
     Termination.HEART: N_("Team {team} wins: it holds the heart of the board."),
     Termination.STALEMATE: N_("Drawn game: every player passed for a whole round."),
     Termination.MAX_TURNS: N_("Drawn game: the turn limit was reached."),
-    Termination.DECK_EMPTY: N_("Drawn game: the draw pile ran out."),
+    Termination.DRAFT_EMPTY: N_(
+        "Team {team} wins: it has more sequences when the face-up cards ran out."
+    ),
 }
+
+_DRAWN_OUTCOMES: dict[Termination, str] = {
+    Termination.DRAFT_EMPTY: N_("Drawn game: the face-up cards ran out with the sequences level."),
+}
+"""Terminations that may end a game won or drawn: their sentence for a draw."""
 
 _MOVE_KINDS: dict[str, str] = {
     "place": N_("placing a chip"),
@@ -227,5 +234,7 @@ def plural(key: str, n: int, lang: str | None) -> str:
 
 def outcome_text(outcome: Outcome, lang: str | None) -> str:
     """How a game ended, as a sentence."""
+    if outcome.winner is None and outcome.termination in _DRAWN_OUTCOMES:
+        return _(lang, _DRAWN_OUTCOMES[outcome.termination])
     team = TEAM_LETTERS[outcome.winner] if outcome.winner is not None else ""
     return _(lang, _OUTCOMES[outcome.termination]).format(team=team)

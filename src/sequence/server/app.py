@@ -51,7 +51,8 @@ from ..engine import (
     takes_option,
     team_counts,
 )
-from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise, rules_html
+from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
+from ..i18n.howto import rules_html
 from . import protocol
 from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal, invalid_request
@@ -79,7 +80,7 @@ from .models import (
 )
 from .models import Record as RecordAnswer
 from .protocol import MAX_MESSAGE
-from .scheduler import bot_levels
+from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control
 from .store import Store
 from .table import Table
 
@@ -386,6 +387,10 @@ def create_app(
                 for name, o in OPTIONS.items()
             },
             "bots": bot_levels(),
+            "time_controls": {
+                name: None if tc is None else {"turn": tc.turn, "reserve": tc.reserve}
+                for name, tc in TIME_CONTROLS.items()
+            },
             "languages": list(SUPPORTED),
             "language_names": LANGUAGE_NAMES,
             "language": request_language(request.headers),
@@ -415,8 +420,17 @@ def create_app(
             config = make_config(**spec, **options)
         except ConfigError as exc:
             raise engine_refusal("bad_message", exc) from None
+        clock = check_time_control(body.clock)
+        if body.bot_level is not None:
+            check_level(body.bot_level)
         table, host_token, seat_token, seat = await hub().create(
-            config, list(body.bots or []), body.public, body.name, body.seat
+            config,
+            list(body.bots or []),
+            body.public,
+            body.name,
+            body.seat,
+            clock,
+            body.bot_level,
         )
         return {
             "code": table.code,
@@ -529,7 +543,7 @@ def create_app(
         if not 0 <= ply <= len(moves):
             raise RequestError("bad_message", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
-        view = rec.replay(upto=ply).view(None).to_dict()
+        view = protocol.view_dict(rec.replay(upto=ply), None)
         return Response(
             protocol.dumps({"ply": ply, "plies": len(moves), "view": view}),
             media_type="application/json",
@@ -687,6 +701,8 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
                 await hub.roll(table, conn, msg.get("version"))
             elif kind == "penalty":
                 await hub.penalty(table, conn, msg.get("team"), msg.get("version"))
+            elif kind == "back":
+                await hub.take_back(table, conn)
             elif kind in ("sync", "hello"):
                 conn.send(protocol.state_payload(table, conn.seat, conn.host))
             elif kind == "ping":

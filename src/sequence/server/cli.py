@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import signal
 import sys
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -44,12 +47,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def end_with_server(server: int) -> None:
+    """A bot worker's first act: end when the server process ``server`` ends, however it ends
+    (``kill -9`` included), so that no worker is left behind as an orphan. On Linux the kernel
+    does it (``PR_SET_PDEATHSIG``, as :mod:`sequence.bots.isolated` does for its bots);
+    elsewhere a thread watches for the worker being handed to another parent."""
+    if os.getppid() != server:  # the server ended before this worker started
+        os._exit(0)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != server:  # it ended before that was set
+                    os._exit(0)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="sequence-watch-server", daemon=True).start()
+
+
 def make_executor(workers: int, threads: bool) -> Executor:
-    """The bot pool: processes (bots think without holding the server's GIL) or threads."""
+    """The bot pool: processes (bots think without holding the server's GIL) or threads.
+
+    Each worker process ends with the server (:func:`end_with_server`); multiprocessing's
+    resource tracker, whose pipe only the server and the workers hold, then ends too."""
     workers = max(1, workers)
     if threads:
         return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sequence-bot")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=end_with_server,
+        initargs=(os.getpid(),),
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -61,6 +62,18 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    time_control: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
+    """The turn clock chosen at creation: ``off``, ``casual`` or ``quick``."""
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Seconds a turn (``None``: no clock); kept with the table, whatever the presets become."""
+    reserve_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Each seat's reserve at the start, in seconds."""
+    bot_level: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The bot that plays for a seat whose time ran out (``None``: the server's default)."""
+    clock_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat whose turn clock was running when last stored."""
+    clock_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Seconds that seat had left then: a restart goes on from there, not from a full turn."""
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -85,6 +98,10 @@ class SeatRow(Base):
     """The bot level playing this seat, or ``None`` for a person."""
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False)
     """True when the host handed an absent person's seat to a bot until they come back."""
+    reserve: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    """Seconds of clock reserve the seat has left."""
+    timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Turns in a row the seat's clock ran out."""
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

@@ -32,9 +32,9 @@ from .access import Rights
 from .connection import Connection
 from .errors import RequestError, engine_refusal, no_seat
 from .registry import TableRegistry
-from .scheduler import Scheduler, check_level
+from .scheduler import Scheduler, check_level, table_level
 from .store import SeatData, Store
-from .table import Seat, Table
+from .table import Seat, Table, TimeControl
 
 log = logging.getLogger("sequence.server")
 
@@ -56,7 +56,13 @@ class Hub:
 
     def __init__(self, store: Store, executor: Executor, bot_delay: float = 0.5) -> None:
         self.registry = TableRegistry(store)
-        self.scheduler = Scheduler(executor, self._apply, bot_delay)
+        self.scheduler = Scheduler(
+            executor,
+            self._apply,
+            bot_delay,
+            timed_out=self._timed_out,
+            save_clock=self.registry.save_clock,
+        )
         self._rooms: dict[str, set[Connection]] = {}
         """The connections at each table, by code."""
 
@@ -80,8 +86,15 @@ class Hub:
         public: bool,
         name: str | None,
         seat: int | None,
+        clock: TimeControl | None = None,
+        bot_level: str | None = None,
     ) -> tuple[Table, str, str | None, int | None]:
-        """Create a table; return it, the host token, and the creator's seat token and seat."""
+        """Create a table; return it, the host token, and the creator's seat token and seat.
+
+        ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
+        whose time ran out."""
+        if bot_level is not None:
+            check_level(bot_level)
         if len(bots) > config.players:
             raise RequestError(
                 "bad_message",
@@ -110,7 +123,7 @@ class Hub:
             seat_token, seats[seat].token_hash = access.new_token()
             seats[seat].name = clean_name(name)
         table = await self.registry.create(
-            config, [s.data() for s in seats], public, host_hash, "lobby"
+            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level
         )
         return table, host_token, seat_token, seat if seat_token else None
 
@@ -167,8 +180,8 @@ class Hub:
                 target.bot = level
             await self.registry.save_seat(table, target)
             table.touch()
-            self.broadcast(table)
             self.scheduler.wake(table)
+            self.broadcast(table)
 
     async def start(self, table: Table, host_token: str | None) -> None:
         """Deal and begin, once every seat has a player or a bot."""
@@ -190,8 +203,8 @@ class Hub:
             table.state = State.new(table.config, table.seed)
             table.status = "playing"
             table.touch()
-            self.broadcast(table)
             self.scheduler.wake(table)
+            self.broadcast(table)
 
     async def rematch(self, table: Table, token: str | None) -> Table:
         """A new table with the same settings and the same people (their tokens still work)."""
@@ -206,7 +219,13 @@ class Hub:
                 for s in table.seats
             ]
             new = await self.registry.create(
-                table.config, seats, table.public, table.host_hash, "playing"
+                table.config,
+                seats,
+                table.public,
+                table.host_hash,
+                "playing",
+                table.clock,
+                table.bot_level,
             )
             table.rematch_code = new.code
             await self.registry.set_status(table, "finished", new.code)
@@ -229,8 +248,42 @@ class Hub:
             s = table.seats[conn.seat]
             s.connections += 1
             if s.stand_in and table.status == "playing":  # the player is back: the bot leaves
-                s.bot, s.stand_in = None, False
+                self._seat_back(table, s)
                 asyncio.get_running_loop().create_task(self.registry.save_seat(table, s))
+        table.touch()
+        self.scheduler.wake(table)
+        self.broadcast(table)
+
+    def _seat_back(self, table: Table, s: Seat) -> None:
+        """The player of ``s`` plays it again: the stand-in bot leaves, the clock starts afresh."""
+        s.bot, s.stand_in, s.timeouts = None, False, 0
+        if table.turn is not None and table.turn.seat == s.seat:
+            table.turn = None  # a turn the bot was playing: the player gets a whole one
+
+    async def take_back(self, table: Table, conn: Connection) -> None:
+        """A player takes back the seat a bot kept for them (their clock ran out twice)."""
+        seat = conn.rights.seat_to_move()
+        async with table.lock:
+            s = table.seats[seat]
+            if not s.stand_in:
+                raise RequestError("bad_message", N_("you are already playing your seat"))
+            self._seat_back(table, s)
+            await self.registry.save_seat(table, s)
+            table.touch()
+            self.scheduler.wake(table)
+            self.broadcast(table)
+
+    async def _timed_out(self, table: Table) -> None:
+        """The scheduler's hook (the table's lock held): the clock of :attr:`Table.turn` ran out.
+
+        The seat is marked away; after two such turns in a row a bot of the table's level keeps
+        it until its player takes it back."""
+        assert table.turn is not None
+        s = table.seats[table.turn.seat]
+        s.timeouts += 1
+        if s.timeouts >= 2 and s.kind == "human":
+            s.bot, s.stand_in = table_level(table), True
+        await self.registry.save_seat(table, s)
         table.touch()
         self.broadcast(table)
 
@@ -289,7 +342,7 @@ class Hub:
             raise RequestError("illegal", N_("dice are rolled and penalties imposed by the server"))
         async with table.lock:
             self._current(table, version)
-            await self._apply(table, move, seat)
+            await self._apply(table, move, seat, by_person=True)
 
     async def roll(self, table: Table, conn: Connection, version: Any) -> None:
         """Sequence Dice: the player to act rolls (the server's seeded dice decide)."""
@@ -305,7 +358,7 @@ class Hub:
                     N_("it is not your turn (player {seat} is to act)"),
                     seat=step.seat + 1,
                 )
-            await self._apply(table, state.sample_chance(), seat)
+            await self._apply(table, state.sample_chance(), seat, by_person=True)
 
     async def penalty(self, table: Table, conn: Connection, team: Any, version: Any) -> None:
         """The host's table-talk penalty on a team."""
@@ -319,8 +372,12 @@ class Hub:
                 raise engine_refusal("illegal", reason)
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
-    async def _apply(self, table: Table, move: Move, seat: int | None) -> None:
+    async def _apply(
+        self, table: Table, move: Move, seat: int | None, by_person: bool = False
+    ) -> None:
         """Check, store, then show. Call with the table's lock held and the version checked.
+
+        A move made ``by_person`` (not by a bot for them) ends the seat's run of timeouts.
 
         The move is made on a copy of the state: until it is committed, every reader (a sync, a
         connection, the table's facts) still sees the position before it, so nobody sees a card
@@ -346,12 +403,20 @@ class Hub:
         if outcome is not None:
             table.status, table.result = "finished", outcome.result()
             table.touch()
-        self.broadcast(table)
+        if by_person and seat is not None and table.seats[seat].timeouts:
+            table.seats[seat].timeouts = 0  # back at the table
+            table.touch()
+            try:
+                await self.registry.save_seat(table, table.seats[seat])
+            except Exception:  # the move is stored; a seat's away mark is not worth refusing it
+                log.exception("could not store seat %s of %s", seat, table.code)
         self.scheduler.wake(table)
+        self.broadcast(table)
 
     async def shutdown(self) -> None:
-        """Stop the bots and close every connection."""
-        self.scheduler.stop()
+        """Stop the bots and clocks (storing what each clock has left) and close every
+        connection."""
+        await self.scheduler.stop(list(self.registry.tables.values()))
         for room in self._rooms.values():
             for conn in list(room):
                 conn.close()

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..engine import GAME_NAMES, OPTIONS
 from .protocol import ERROR_CODES
+from .scheduler import TIME_CONTROLS
 
 
 class Request(BaseModel):
@@ -69,6 +70,15 @@ class CreateTable(Request):
     public: bool = Field(True, description="listed on the first page")
     name: str | None = Field(None, max_length=200, description="the creator's name, to sit")
     seat: int | None = Field(None, description="the creator's seat (from 0; default: first free)")
+    clock: str = Field(
+        "off",
+        description="the turn clock (GET /api/meta: time_controls)",
+        json_schema_extra={"enum": list(TIME_CONTROLS)},
+        max_length=20,
+    )
+    bot_level: str | None = Field(
+        None, max_length=40, description="the bot that plays for a seat whose time ran out"
+    )
 
 
 class Join(Request):
@@ -160,6 +170,14 @@ class SeatInfo(Answer):
     bot: str | None
     stand_in: bool
     connected: bool
+    away: bool
+    timeouts: int
+
+
+class TimeControlInfo(Answer):
+    name: str
+    turn: float
+    reserve: float
 
 
 class TableInfo(Answer):
@@ -171,6 +189,8 @@ class TableInfo(Answer):
     rematch: str | None
     spectators: int
     seats: list[SeatInfo]
+    time_control: TimeControlInfo | None
+    bot_level: str | None
     version: int
     chance: bool
 
@@ -211,11 +231,17 @@ class OptionMeta(Answer):
     help: str
 
 
+class TimeControlMeta(Answer):
+    turn: float
+    reserve: float
+
+
 class Meta(Answer):
     games: dict[str, GameMeta]
     dice_line_lengths: list[int]
     options: dict[str, OptionMeta]
     bots: list[str]
+    time_controls: dict[str, TimeControlMeta | None]
     languages: list[str]
     language_names: dict[str, str]
     language: str

@@ -22,6 +22,8 @@ Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
     Sequence Dice: roll the dice for your turn;
 ``{"type": "penalty", "team": "B", "version": N}``
     the host imposes the table-talk penalty on a team;
+``{"type": "back"}``
+    take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``
     send me the current state again;
 ``{"type": "ping"}``
@@ -29,8 +31,11 @@ Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
 
 Server to client:
 
-``{"type": "state", "version": N, "you": {...}, "table": {...}, "view": VIEW|null}``
-    the whole table as this connection may see it (``view`` is ``View.to_dict()``);
+``{"type": "state", "version": N, "you": {...}, "table": {...}, "view": VIEW|null,
+"clock": CLOCK|null}``
+    the whole table as this connection may see it (``view`` is ``View.to_dict()``); ``clock``
+    (tables with a time control) is :func:`clock_info`: whose turn the clock runs for, the
+    seconds it has left when the message was sent, and each seat's reserve;
 ``{"type": "error", "code": CODE, "message": TEXT, "version": N|null}``
     the request was refused and nothing changed; ``code`` is stable (one of
     :data:`ERROR_CODES`), ``message`` is for the player, in the connection's language.
@@ -39,9 +44,10 @@ Server to client:
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Final, final
 
-from ..engine import StepKind
+from ..engine import State, StepKind, history, roll_reason
 from .table import Table
 
 MAX_MESSAGE: Final = 4096
@@ -104,9 +110,23 @@ def view_json(table: Table, seat: int | None) -> str:
     if cached is None:
         if len(table.view_cache) > 64:
             table.view_cache.clear()
-        cached = _dumps(state.view(seat).to_dict())
+        cached = _dumps(view_dict(state, seat))
         table.view_cache[key] = cached
     return cached
+
+
+def view_dict(state: State, seat: int | None) -> dict[str, Any]:
+    """``state.view(seat).to_dict()`` with the public facts a person reads the game by.
+
+    ``log``: every move with who made it and whose chip it took
+    (:func:`~sequence.engine.history`); ``roll_reason``: what the Dice roll being acted on
+    allows (:func:`~sequence.engine.roll_reason`).
+    Both are public: the board, the turn and the moves everybody at the table saw.
+    """
+    out = state.view(seat).to_dict()
+    out["log"] = history(state)
+    out["roll_reason"] = roll_reason(state)
+    return out
 
 
 def table_meta(table: Table) -> dict[str, Any]:
@@ -129,9 +149,15 @@ def table_meta(table: Table) -> dict[str, Any]:
                 "bot": s.bot,
                 "stand_in": s.stand_in,
                 "connected": s.kind == "bot" or s.connections > 0,
+                "away": s.away,
+                "timeouts": s.timeouts,
             }
             for s in table.seats
         ],
+        "time_control": None
+        if table.clock is None
+        else {"name": table.clock.name, "turn": table.clock.turn, "reserve": table.clock.reserve},
+        "bot_level": table.bot_level,
         "version": table.version,
         "chance": state is not None and state.next_step().kind is StepKind.ROLL,
     }
@@ -145,13 +171,32 @@ def table_meta_json(table: Table) -> str:
     return table.meta_cache[1]
 
 
+def clock_info(table: Table) -> dict[str, Any] | None:
+    """The turn clock now (``None`` without one): the seat it runs for (``null`` between
+    people's turns), the seconds that seat has ``left`` (its turn plus its reserve), the
+    ``deadline`` as a Unix time in milliseconds, each seat's ``reserves``, and whether the time
+    ran out (``timed_out``: a bot is playing the rest of the turn). A client counts down from
+    ``left`` by its own clock, so the two machines' clocks need not agree."""
+    if table.clock is None:
+        return None
+    turn = table.turn
+    left = None if turn is None else round(turn.remaining(), 2)
+    return {
+        "seat": None if turn is None else turn.seat,
+        "left": left,
+        "deadline": None if left is None else int((time.time() + left) * 1000),
+        "timed_out": turn is not None and turn.timed_out,
+        "reserves": [round(s.reserve, 1) for s in table.seats],
+    }
+
+
 def state_payload(table: Table, seat: int | None, host: bool) -> Payload:
     """The state message for a connection sitting at ``seat`` (``None``: spectator)."""
     meta = table_meta_json(table)
     you = _dumps({"seat": seat, "host": host})
     text = (
         f'{{"type":"state","version":{table.version},"you":{you},'
-        f'"table":{meta},"view":{view_json(table, seat)}}}'
+        f'"table":{meta},"view":{view_json(table, seat)},"clock":{_dumps(clock_info(table))}}}'
     )
     return Payload(text, _SEAL)
 

@@ -17,7 +17,7 @@ from ..engine import Config, Move, State, config_from_dict
 from ..i18n import N_
 from .errors import RequestError
 from .store import SeatData, Store, TableData
-from .table import Seat, Table
+from .table import Seat, Table, TimeControl, Turn
 
 log = logging.getLogger("sequence.server")
 
@@ -45,10 +45,22 @@ def table_from(data: TableData) -> Table:
         public=data.public,
         status=data.status,
         host_hash=data.host_hash,
-        seats=[Seat(s.seat, s.name, s.token_hash, s.bot, s.stand_in) for s in data.seats],
+        seats=[
+            Seat(s.seat, s.name, s.token_hash, s.bot, s.stand_in, reserve=s.reserve,
+                 timeouts=s.timeouts)
+            for s in data.seats
+        ],
         result=data.result,
         rematch_code=data.rematch_code,
-    )
+        bot_level=data.bot_level,
+    )  # fmt: skip
+    if data.turn_seconds is not None:
+        table.clock = TimeControl(data.time_control, data.turn_seconds, data.reserve_seconds or 0)
+        if data.clock_seat is not None and data.clock_left is not None:
+            # The clock goes on from what was left when it was last stored (a turn's start or
+            # the server's last stop), not from a full turn, and the time the server was down
+            # does not count.
+            table.turn = Turn(data.clock_seat, data.clock_left)
     if data.status in ("playing", "finished"):
         state = State.new(config, data.seed)
         for text in data.moves:
@@ -181,9 +193,20 @@ class TableRegistry:
                 return code
 
     async def create(
-        self, config: Config, seats: list[SeatData], public: bool, host_hash: str, status: str
+        self,
+        config: Config,
+        seats: list[SeatData],
+        public: bool,
+        host_hash: str,
+        status: str,
+        clock: TimeControl | None = None,
+        bot_level: str | None = None,
     ) -> Table:
-        """Store a new table (a fresh code and seed) and keep it; a ``playing`` one is dealt."""
+        """Store a new table (a fresh code and seed) and keep it; a ``playing`` one is dealt.
+
+        With a ``clock``, every seat starts with its full reserve."""
+        for seat in seats:
+            seat.reserve, seat.timeouts = (clock.reserve if clock else 0.0), 0
         data = TableData(
             id=0,
             code=await self._new_code(),
@@ -196,6 +219,10 @@ class TableRegistry:
             rematch_code=None,
             seats=seats,
             moves=[],
+            time_control="off" if clock is None else clock.name,
+            turn_seconds=None if clock is None else clock.turn,
+            reserve_seconds=None if clock is None else clock.reserve,
+            bot_level=bot_level,
         )
         self.forget_idle_lobbies()  # a flood of new lobbies pushes the idle ones out of memory
         data.id = await self.store.run(self.store.create_table, data)
@@ -208,6 +235,18 @@ class TableRegistry:
     async def save_seat(self, table: Table, seat: Seat) -> None:
         """Store who sits in ``seat``."""
         await self.store.run(self.store.save_seat, table.id, seat.data())
+
+    async def save_clock(self, table: Table) -> None:
+        """Store the running clock (the turn's seat and what it has left now) and the seats'
+        reserves and timeouts."""
+        turn = table.turn
+        await self.store.run(
+            self.store.save_clock,
+            table.id,
+            None if turn is None else turn.seat,
+            None if turn is None else turn.remaining(),
+            [s.data() for s in table.seats],
+        )
 
     async def set_status(self, table: Table, status: str, rematch_code: str | None = None) -> None:
         """Store that ``table`` started, or its rematch (the table itself is the caller's)."""

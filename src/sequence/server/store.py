@@ -32,6 +32,8 @@ class SeatData:
     token_hash: str | None = None
     bot: str | None = None
     stand_in: bool = False
+    reserve: float = 0.0
+    timeouts: int = 0
 
 
 @dataclass
@@ -50,6 +52,12 @@ class TableData:
     seats: list[SeatData]
     moves: list[str]
     finished_at: str | None = None
+    time_control: str = "off"
+    turn_seconds: float | None = None
+    reserve_seconds: float | None = None
+    bot_level: str | None = None
+    clock_seat: int | None = None
+    clock_left: float | None = None
 
 
 @dataclass
@@ -74,9 +82,18 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         host_hash=row.host_hash,
         result=row.result,
         rematch_code=row.rematch_code,
-        seats=[SeatData(s.seat, s.name, s.token_hash, s.bot, s.stand_in) for s in row.seats],
+        seats=[
+            SeatData(s.seat, s.name, s.token_hash, s.bot, s.stand_in, s.reserve, s.timeouts)
+            for s in row.seats
+        ],
         moves=[m.move for m in row.moves] if with_moves else [],
         finished_at=row.finished_at.isoformat() if row.finished_at else None,
+        time_control=row.time_control,
+        turn_seconds=row.turn_seconds,
+        reserve_seconds=row.reserve_seconds,
+        bot_level=row.bot_level,
+        clock_seat=row.clock_seat,
+        clock_left=row.clock_left,
     )
 
 
@@ -113,9 +130,13 @@ class Store:
                 public=data.public,
                 status=data.status,
                 host_hash=data.host_hash,
+                time_control=data.time_control,
+                turn_seconds=data.turn_seconds,
+                reserve_seconds=data.reserve_seconds,
+                bot_level=data.bot_level,
                 seats=[
                     SeatRow(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                            stand_in=s.stand_in)
+                            stand_in=s.stand_in, reserve=s.reserve, timeouts=s.timeouts)
                     for s in data.seats
                 ],
             )  # fmt: skip
@@ -135,6 +156,20 @@ class Store:
                 seat.bot,
                 seat.stand_in,
             )
+            row.reserve, row.timeouts = seat.reserve, seat.timeouts
+
+    def save_clock(
+        self, table_id: int, seat: int | None, left: float | None, seats: list[SeatData]
+    ) -> None:
+        """Store a table's running clock (``seat`` had ``left`` seconds) and every seat's reserve
+        and timeouts: what a restart goes on from."""
+        with self._sessions.begin() as session:
+            row = session.get_one(TableRow, table_id)
+            row.clock_seat, row.clock_left = seat, left
+            for s in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)):
+                for data in seats:
+                    if data.seat == s.seat:
+                        s.reserve, s.timeouts = data.reserve, data.timeouts
 
     def set_status(self, table_id: int, status: str, rematch_code: str | None = None) -> None:
         """Mark a table started (``playing``) or record its rematch."""

@@ -30,6 +30,10 @@ class Seat:
     """The bot only stands in for the seat's player, who takes the seat back by reconnecting."""
     connections: int = 0
     """Connections of the seat's player (0: away)."""
+    reserve: float = 0.0
+    """Seconds of the turn clock's reserve this seat has left (see :class:`TimeControl`)."""
+    timeouts: int = 0
+    """Turns in a row the seat's clock ran out (a bot played them); 0 once the player moves."""
 
     @property
     def kind(self) -> str:
@@ -40,7 +44,45 @@ class Seat:
 
     def data(self) -> SeatData:
         """The seat as the store keeps it."""
-        return SeatData(self.seat, self.name, self.token_hash, self.bot, self.stand_in)
+        return SeatData(
+            self.seat, self.name, self.token_hash, self.bot, self.stand_in, self.reserve,
+            self.timeouts,
+        )  # fmt: skip
+
+    @property
+    def away(self) -> bool:
+        """The seat's player let their clock run out on their last turn."""
+        return self.timeouts > 0
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A table's turn clock: each turn has :attr:`turn` seconds, and a seat may go over by its
+    :attr:`reserve`, which is spent over the whole game and never refilled."""
+
+    name: str
+    """``casual`` or ``quick`` (``off`` is no clock at all: :attr:`Table.clock` is ``None``)."""
+    turn: float
+    """Seconds a turn."""
+    reserve: float
+    """Seconds each seat may spend beyond its turns, over the game."""
+
+
+@dataclass
+class Turn:
+    """The turn a seat's clock is running for."""
+
+    seat: int
+    left: float
+    """Seconds the seat had when this turn (or the server) started: its turn plus its reserve."""
+    started: float = field(default_factory=time.monotonic)
+    """When the clock started (``time.monotonic``)."""
+    timed_out: bool = False
+    """The time ran out: a bot of the table's level plays the rest of this turn."""
+
+    def remaining(self, now: float | None = None) -> float:
+        """Seconds left on this turn now (never below 0)."""
+        return max(0.0, self.left - ((time.monotonic() if now is None else now) - self.started))
 
 
 @dataclass(eq=False)
@@ -57,6 +99,13 @@ class Table:
     host_hash: str
     seats: list[Seat]
     state: State | None = None
+    clock: TimeControl | None = None
+    """The turn clock (``None``: off)."""
+    bot_level: str | None = None
+    """The level of the bot that plays for a seat whose time ran out, who resigned in a team or
+    was handed to a bot."""
+    turn: Turn | None = None
+    """The person's turn the clock is running for (set by the scheduler)."""
     result: str | None = None
     rematch_code: str | None = None
     spectators: int = 0

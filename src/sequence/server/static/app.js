@@ -117,6 +117,12 @@ async function lobby() {
   const opts = h("div");
   const name = h("input", { id: "name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
   const pub = h("input", { type: "checkbox", id: "public", checked: true });
+  // The turn clock, and the bot that plays for a seat whose time runs out.
+  const clockText = (n, tc) => n === "casual" ? t("Casual: {turn} s a turn", { turn: tc.turn })
+    : n === "quick" ? t("Quick: {turn} s a turn, {reserve} s reserve", tc) : t("No clock");
+  const clockSel = h("select", { id: "clock" }, Object.entries(meta.time_controls || { off: null }).map(([n, tc]) =>
+    h("option", { value: n }, clockText(n, tc))));
+  const levelSel = h("select", { id: "bot-level" }, meta.bots.map((b) => h("option", { value: b, selected: b === "medium" }, t(b))));
   // Labels come translated from the call sites, so the extractor sees each t("...").
   const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), label);
   function refresh() {
@@ -156,6 +162,7 @@ async function lobby() {
       localStorage.setItem("seq.name", name.value);
       const r = await api("POST", "/api/tables", {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
+        clock: clockSel.value, bot_level: levelSel.value,
         public: pub.checked, name: mine >= 0 ? (name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
       });
       remember(r.code, r.seat_token, r.host_token);
@@ -167,6 +174,7 @@ async function lobby() {
     h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
       h("label", {}, t("Your name"), name),
       h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
+      h("label", {}, t("Turn clock"), clockSel), h("label", {}, t("Bot for a player out of time"), levelSel),
       h("label", {}, pub, t("Public")), opts, h("div", {}, seatsBox),
       h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
     h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
@@ -222,6 +230,8 @@ function connect(code) {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
+      // Count down from what the server says is left, by the local clock.
+      table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "error") {
       if (msg.code === "stale") send({ type: "sync" });
@@ -249,6 +259,19 @@ async function tablePage(code) {
   app.append(h("p", {}, t("Connecting…")));
   connect(code);
 }
+
+/* The clock of the seat to play, counted down every quarter second. */
+function tickClock() {
+  const el = $("#clock");
+  const m = table.msg;
+  if (!el || !m || !m.clock || m.clock.timed_out || table.deadline == null) return;
+  const left = Math.max(0, Math.ceil((table.deadline - performance.now()) / 1000));
+  const sec = left % 60;
+  const time = Math.floor(left / 60) + ":" + (sec < 10 ? "0" : "") + sec;
+  el.textContent = t("{name}: {time}", { name: seatLabel(m, m.clock.seat), time });
+  el.classList.toggle("low", left <= 10);
+}
+setInterval(tickClock, 250);
 
 function seatLabel(m, s) {
   const seat = m.table.seats[s];
@@ -283,6 +306,7 @@ function lobbyView(m) {
   return h("section", { class: "panel" },
     h("h2", {}, t("Table {code}", { code })),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
+    h("p", {}, copyLinkButton(link)),
     you.seat === null ? h("label", {}, t("Your name"), nameIn) : null,
     list,
     you.host ? h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
@@ -320,13 +344,14 @@ function boardSpaces(board) {
   });
 }
 
-function boardSvg(view, targets, onSpace) {
+function boardSvg(view, targets, onSpace, onOther) {
   const ns = "http://www.w3.org/2000/svg";
-  const S = 52;
+  const S = 52, M = BOARD_MARGIN; // the margin holds the coordinates (glance.js)
   const { rows, cols } = view.board;
   const spaces = boardSpaces(view.board);
   const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${cols * S} ${rows * S}`);
+  svg.setAttribute("viewBox", `0 0 ${cols * S + M} ${rows * S + M}`);
+  boardEdges(svg, rows, cols, S);
   svg.setAttribute("id", "board");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", t("Board"));
@@ -336,20 +361,23 @@ function boardSvg(view, targets, onSpace) {
     const target = targets.has(sp.name);
     g.setAttribute("class", `space${sp.free ? " free" : ""}${target ? " target" : ""}${last === sp.name ? " last" : ""}`);
     g.setAttribute("data-space", sp.name);
-    const x = sp.col * S, y = sp.row * S;
+    const x = M + sp.col * S, y = M + sp.row * S;
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("class", "cell"); rect.setAttribute("x", x + 1); rect.setAttribute("y", y + 1);
     rect.setAttribute("width", S - 2); rect.setAttribute("height", S - 2); rect.setAttribute("rx", 5);
     g.append(rect);
     const text = document.createElementNS(ns, "text");
-    text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 9));
+    text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 12));
     if (isRed(sp.label)) text.setAttribute("class", "red");
     text.textContent = labelText(sp.label);
+    fitLabel(text, S); // glance.js: long words (Kids) squeezed to the space
     g.append(text);
-    if (sp.chip !== null) g.append(chipShape(sp.chip, x + S / 2, y + S / 2 + 5, S * 0.28, view.teams[sp.chip].colour, sp.locked));
+    if (sp.chip !== null) g.append(chipShape(sp.chip, x + S / 2, y + S / 2 + 9, S * 0.24, view.teams[sp.chip].colour, sp.locked));
     if (target) g.addEventListener("click", () => onSpace(sp.name));
+    else if (onOther) g.addEventListener("click", () => onOther(sp.name));
     svg.append(g);
   }
+  sequenceLines(svg, view, S, false);
   return svg;
 }
 
@@ -365,7 +393,7 @@ function renderTable() {
     app.append(h("div", { class: "notice" }, t("A rematch is ready."), " ",
       h("button", { id: "go-rematch", onclick: () => go(`/t/${m.table.rematch}`, true) }, t("Go to the rematch"))));
   }
-  if (!m.view) { app.append(lobbyView(m)); return; }
+  if (!m.view) { app.append(lobbyView(m)); noticeTurn(null); return; }
   const v = m.view, you = m.you;
   const legal = v.legal_moves;
   const myTurn = legal.length > 0 || (m.table.chance && v.to_move === you.seat);
@@ -380,32 +408,49 @@ function renderTable() {
     const mv = legal.find((x) => spaceOf(x) === name && (dice ? /^[@=x]/.test(x) : x.startsWith(sel)));
     if (mv) sendMove(mv);
   };
-  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace));
+  // A tap on a space the move cannot go to asks the server, which says why (a tap, not a hover).
+  const onOther = (name) => {
+    if (dice && v.roll && v.to_move === you.seat && legal.length) send({ type: "move", move: `@${name}`, version: m.version });
+    else if (!dice && sel && v.hand && v.hand.includes(sel)) send({ type: "move", move: `${sel}@${name}`, version: m.version });
+  };
+  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace, onOther));
   const side = h("div");
   // Status
   const o = v.outcome;
   const status = h("section", { class: "panel", id: "status" });
   if (o) {
-    status.append(h("div", { class: "result", id: "result" }, o.winner === null ? t("The game is drawn.") : t("Team {team} wins!", { team: v.teams[o.winner].letter })));
-    if (you.seat !== null || you.host) status.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
-      try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); go(r.url, true); }
-      catch (e) { table.error = e.message; renderTable(); }
-    } }, t("Rematch")));
+    status.append(endPanel(m)); // glance.js: who won, which sequences, how long, what next
   } else {
     const actor = v.to_move;
-    status.append(h("div", { class: "turn", id: "turn" }, myTurn && v.to_move === you.seat ? t("Your turn") : t("{name} to play", { name: seatLabel(m, actor) })));
+    if (myTurn && v.to_move === you.seat) status.append(turnBanner(m)); // glance.js: #turn, large
+    else status.append(h("div", { class: "turn", id: "turn" }, t("{name} to play", { name: seatLabel(m, actor) })));
   }
-  if (v.roll) status.append(h("div", { class: "dice", id: "dice" }, `⚀⚁⚂⚃⚄⚅`[v.roll[0] - 1], " ", `⚀⚁⚂⚃⚄⚅`[v.roll[1] - 1], " = ", v.roll[0] + v.roll[1]));
+  const clock = m.clock;
+  if (clock && clock.seat !== null && !o) {
+    status.append(h("div", { class: ["clock", clock.seat === you.seat && "mine"], id: "clock", "data-seat": clock.seat },
+      clock.timed_out ? t("Time is up: a bot plays this turn") : ""));
+    tickClock();
+  }
+  const mine = you.seat !== null ? m.table.seats[you.seat] : null;
+  if (mine && mine.stand_in && !o) {
+    status.append(h("p", {}, t("A bot is playing your seat.")),
+      h("button", { class: "primary", id: "take-back", onclick: () => send({ type: "back" }) }, t("Take my seat back")));
+  } else if (mine && mine.away && !o) status.append(h("p", { id: "away-note" }, t("Your time ran out: a bot played your turn.")));
+  if (v.roll && !o) status.append(dicePanel(v)); // two dice faces, the total, what it allows
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
+  if (you.seat !== null && !o) status.append(h("div", { class: "actions" }, soundToggle()));
   // Hand and actions
   const handBox = h("section", { class: "panel", id: "hand-panel" });
   if (v.hand && !dice) {
     const dead = new Set(legal.filter((x) => x.startsWith("dead:")).map((x) => x.slice(5)));
+    const chosen = sel === null ? -1 : table.selectedIndex != null && v.hand[table.selectedIndex] === sel ? table.selectedIndex : v.hand.indexOf(sel);
     handBox.append(h("h2", {}, t("Your hand")), h("div", { class: "hand", id: "hand" }, v.hand.map((c, i) => h("button", {
-      class: `card${isRed(c) ? " red" : ""}${sel === c ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
-      "data-card": c, "data-index": i, title: dead.has(c) ? t("Dead card") : "",
-      onclick: () => { table.selected = sel === c ? null : c; renderTable(); },
-    }, cardText(c)))));
+      class: `card${isRed(c) ? " red" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
+      "data-card": c, "data-index": i,
+      onclick: () => { const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
+    }, cardText(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
+    if (sel && dead.has(sel)) handBox.append(h("p", { class: "explain", id: "dead-explain" },
+      t("No open space is left for this card: it is dead. Exchange it for a new card.")));
     const acts = h("div", { class: "actions", id: "actions" });
     const cardMove = (prefix) => sel && legal.includes(`${prefix}:${sel}`) ? `${prefix}:${sel}` : null;
     if (cardMove("dead")) acts.append(h("button", { id: "act-dead", onclick: () => sendMove(cardMove("dead")) }, t("Exchange dead card")));
@@ -434,21 +479,25 @@ function renderTable() {
       teamSwatch(v, s.team), " ", h("b", {}, v.teams[s.team].letter), " ", seatLabel(m, s.seat),
       s.seat === you.seat ? h("span", { class: "badge" }, t("you")) : null,
       s.seat === v.to_move && !o ? h("span", { class: ["badge", "turn"] }, t("to play")) : null,
-      !s.connected ? h("span", { class: ["badge", "away"] }, t("away")) : null,
+      !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       you.host && !s.connected && s.kind === "human" && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, meta.bots[0]) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", t("{team}: {n} of {need} sequences", { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
-    h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })));
+    h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
+    h("p", {}, copyLinkButton(`${location.origin}/t/${m.table.code}`)));
   if (you.host && !o && v.config.game === "classic" && v.teams.some((tm) => tm.seats.length > 1)) {
     players.append(h("div", { class: "actions" }, h("span", {}, t("Table talk penalty:")), v.teams.map((tm) =>
       h("button", { class: "penalty", "data-team": tm.letter, onclick: () => send({ type: "penalty", team: tm.letter, version: m.version }) }, t("Team {team}", { team: tm.letter })))));
   }
-  const log = h("section", { class: ["panel", "log"], id: "log" }, h("h2", {}, t("Moves")), h("ol", {}, v.moves.map((mv) => h("li", {}, mv))));
-  side.append(status, handBox, players, log);
+  const log = logPanel(m); // glance.js: each move in words, the notation one click away
+  side.append(status);
+  if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
+  side.append(players, log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
-  const ol = $("#log"); if (ol) ol.scrollTop = ol.scrollHeight;
+  const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+  noticeTurn(m);
 }
 
 /* ---- replay ------------------------------------------------------------------------------ */
@@ -469,10 +518,10 @@ async function replayPage(code) {
   }
   app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),
     h("div", { class: "actions" },
-      h("button", { id: "first", onclick: () => show(0) }, "⏮"),
+      h("button", { id: "first", onclick: () => show(0) }, t("First")),
       h("button", { id: "prev", onclick: () => show(Math.max(0, ply - 1)) }, t("Back")),
       h("button", { id: "next", onclick: () => show(Math.min(plies, ply + 1)) }, t("Next")),
-      h("button", { id: "last", onclick: () => show(plies) }, "⏭"), label)), holder);
+      h("button", { id: "last", onclick: () => show(plies) }, t("Last")), label)), holder);
   await show(0);
 }
 

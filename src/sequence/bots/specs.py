@@ -1,0 +1,118 @@
+"""Bots by name: :data:`BOTS`, and :func:`make_bot`, which builds one from a spec.
+
+A spec is a level (``easy``, ``medium``, ``hard``), a bot (``random``, ``casual``, ``greedy``,
+``lookahead``, ``mcts``), or ``package.module:Class`` (or ``path/to/mybot.py:Class``) for your
+own; ``@key=value,...`` after any of them sets constructor arguments (``mcts@time=0.5,depth=8``).
+A user's module is loaded by :func:`~sequence.bots.loading.user_bot_class`.
+
+>>> make_bot("greedy", seed=3).name
+'greedy'
+>>> make_bot("mcts@iterations=100,time=0").iterations
+100
+>>> make_bot("hard").time
+1.0
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from .base import Bot, RandomBot
+from .errors import BotSpecError
+from .greedy import CasualBot, GreedyBot
+from .levels import LEVELS
+from .loading import user_bot_class
+from .lookahead import LookaheadBot
+from .mcts import MCTSBot
+
+COURSE_PREFIX = "comp90054:"
+"""``comp90054:path/to/myTeam.py``: a COMP90054 course agent (docs/bots.md)."""
+COURSE_ADAPTER = "sequence.compat.comp90054:CourseAgentBot"
+"""The bot that runs a course agent, loaded by name like a user's bot (it is a front end's)."""
+
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "casual": CasualBot,
+    "mcts": MCTSBot,
+    "lookahead": LookaheadBot,
+    **LEVELS,
+}
+"""Every bot by name: the named bots for experts, and the levels people pick from."""
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low == "none":
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name@key=value,...`` into the name and its arguments.
+
+    ``time=0`` and ``iterations=0`` mean no limit of that kind (``None``).
+
+    >>> parse_spec("mcts@time=0.5,depth=8")
+    ('mcts', {'time': 0.5, 'depth': 8})
+    """
+    name, _, params = spec.partition("@")
+    args: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BotSpecError("bot_argument", item=item, text=spec)
+        v = _value(value)
+        if key.strip() in ("time", "iterations") and v == 0:
+            v = None
+        args[key.strip()] = v
+    return name.strip(), args
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from its name, ``package.module:Class`` or ``path/to/mybot.py:Class``, with
+    optional ``@key=value`` arguments. A user's module is loaded by
+    :func:`~sequence.bots.loading.user_bot_class`, in the process calling this (tournaments and
+    the terminal game call it in the bot's own).
+
+    >>> make_bot("easy").choose  # doctest: +ELLIPSIS
+    <bound method CasualBot.choose of <EasyBot easy>>
+    """
+    name, args = parse_spec(spec)
+    if name.startswith(COURSE_PREFIX):  # a course agent's file: its adapter takes the path
+        args = {"path": name[len(COURSE_PREFIX) :], **args}
+        name = COURSE_ADAPTER
+    if ":" in name:
+        cls = user_bot_class(name)
+        if not (isinstance(cls, type) and issubclass(cls, Bot)):
+            raise BotSpecError("not_a_bot_class", text=name, name=name.rpartition(":")[2])
+    elif name.endswith(".py"):
+        raise BotSpecError("bot_file_no_class", text=name)
+    else:
+        try:
+            cls = BOTS[name]
+        except KeyError:
+            raise BotSpecError("unknown_bot", text=name, known=", ".join(BOTS)) from None
+    try:
+        inspect.signature(cls).bind(seed=seed, **args)
+    except TypeError as exc:  # an unknown argument, or one missing
+        raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
+    except ValueError:  # no signature to read: the constructor will say
+        pass
+    try:
+        bot = cls(seed=seed, **args)
+    except ValueError as exc:  # how a bot refuses a value (a budget below zero, say)
+        raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
+    bot.label = spec
+    return bot
+
+
+__all__ = ["BOTS", "make_bot", "parse_spec"]

@@ -1,0 +1,700 @@
+"""A batched simulator: N games of one card-game configuration stepped at once with numpy.
+
+:class:`BatchedSequenceEnv` keeps N games as arrays (the board as one owner per space, hands
+as card counts, draw and discard piles as card arrays) and steps all of them with a handful
+of numpy operations, for the large-scale self-play that pgx-like simulators are used for. It
+needs numpy only: no GPU, no JAX.
+
+It gives what the single environment gives, number for number:
+
+- the same action ids (:func:`~sequence.env.action_space`) and masks (1 for each legal move);
+- the same observations as the Gymnasium face's flat form (:class:`~sequence.env.arrays.Observer`,
+  ``float32`` in [0, 1]), made from the acting seat's knowledge only;
+- the same games: each game is set up by the engine itself (``State.new(config, seed)``: the cut,
+  shuffle and deal), a draw pile that runs out is reshuffled with the engine's random source,
+  and which five cards make a sequence when a placement completes several windows is the
+  engine's decision too. ``tests/env/test_batched.py`` plays batched games beside the engine,
+  move for move, and checks every mask, observation, reward and end.
+
+Two ways to play (``opponents``):
+
+- ``"random"`` (the default): the agent holds ``agent_seat`` in every game; the other seats
+  choose uniformly among their legal actions, as the ``random`` bot does. One step is the
+  agent's move and the other seats' moves up to its next decision, as in the Gymnasium env.
+- ``"self"``: the agent plays every seat. One step is one move, by the seat to move in each
+  game; observations and masks are that seat's, ``info["seat"]`` says which.
+
+Games that end are started again at once (auto-reset, as vector environments do): the step
+returns the new game's first observation, and the final one in ``info["final_observation"]``.
+
+Covered: classic (2, 3, 4, 6, 8, 9, 10, 12 players; teams) and Sequence for Kids, with their
+default options (and ``max_turns``). Not (yet): Dice, the draft variant, ``manual_draw``,
+``difficult``, table-talk penalties (:class:`BatchedSequenceEnv` refuses those configurations).
+
+>>> import numpy as np
+>>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
+>>> obs, info = env.reset()
+>>> obs.shape, info["action_mask"].shape
+((4, 827), (4, 697))
+>>> rng = np.random.default_rng(0)
+>>> obs, reward, terminated, truncated, info = env.step(env.sample_actions(rng))
+>>> reward.shape, bool((info["action_mask"].sum(axis=1) > 0).all())
+((4,), True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..engine import Config, MoveKind, State, make_config
+from ..engine import rng as engine_rng
+from ..engine.board import STRIDE
+from ..engine.tables import game_tables
+from .actions import ActionSpace, action_space
+from .observation import ObservationLayout, observation_layout
+
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float32]
+
+# What an action does, by kind (the blocks of the action space a card game uses).
+_PLACE, _REMOVE, _DEAD, _DISCARD, _PASS, _OTHER = range(6)
+_KINDS = {
+    MoveKind.PLACE: _PLACE,
+    MoveKind.REMOVE: _REMOVE,
+    MoveKind.DEAD: _DEAD,
+    MoveKind.DISCARD: _DISCARD,
+    MoveKind.PASS: _PASS,
+}
+
+# Terminations, as ``info["termination"]`` gives them (the engine's Termination values).
+_PLAYING, _SEQUENCES, _MAX_TURNS, _STALEMATE = range(4)
+TERMINATIONS = ("", "sequences", "max_turns", "stalemate")
+"""``info["termination_code"]`` indexes this tuple: ``""`` while playing."""
+
+_PHASE_PLAY, _PHASE_OVER = 0, 6  # Phase.PLAY, Phase.OVER
+
+
+def supported(config: Config) -> str | None:
+    """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can."""
+    if not config.spec.uses_cards:
+        return "the batched simulator plays the card games (classic, Kids), not Dice yet"
+    for option in ("draft", "manual_draw", "difficult"):
+        if getattr(config, option):
+            return f"the batched simulator does not play option {option} yet"
+    return None
+
+
+class BatchedSequenceEnv:
+    """N games of one configuration, stepped at once (see the module's docs).
+
+    ``num_envs`` games of ``config`` (a :class:`~sequence.engine.Config` or a game name with
+    ``make_config`` arguments). ``seed`` fixes every game: game ``i``'s seeds are drawn from
+    it in turn, each new game the next one.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        config: Config | str = "classic",
+        *,
+        opponents: Literal["random", "self"] = "random",
+        agent_seat: int = 0,
+        seed: int | None = 0,
+        log: bool = False,
+        **config_options: Any,
+    ) -> None:
+        if isinstance(config, str):
+            config = make_config(config, **config_options)
+        elif config_options:
+            raise TypeError("make_config arguments go with a game name")
+        why = supported(config)
+        if why:
+            raise ValueError(why)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if opponents not in ("random", "self"):
+            raise ValueError(f"opponents must be 'random' or 'self', not {opponents!r}")
+        if not 0 <= agent_seat < config.players:
+            raise ValueError(f"no seat {agent_seat} in a {config.players}-player game")
+        self.config = config
+        self.num_envs = n = num_envs
+        self.opponents = opponents
+        self.agent_seat = agent_seat
+        self.self_play = opponents == "self"
+        self.space: ActionSpace = action_space(config)
+        self.layout: ObservationLayout = observation_layout(config)
+        self._tables(config)
+        self._seeder = random.Random(seed)
+        self._np_rng = np.random.default_rng(self._seeder.getrandbits(63))
+        p, t, c = self.players, self.teams, self.num_cards
+        d = len(config.spec.deck)
+        self._deck_cards = d
+        # The games' state, one row per game.
+        self.board = np.full((n, self.board_size), -1, dtype=np.int8)
+        """Per game and space (``row * 10 + col``): the team whose chip is there, or -1."""
+        self.hands = np.zeros((n, p, c), dtype=np.int8)
+        """Per game and seat: copies held of each card (cards in ``layout.cards`` order)."""
+        self.deck = np.zeros((n, d), dtype=np.int16)
+        self.deck_len = np.zeros(n, dtype=np.int64)
+        self.deck_pos = np.zeros(n, dtype=np.int64)
+        self.discards = np.zeros((n, p, d), dtype=np.int16)
+        self.discard_len = np.zeros((n, p), dtype=np.int64)
+        self.discard_counts = np.zeros((n, c), dtype=np.int16)
+        self.chip_counts = np.zeros((n, t), dtype=np.int64)
+        self.locks = np.zeros((n, t, self.board_size), dtype=np.bool_)
+        """Per game and team: the spaces of its completed sequences (free corners included)."""
+        self.window_counts = np.zeros((n, t, self._no_window + 1), dtype=np.int8)
+        """Per game, team and window: its spaces holding the team's chip or a free corner."""
+        self.locked = np.zeros((n, self.board_size), dtype=np.bool_)
+        """Per game: the spaces of every completed sequence (the chips no one may remove)."""
+        self.seqs = np.full((n, t, self._max_seqs), -1, dtype=np.int64)
+        self.seq_count = np.zeros((n, t), dtype=np.int64)
+        self.to_move = np.zeros(n, dtype=np.int64)
+        self.turns = np.zeros(n, dtype=np.int64)
+        self.passes = np.zeros(n, dtype=np.int64)
+        self.dead_used = np.zeros(n, dtype=np.bool_)
+        self.over = np.zeros(n, dtype=np.bool_)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.termination = np.zeros(n, dtype=np.int64)
+        self.rng_state = [0] * n
+        """The engine's random source of each game (a 64-bit int): its reshuffles."""
+        self.game_seeds = np.zeros(n, dtype=np.int64)
+        """Each game's seed: ``State.new(env.config, seed)`` is the same game. For replaying and
+        checking; an agent that reads it during a game is cheating (it rebuilds the deal)."""
+        self.episodes = np.zeros(n, dtype=np.int64)
+        """Games finished in each slot."""
+        self.counters = {"reshuffles": 0, "window_choices": 0}
+        """How often the rare paths ran (reshuffles; a placement completing several windows)."""
+        self._rows = np.arange(n)
+        self._mask: BoolArray | None = None
+        self._out: dict[str, Any] = {}  # what one step gives back, filled as games end
+        self.log = log
+        self.opponent_log: list[list[int]] = [[] for _ in range(n)]
+        """With ``log``: per game, the other seats' actions in the last step, after the
+        agent's (random opponents), up to its next decision or the end of the game."""
+        self.opening_log: list[list[int]] = [[] for _ in range(n)]
+        """With ``log``: per game, the other seats' actions at the start of the game now in
+        the slot, before the agent's first decision (when the slot started a game this step)."""
+
+    # --- tables ---------------------------------------------------------------------------------
+
+    def _tables(self, config: Config) -> None:
+        spec = config.spec
+        board = spec.layout
+        self.players, self.teams = config.players, config.teams
+        self.board_size = board.rows * STRIDE
+        lay = self.layout
+        cards = lay.cards
+        self.num_cards = len(cards)
+        self.card_index = {card: i for i, card in enumerate(cards)}
+        self._cards = np.asarray(cards, dtype=np.int64)
+        index = self.card_index
+        a = self.space.n
+        kind = np.full(a, _OTHER, dtype=np.int64)
+        card = np.full(a, -1, dtype=np.int64)
+        where = np.full(a, -1, dtype=np.int64)
+        for i, move in enumerate(self.space.moves):
+            kind[i] = _KINDS.get(move.kind, _OTHER)
+            if move.card is not None:
+                card[i] = index[move.card]
+            if move.space is not None:
+                where[i] = move.space
+        self._a_kind, self._a_card, self._a_space = kind, card, where
+        place = np.flatnonzero(kind == _PLACE)
+        remove = np.flatnonzero(kind == _REMOVE)
+        dead = np.flatnonzero(kind == _DEAD)
+        discard = np.flatnonzero(kind == _DISCARD)
+        (passing,) = np.flatnonzero(kind == _PASS)
+        for block in (place, remove, dead, discard):  # each block is one run of ids
+            assert (np.diff(block) == 1).all()
+        self._place = slice(int(place[0]), int(place[-1]) + 1)
+        self._remove = slice(int(remove[0]), int(remove[-1]) + 1)
+        self._dead = slice(int(dead[0]), int(dead[-1]) + 1)
+        self._discard = slice(int(discard[0]), int(discard[-1]) + 1)
+        self._pass = int(passing)
+        self._play_end = self._remove.stop  # place and remove: the "moves" of the rules
+        assert self._place.stop == self._remove.start
+        self._dead_card = card[dead]
+        spaces = [board.spaces_by_label[int(cards[i])] for i in card[dead]]
+        self._dead_s1 = np.asarray([s[0] for s in spaces], dtype=np.int64)
+        self._dead_s2 = np.asarray([s[1] for s in spaces], dtype=np.int64)
+        self._discard_card = card[discard]
+        self._play_card = card[: self._play_end]
+        self._play_space = where[: self._play_end]
+        # Where each place or remove action looks in legal_mask's targets: a space, or a
+        # space of the second half (removing).
+        removing = kind[: self._play_end] == _REMOVE
+        self._play_target = self._play_space + removing * (board.rows * STRIDE)
+        free = np.zeros(self.board_size, dtype=np.bool_)
+        playable = np.zeros(self.board_size, dtype=np.bool_)
+        for s in board.spaces:
+            free[s] = bool(board.free >> s & 1)
+            playable[s] = not free[s]
+        self._free, self._playable = free, playable
+        self._limits = np.asarray(config.chips, dtype=np.int64)
+        self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
+        # Windows: their spaces, those through each space, and how many spaces two share.
+        self._geo = geo = game_tables(config.game, config.line_length).geo
+        windows = list(geo.windows)
+        self._window_bits = windows
+        self._window_id = {w: i for i, w in enumerate(windows)}
+        nw = len(windows)
+        cells = np.asarray([geo.window_spaces[w] for w in windows], dtype=np.int64)
+        self._window_cells = np.vstack([cells, np.zeros((1, cells.shape[1]), dtype=np.int64)])
+        width = max(len(geo.through[s]) for s in board.spaces)
+        through = np.full((self.board_size, width), nw, dtype=np.int64)  # nw: no window
+        for s in board.spaces:
+            ids = [self._window_id[w] for w in geo.through[s]]
+            through[s, : len(ids)] = ids
+        self._through = through
+        shared = np.zeros((nw + 1, nw + 1), dtype=np.int8)
+        bits = np.zeros((nw, self.board_size), dtype=np.int8)
+        bits[np.arange(nw)[:, None], cells] = 1
+        shared[:nw, :nw] = bits @ bits.T
+        self._shared = shared
+        self._no_window = nw
+        self._length = config.line_length
+        free_in = np.zeros(nw + 1, dtype=np.int8)
+        free_in[:nw] = [(w & board.free).bit_count() for w in windows]
+        self._free_in_window = free_in
+        self._max_seqs = config.sequences_to_win + 4
+        # Observations: where each segment starts, and the scale of every entry.
+        self._cells = np.asarray(
+            [r * STRIDE + col for r in range(board.rows) for col in range(board.cols)],
+            dtype=np.int64,
+        )
+        self._free_cells = free[self._cells]
+        self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
+        self._at = {name: lay[name].start for name in lay.names}
+
+    # --- the episode -----------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None) -> tuple[FloatArray, dict[str, Any]]:
+        """Start a new game in every slot; ``(observations, info)``.
+
+        With ``seed``, the games are those of a new environment with that seed.
+        """
+        if seed is not None:
+            self._seeder.seed(seed)
+            self._np_rng = np.random.default_rng(self._seeder.getrandbits(63))
+        rows = self._rows
+        self.episodes[:] = 0
+        self._clear_logs()
+        self._new_games(rows)
+        self._play_opponents(finish=False)
+        seat = self._observer_seats()
+        obs = self.observe(rows, seat)
+        return obs, self._info(self._all_masks())
+
+    def step(
+        self, actions: Any
+    ) -> tuple[FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
+        """Play one action in every game (each the acting seat's: see ``info["action_mask"]``);
+        ``(obs, reward, terminated, truncated, info)``, each with one row per game.
+
+        An action that is not legal raises :class:`ValueError` (nothing is played then): mask
+        your policy with ``info["action_mask"]``. The reward is the acting seat's team's: +1
+        for a win, -1 for a loss, 0 otherwise; ``truncated`` marks a game drawn at the
+        ``max_turns`` limit. Finished games start again: ``info["final_observation"]`` holds
+        their last observation (rows of other games are 0), ``info["final_info"]`` nothing
+        else.
+        """
+        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+        n = self.num_envs
+        if actions.shape != (n,):
+            raise ValueError(f"step takes one action per game ({n}), not {actions.shape}")
+        rows = self._rows
+        actor = self.to_move.copy()
+        mask = self._all_masks()
+        bad = (actions < 0) | (actions >= self.space.n)
+        bad[~bad] = ~mask[rows[~bad], actions[~bad]]
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"game {g}: action {int(actions[g])} is not legal for seat {int(actor[g])}"
+            )
+        self._apply(rows, actions)
+        self._begin_step(actor)
+        self._clear_logs()
+        self._finish_games()
+        self._play_opponents(finish=True)
+        obs = self.observe(rows, self._observer_seats())
+        info = self._info(self._all_masks())
+        out = self._out
+        info["final_observation"] = out["final"]
+        info["winner"] = out["winner"]
+        info["termination"] = out["termination"]
+        done, truncated = out["done"], out["truncated"]
+        return obs, out["reward"], done & ~truncated, truncated, info
+
+    def sample_actions(self, rng: np.random.Generator | None = None) -> IntArray:
+        """A uniformly random legal action in every game (what the random opponent plays)."""
+        return self._sample(self._all_masks(), rng or self._np_rng)
+
+    # --- inside: the turn ----------------------------------------------------------------------
+
+    def _observer_seats(self) -> IntArray:
+        return self.to_move if self.self_play else np.full(self.num_envs, self.agent_seat)
+
+    def _clear_logs(self) -> None:
+        if self.log:
+            for entries in (*self.opponent_log, *self.opening_log):
+                entries.clear()
+
+    def _begin_step(self, actor: IntArray) -> None:
+        n = self.num_envs
+        self._out = {
+            "actor": actor,
+            "team": actor % self.teams,
+            "done": np.zeros(n, dtype=np.bool_),
+            "reward": np.zeros(n, dtype=np.float32),
+            "truncated": np.zeros(n, dtype=np.bool_),
+            "winner": np.full(n, -1, dtype=np.int64),
+            "termination": np.zeros(n, dtype=np.int64),
+            "final": np.zeros((n, self.layout.size), dtype=np.float32),
+        }
+
+    def _finish_games(self) -> None:
+        """Games just over (not yet marked done this step): their reward (the acting seat's
+        team's), final observation, winner and termination, and a new game each."""
+        out = self._out
+        done = out["done"]
+        ended = np.flatnonzero(self.over & ~done)
+        if not ended.size:
+            return
+        done[ended] = True
+        winner = self.winner[ended]
+        won = winner == out["team"][ended]
+        out["reward"][ended] = np.where(winner < 0, 0.0, np.where(won, 1.0, -1.0))
+        termination = self.termination[ended]
+        out["truncated"][ended] = termination == _MAX_TURNS
+        out["winner"][ended] = winner
+        out["termination"][ended] = termination
+        out["final"][ended] = self.observe(ended, out["actor"][ended])
+        self.episodes[ended] += 1
+        self._new_games(ended)
+
+    def _play_opponents(self, finish: bool) -> None:
+        """With random opponents: play the other seats until the agent is to move in every
+        game (with ``finish``, games that end meanwhile are scored and start again)."""
+        if self.self_play:
+            return
+        agent = self.agent_seat
+        while True:
+            if finish:
+                self._finish_games()
+            idx = np.flatnonzero(~self.over & (self.to_move != agent))
+            if not idx.size:
+                return
+            actions = self._sample(self.legal_mask(idx), self._np_rng)
+            if self.log:
+                new = self._out["done"][idx] if finish else np.ones(len(idx), dtype=np.bool_)
+                for g, a, fresh in zip(idx.tolist(), actions.tolist(), new.tolist(), strict=True):
+                    (self.opening_log if fresh else self.opponent_log)[g].append(a)
+            self._apply(idx, actions)
+
+    def _sample(self, mask: BoolArray, rng: np.random.Generator) -> IntArray:
+        counts = mask.sum(axis=1)
+        flat = np.flatnonzero(mask)
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        pick = (rng.random(len(counts)) * counts).astype(np.int64)
+        # A game with nothing to do (over) gets action 0; it is never played.
+        return np.where(
+            counts > 0, flat[np.minimum(starts + pick, len(flat) - 1)] % mask.shape[1], 0
+        )
+
+    def _new_games(self, idx: IntArray) -> None:
+        """Start a new game in each slot of ``idx``, set up by the engine from its next seed."""
+        index = self.card_index
+        for g in idx.tolist():
+            seed = self._seeder.getrandbits(63)
+            state = State.new(self.config, seed)
+            self.game_seeds[g] = seed
+            self.board[g] = -1
+            self.hands[g] = 0
+            for seat in range(self.players):
+                for card in state.hand_of(seat):
+                    self.hands[g, seat, index[card]] += 1
+            deck = state._deck  # the whole shuffled deck; the dealt cards before _deck_pos
+            self.deck[g, : len(deck)] = [index[card] for card in deck]
+            self.deck_len[g] = len(deck)
+            self.deck_pos[g] = state._deck_pos
+            self.rng_state[g] = state._rng
+            self.to_move[g] = state.to_move
+        self.discard_len[idx] = 0
+        self.discard_counts[idx] = 0
+        self.chip_counts[idx] = 0
+        self.locks[idx] = False
+        self.locked[idx] = False
+        self.window_counts[idx] = self._free_in_window
+        self._mask = None
+        self.seqs[idx] = -1
+        self.seq_count[idx] = 0
+        self.turns[idx] = 0
+        self.passes[idx] = 0
+        self.dead_used[idx] = False
+        self.over[idx] = False
+        self.winner[idx] = -1
+        self.termination[idx] = _PLAYING
+
+    def legal_mask(self, idx: IntArray) -> BoolArray:
+        """The legal actions of the seat to move in each game of ``idx`` (all ``False`` in a
+        game that is over), as the engine's rules give them."""
+        m = len(idx)
+        sp = self.board_size
+        live = ~self.over[idx]
+        seat = self.to_move[idx]
+        team = seat % self.teams
+        has = self.hands[idx, seat] > 0  # (m, cards)
+        board = self.board[idx]
+        occupied = board >= 0
+        empty = ~occupied & self._playable
+        can_place = (self.chip_counts[idx, team] < self._limits[team]) & live
+        # Where each card may act, side by side: placing (open spaces), removing (chips of
+        # other teams outside a completed sequence).
+        target = np.empty((m, 2 * sp), dtype=np.bool_)
+        np.logical_and(empty, can_place[:, None], out=target[:, :sp])
+        removable = target[:, sp:]
+        np.not_equal(board, team[:, None], out=removable)
+        removable &= occupied
+        removable &= ~self.locked[idx]
+        removable &= live[:, None]
+        mask = np.zeros((m, self.space.n), dtype=np.bool_)
+        play = mask[:, : self._play_end]
+        np.take(has, self._play_card, axis=1, out=play)
+        play &= np.take(target, self._play_target, axis=1)
+        any_play = play.any(axis=1)
+        dead_ok = live.copy()
+        if self._dead_limit:
+            dead_ok &= ~self.dead_used[idx]
+        both_taken = ~(empty[:, self._dead_s1] | empty[:, self._dead_s2])
+        mask[:, self._dead] = has[:, self._dead_card] & both_taken & dead_ok[:, None]
+        stuck = live & ~any_play
+        if stuck.any():
+            holding = has.any(axis=1)
+            mask[:, self._discard] = has[:, self._discard_card] & (stuck & holding)[:, None]
+            mask[:, self._pass] = stuck & ~holding
+        return mask
+
+    def _all_masks(self) -> BoolArray:
+        """:meth:`legal_mask` of every game, kept until a game changes."""
+        if self._mask is None:
+            self._mask = self.legal_mask(self._rows)
+        return self._mask
+
+    def _apply(self, idx: IntArray, actions: IntArray) -> None:
+        """Play ``actions`` (legal, by the seat to move) in the games ``idx``."""
+        self._mask = None
+        kind = self._a_kind[actions]
+        card = self._a_card[actions]
+        space = self._a_space[actions]
+        seat = self.to_move[idx]
+        team = seat % self.teams
+        # The card goes from the hand to the seat's discard pile.
+        played = card >= 0
+        g, s, c = idx[played], seat[played], card[played]
+        self.hands[g, s, c] -= 1
+        self.discards[g, s, self.discard_len[g, s]] = c
+        self.discard_len[g, s] += 1
+        self.discard_counts[g, c] += 1
+        place = kind == _PLACE
+        if place.any():
+            g, sp, tm = idx[place], space[place], team[place]
+            self.board[g, sp] = tm
+            self.chip_counts[g, tm] += 1
+            self._sequences(g, sp, tm)
+        remove = kind == _REMOVE
+        if remove.any():
+            g, sp = idx[remove], space[remove]
+            owner = self.board[g, sp].astype(np.int64)
+            self.board[g, sp] = -1
+            self.chip_counts[g, owner] -= 1
+            self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
+        dead = kind == _DEAD
+        if dead.any():
+            self.dead_used[idx[dead]] = True
+            self._draw(idx[dead], seat[dead])
+        passed = (kind == _DISCARD) | (kind == _PASS)
+        self.passes[idx[passed]] += 1
+        chip = (place | remove) & ~self.over[idx]
+        self.passes[idx[chip]] = 0
+        ends = chip | passed  # the turn ends: draw, then the next seat
+        if ends.any():
+            g, s = idx[ends], seat[ends]
+            self._draw(g, s)
+            self.turns[g] += 1
+            limit = self.turns[g] >= self.config.max_turns
+            if limit.any():
+                self.over[g[limit]] = True
+                self.termination[g[limit]] = _MAX_TURNS
+            g, s = g[~limit], s[~limit]
+            self.to_move[g] = (s + 1) % self.players
+            self.dead_used[g] = False
+        stuck = passed & ~self.over[idx]
+        if stuck.any():
+            self._stalemate(idx[stuck])
+
+    def _draw(self, idx: IntArray, seat: IntArray) -> None:
+        """Each seat draws the top card of its game's pile; an empty pile is made again from
+        the discard piles, shuffled by the engine's random source (as the engine does)."""
+        empty = self.deck_pos[idx] >= self.deck_len[idx]
+        if empty.any():
+            for g in idx[empty].tolist():
+                self._reshuffle(g)
+            ok = self.deck_pos[idx] < self.deck_len[idx]
+            idx, seat = idx[ok], seat[ok]
+        top = self.deck[idx, self.deck_pos[idx]]
+        self.hands[idx, seat, top] += 1
+        self.deck_pos[idx] += 1
+
+    def _reshuffle(self, g: int) -> None:
+        pile = [
+            int(self._cards[c])
+            for seat in range(self.players)
+            for c in self.discards[g, seat, : self.discard_len[g, seat]]
+        ]
+        if not pile:
+            return
+        self.rng_state[g], deck = engine_rng.shuffled(self.rng_state[g], pile)
+        self.deck[g, : len(deck)] = [self.card_index[c] for c in deck]
+        self.deck_len[g] = len(deck)
+        self.deck_pos[g] = 0
+        self.discard_len[g] = 0
+        self.discard_counts[g] = 0
+        self.counters["reshuffles"] += 1
+
+    def _stalemate(self, idx: IntArray) -> None:
+        """Games whose position can never change again end drawn (RULES.md §2.9)."""
+        board = self.board[idx]
+        occupied = board >= 0
+        open_space = (~occupied & self._playable).any(axis=1)
+        supply = (self.chip_counts[idx] < self._limits).any(axis=1)
+        unlocked = (occupied & ~self.locked[idx]).any(axis=1)
+        frozen = ~((open_space & supply) | unlocked)
+        g = idx[frozen]
+        self.over[g] = True
+        self.termination[g] = _STALEMATE
+
+    def _sequences(self, idx: IntArray, space: IntArray, team: IntArray) -> None:
+        """After a chip is placed: the windows through it that become sequences (RULES.md §1)."""
+        through = self._through[space]  # (m, k) windows, padded with the empty window
+        counts = self.window_counts[idx[:, None], team[:, None], through]
+        counts += 1
+        self.window_counts[idx[:, None], team[:, None], through] = counts
+        complete = (counts >= self._length) & (through < self._no_window)
+        if not complete.any():
+            return
+        rows = np.flatnonzero(complete.any(axis=1))
+        idx, team, through, complete = idx[rows], team[rows], through[rows], complete[rows]
+        held = self.seqs[idx, team]  # (m, slots), -1: none
+        held = np.where(held < 0, self._no_window, held)
+        apart = (self._shared[through[:, :, None], held[:, None, :]] <= 1).all(axis=2)
+        candidate = complete & apart
+        count = candidate.sum(axis=1)
+        for i in np.flatnonzero(count).tolist():
+            windows = through[i, candidate[i]].tolist()
+            g, tm = int(idx[i]), int(team[i])
+            if len(windows) > 1:
+                windows = self._choose_windows(g, tm, windows)
+            for w in windows:
+                self.seqs[g, tm, self.seq_count[g, tm]] = w
+                self.seq_count[g, tm] += 1
+                self.locks[g, tm, self._window_cells[w]] = True
+                self.locked[g, self._window_cells[w]] = True
+            if self.seq_count[g, tm] >= self.config.sequences_to_win and not self.over[g]:
+                self.over[g] = True
+                self.winner[g] = tm
+                self.termination[g] = _SEQUENCES
+
+    def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
+        """Which windows a placement completing several records: the engine's own decision
+        (``State._choose_windows``, RULES.md §1), asked of a state holding this board."""
+        self.counters["window_choices"] += 1
+        state = State(self.config)
+        chips = [0] * self.teams
+        for s in np.flatnonzero(self.board[g] >= 0).tolist():
+            chips[int(self.board[g, s])] |= 1 << s
+        state._chips = tuple(chips)
+        occupied = 0
+        for m in chips:
+            occupied |= m
+        state._occ = occupied
+        bits = self._window_bits
+        state._seqs = tuple(
+            tuple(bits[w] for w in self.seqs[g, t, : self.seq_count[g, t]].tolist())
+            for t in range(self.teams)
+        )
+        own = chips[team] | self.config.spec.layout.free
+        chosen = state._choose_windows(team, [bits[w] for w in windows], own)
+        return [self._window_id[w] for w in chosen]
+
+    # --- observations --------------------------------------------------------------------------
+
+    def observe(self, idx: IntArray, seat: IntArray | None = None) -> FloatArray:
+        """The flat observation (as :class:`~sequence.env.arrays.Observer` makes it, scaled to
+        [0, 1]) of ``seat`` (default: the agent's seat, or the seat to move in self-play) in
+        each game of ``idx``: its own hand and what is public, nothing else."""
+        if seat is None:
+            seat = self._observer_seats()[idx]
+        m = len(idx)
+        p, t, c = self.players, self.teams, self.num_cards
+        at = self._at
+        out = np.zeros((m, self.layout.size), dtype=np.float32)
+        my_team = seat % t
+        rel_teams = (my_team[:, None] + np.arange(t)) % t  # (m, t): absolute team of each
+        rel_seats = (seat[:, None] + np.arange(p)) % p
+        rows = idx[:, None]
+        cells = self._cells
+        board = self.board[idx][:, cells].astype(np.int64)  # (m, spaces)
+        nc = len(cells)
+        seg = out[:, at["board"] : at["board"] + nc * (t + 2)].reshape(m, nc, t + 2)
+        for k in range(t):
+            seg[:, :, k] = board == rel_teams[:, k : k + 1]
+        seg[:, :, t] = (board < 0) & ~self._free_cells
+        seg[:, :, t + 1] = self._free_cells
+        locks = self.locks[rows, rel_teams][:, :, cells]  # (m, t, spaces)
+        out[:, at["locked"] : at["locked"] + nc * t] = locks.transpose(0, 2, 1).reshape(m, -1)
+        out[:, at["sequences"] : at["sequences"] + t] = self.seq_count[rows, rel_teams]
+        supply = self._limits[rel_teams] - self.chip_counts[rows, rel_teams]
+        out[:, at["supply"] : at["supply"] + t] = supply
+        hands = self.hands[idx]  # (m, p, c)
+        out[:, at["hand"] : at["hand"] + c] = hands[np.arange(m), seat]
+        lengths = self.discard_len[rows, rel_seats]  # (m, p)
+        tops = self.discards[rows, rel_seats, np.maximum(lengths - 1, 0)]
+        has_top = lengths > 0
+        game, rel = np.nonzero(has_top)
+        out[game, at["discard_tops"] + rel * c + tops[game, rel]] = 1.0
+        out[:, at["discards"] : at["discards"] + c] = self.discard_counts[idx]
+        sizes = hands.sum(axis=2, dtype=np.int64)
+        out[:, at["hand_sizes"] : at["hand_sizes"] + p] = np.take_along_axis(sizes, rel_seats, 1)
+        out[:, at["deck_size"]] = self.deck_len[idx] - self.deck_pos[idx]
+        over = self.over[idx]
+        out[np.arange(m), at["phase"] + np.where(over, _PHASE_OVER, _PHASE_PLAY)] = 1.0
+        out[np.arange(m), at["to_move"] + (self.to_move[idx] - seat) % p] = 1.0
+        out[:, at["turn"]] = self.turns[idx]
+        out[:, at["flags"]] = self.dead_used[idx]
+        out[:, at["flags"] + 1] = self.passes[idx]
+        out *= self._inv_high
+        return out
+
+    def _info(self, mask: BoolArray) -> dict[str, Any]:
+        return {
+            "action_mask": mask.astype(np.int8),
+            "seat": self.to_move.copy()
+            if self.self_play
+            else np.full(self.num_envs, self.agent_seat),
+            "turn": self.turns.copy(),
+            "episodes": self.episodes.copy(),
+        }
+
+    def action_masks(self) -> BoolArray:
+        """The legal actions of every game now, as booleans (the acting seat's)."""
+        return self._all_masks().copy()
+
+
+__all__ = ["TERMINATIONS", "BatchedSequenceEnv", "supported"]

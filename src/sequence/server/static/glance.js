@@ -1,0 +1,273 @@
+/* Reading the table at a glance: the log in words, the coordinates of the board and sequences, the
+   end, your turn noticed, Dice drawn and explained, the invite link copied. Loaded before app.js
+   and called from it; t(), tn(), h() and cardText() come from app.js, used at call time.
+   Every fact comes from the server: view.log (who made each move and whose chip it took, from
+   the history in the engine), view.roll_reason (what a roll allows, from the Dice rules of the engine),
+   view.outcome and view.sequences. Nothing here decides a rule. */
+"use strict"; // i18n: ignore (a directive)
+
+const TEAM_MARKS = ["●", "■", "▲", "◆"]; // the chip shapes (app.js SHAPES) as text: i18n: ignore
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/* A translated message whose {placeholders} may be DOM nodes: t("...") first (so the extractor
+   sees the literal), then the nodes put in. */
+function withNodes(text, params) {
+  return text.split(/(\{\w+\})/).filter((p) => p !== "").map((part) => {
+    const k = /^\{(\w+)\}$/.exec(part);
+    if (!k || !(k[1] in params)) return part;
+    const v = params[k[1]];
+    return v instanceof Node ? v : String(v);
+  });
+}
+
+function teamMark(view, team) {
+  return h("span", { class: "mark", style: `color:var(--${view.teams[team].colour})` }, TEAM_MARKS[team % 4]);
+}
+function cardSpan(name) {
+  return h("b", { class: ["logcard", isRed(name) && "red"] }, cardText(name));
+}
+function whoNode(m, seat) {
+  const v = m.view;
+  const team = m.table.seats[seat].team;
+  return h("span", { class: "who" }, seatLabel(m, seat), " ", teamMark(v, team));
+}
+/* Whose chip a removal took: "your" when it was the team of the reader. */
+function myTeam(m) {
+  return m.you.seat === null ? null : m.table.seats[m.you.seat].team;
+}
+
+function rollMeaning(e) {
+  if (e.meaning === "defence") return t("defence");
+  if (e.meaning === "wild") return t("wild");
+  return null;
+}
+
+/* One move of view.log as a sentence. */
+function logSentence(m, e) {
+  const v = m.view;
+  const who = e.seat === null ? t("Someone") : whoNode(m, e.seat);
+  const yours = e.removed !== null && e.removed === myTeam(m);
+  const other = e.removed === null ? "" : h("span", {}, v.teams[e.removed].letter, " ", teamMark(v, e.removed));
+  const sp = e.space ? h("b", { class: "coord" }, e.space) : "";
+  const card = e.card ? cardSpan(e.card) : "";
+  switch (e.kind) {
+    case "place":
+      return e.card ? withNodes(t("{who} played {card} on {space}"), { who, card, space: sp })
+        : withNodes(t("{who} placed a chip on {space}"), { who, space: sp });
+    case "remove":
+      if (e.card) return yours ? withNodes(t("{who} removed your chip from {space} with {card}"), { who, card, space: sp })
+        : withNodes(t("{who} removed a chip of team {team} from {space} with {card}"), { who, card, space: sp, team: other });
+      return yours ? withNodes(t("{who} removed your chip from {space}"), { who, space: sp })
+        : withNodes(t("{who} removed a chip of team {team} from {space}"), { who, space: sp, team: other });
+    case "replace":
+      return yours ? withNodes(t("{who} replaced your chip on {space}"), { who, space: sp })
+        : withNodes(t("{who} replaced a chip of team {team} on {space}"), { who, space: sp, team: other });
+    case "dead": return withNodes(t("{who} exchanged the dead card {card}"), { who, card });
+    case "discard": return withNodes(t("{who} discarded {card} and passed"), { who, card });
+    case "pass": return withNodes(t("{who} passed"), { who });
+    case "draw": return withNodes(t("{who} drew a card"), { who });
+    case "pick": return withNodes(t("{who} took {card} from the draft"), { who, card });
+    case "forfeit": return withNodes(t("{who} gave up {card}"), { who, card });
+    case "penalty": return withNodes(t("Table-talk penalty for team {team}"), { team: h("span", {}, v.teams[e.team].letter, " ", teamMark(v, e.team)) });
+    case "roll": {
+      const meaning = rollMeaning(e);
+      const params = { who, a: e.dice[0], b: e.dice[1], total: e.total, meaning };
+      return meaning ? withNodes(t("{who} rolled {a}+{b} = {total}: {meaning}"), params)
+        : withNodes(t("{who} rolled {a}+{b} = {total}"), params);
+    }
+    default: return [e.move];
+  }
+}
+
+/* The log panel: sentences, or the notation for those who want it (one click, remembered). */
+function logPanel(m) {
+  const v = m.view;
+  const notation = localStorage.getItem("seq.notation") === "1";
+  const entries = v.log || v.moves.map((mv) => ({ move: mv, kind: "", seat: null }));
+  const toggle = h("button", { id: "log-notation", class: "small", "aria-pressed": notation ? "true" : "false", onclick: () => {
+    localStorage.setItem("seq.notation", notation ? "0" : "1"); renderTable();
+  } }, notation ? t("Show words") : t("Show notation"));
+  return h("section", { class: ["panel", "log", notation && "notation"], id: "log" },
+    h("div", { class: "loghead" }, h("h2", {}, t("Moves")), toggle),
+    h("ol", {}, entries.map((e) => h("li", { "data-move": e.move }, notation ? e.move : logSentence(m, e)))));
+}
+
+/* ---- the board: coordinates on its edges, completed sequences as lines ------------------- */
+const BOARD_MARGIN = 22;
+function boardEdges(svg, rows, cols, S) {
+  const M = BOARD_MARGIN;
+  for (let c = 0; c < cols; c++) {
+    const tx = document.createElementNS(SVG_NS, "text");
+    tx.setAttribute("class", "edge"); tx.setAttribute("x", M + c * S + S / 2); tx.setAttribute("y", M / 2 + 1);
+    tx.textContent = "abcdefghij"[c];
+    svg.append(tx);
+  }
+  for (let r = 0; r < rows; r++) {
+    const tx = document.createElementNS(SVG_NS, "text");
+    tx.setAttribute("class", "edge"); tx.setAttribute("x", M / 2); tx.setAttribute("y", M + r * S + S / 2);
+    tx.textContent = String(r + 1);
+    svg.append(tx);
+  }
+}
+/* A word label (Kids animals) in a smaller size, squeezed to the width of the space when long. */
+function fitLabel(text, S) {
+  const n = [...text.textContent].length;
+  if (!/\p{L}{3}/u.test(text.textContent)) return; // card labels ("10♥") keep their size
+  text.classList.add("word");
+  if (n >= 6) { text.setAttribute("textLength", S - 6); text.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+}
+function spaceCentre(name, S) {
+  const col = name.charCodeAt(0) - 97, row = Number(name.slice(1)) - 1;
+  return [BOARD_MARGIN + col * S + S / 2, BOARD_MARGIN + row * S + S / 2 + 9];
+}
+/* Each completed sequence (view.sequences: its spaces, in reading order) drawn through its chips. */
+function sequenceLines(svg, view, S, winnerOnly) {
+  view.sequences.forEach((seqs, team) => {
+    if (winnerOnly && view.outcome && view.outcome.winner !== team) return;
+    for (const spaces of seqs) {
+      const [x1, y1] = spaceCentre(spaces[0], S);
+      const [x2, y2] = spaceCentre(spaces[spaces.length - 1], S);
+      const line = document.createElementNS(SVG_NS, "line");
+      line.setAttribute("x1", x1); line.setAttribute("y1", y1); line.setAttribute("x2", x2); line.setAttribute("y2", y2);
+      line.setAttribute("class", "seqline"); line.setAttribute("stroke", `var(--${view.teams[team].colour})`);
+      line.setAttribute("data-team", team);
+      svg.append(line);
+    }
+  });
+}
+
+/* ---- the end ----------------------------------------------------------------------------- */
+function seqNames(spaces) { return `${spaces[0]}–${spaces[spaces.length - 1]}`; } // i18n: ignore (space names)
+
+function endPanel(m) {
+  const v = m.view, o = v.outcome, you = m.you;
+  const mine = myTeam(m);
+  const teamGame = v.teams.some((tm) => tm.seats.length > 1);
+  let headline, cls;
+  if (o.winner === null) { headline = t("The game is drawn."); cls = "draw"; }
+  else if (mine === null) { headline = t("Team {team} wins!", { team: v.teams[o.winner].letter }); cls = "won"; }
+  else if (mine === o.winner) { headline = teamGame ? t("Your team won!") : t("You won!"); cls = "won"; }
+  else { headline = teamGame ? t("Your team lost.") : t("You lost."); cls = "lost"; }
+  const box = h("div", { class: ["end", cls], id: "end" });
+  box.append(h("div", { class: "result", id: "result" }, headline));
+  if (o.winner !== null && mine !== null && mine !== o.winner) box.append(h("p", {}, t("Team {team} wins!", { team: v.teams[o.winner].letter })));
+  const reasons = {
+    sequences: null,
+    heart: t("The winners hold the heart of the board."),
+    stalemate: t("No card or roll could change the board any more."),
+    max_turns: t("The turn limit was reached."),
+    deck_empty: t("The draw pile ran out."),
+  };
+  if (reasons[o.termination]) box.append(h("p", {}, reasons[o.termination]));
+  if (o.winner !== null && v.sequences[o.winner].length) {
+    box.append(h("p", { id: "winning-sequences" }, teamMark(v, o.winner), " ",
+      tn("Winning sequence: {list}", "Winning sequences: {list}", v.sequences[o.winner].length,
+        { list: v.sequences[o.winner].map(seqNames).join(", ") })));
+  }
+  box.append(h("p", { id: "game-length" }, tn("{n} turn", "{n} turns", v.turns), " · ", tn("{n} move", "{n} moves", v.moves.length)));
+  const acts = h("div", { class: "actions" });
+  if (you.seat !== null || you.host) acts.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
+    try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); go(r.url, true); }
+    catch (e) { table.error = e.message; renderTable(); }
+  } }, t("Rematch")));
+  acts.append(h("button", { id: "to-replay", onclick: () => go(`/replay/${m.table.code}`) }, t("Replay")));
+  acts.append(h("button", { id: "to-lobby", onclick: () => go("/") }, t("Back to the lobby")));
+  box.append(acts);
+  return box;
+}
+
+/* ---- your turn, noticed ------------------------------------------------------------------ */
+const notice = { mine: false, icon: null };
+function isMyTurn(m) {
+  const v = m.view;
+  if (!v || v.outcome || m.you.seat === null) return false;
+  return v.legal_moves.length > 0 || (m.table.chance && v.to_move === m.you.seat);
+}
+function soundOn() { return localStorage.getItem("seq.sound") === "1"; }
+function beep() {
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const osc = ctx.createOscillator(), gain = ctx.createGain();
+    osc.frequency.value = 660; gain.gain.value = 0.08;
+    osc.connect(gain); gain.connect(ctx.destination);
+    osc.start(); osc.stop(ctx.currentTime + 0.18);
+  } catch (e) { /* no audio: the title and the banner still say it */ }
+}
+/* The title of the tab and icon say whose turn it is; a sound (if asked for) when it becomes yours. */
+function noticeTurn(m) {
+  const mine = !!(m && isMyTurn(m));
+  const base = t("Sequence");
+  document.title = mine ? `${t("Your turn")} · ${base}` : (m && m.view && m.view.outcome ? `${t("Game over")} · ${base}` : base);
+  const link = document.querySelector('link[rel="icon"]');
+  if (link) link.setAttribute("href", mine ? "/static/favicon-turn.svg" : "/static/favicon.svg");
+  if (mine && !notice.mine && soundOn()) beep();
+  notice.mine = mine;
+}
+function soundToggle() {
+  const on = soundOn();
+  return h("button", { id: "sound", class: "small", "aria-pressed": on ? "true" : "false", onclick: () => {
+    localStorage.setItem("seq.sound", on ? "0" : "1"); if (!on) beep(); renderTable();
+  } }, on ? t("Sound: on") : t("Sound: off"));
+}
+function turnBanner(m) {
+  return h("div", { class: "turn banner", id: "turn", role: "status" }, t("Your turn")); // i18n: ignore (class names)
+}
+
+/* ---- Dice you can see -------------------------------------------------------------------- */
+const PIPS = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+  5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] };
+function dieFace(n) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 40 40"); svg.setAttribute("class", "die"); svg.setAttribute("data-value", n);
+  svg.setAttribute("role", "img"); svg.setAttribute("aria-label", String(n));
+  const r = document.createElementNS(SVG_NS, "rect");
+  r.setAttribute("x", 1.5); r.setAttribute("y", 1.5); r.setAttribute("width", 37); r.setAttribute("height", 37); r.setAttribute("rx", 7);
+  svg.append(r);
+  for (const [cx, cy] of PIPS[n]) {
+    const c = document.createElementNS(SVG_NS, "circle");
+    c.setAttribute("cx", cx * 10); c.setAttribute("cy", cy * 10); c.setAttribute("r", 3.6);
+    svg.append(c);
+  }
+  return svg;
+}
+function rollExplanation(reason) {
+  const n = reason.total;
+  const texts = {
+    defence: t("10 is defence: remove a chip of another team (not from a 2 or a 12 space)."),
+    defence_none: t("10 is defence, but no chip of another team can be removed: the only choice is to pass."),
+    wild: t("11 is wild: place a chip on any open space."),
+    wild_full: t("11 is wild, and no space is open: replace a chip of another team, or pass."),
+    wild_none: t("11 is wild, but no space is open and no chip can be replaced: the only choice is to pass."),
+    number: t("Place a chip on an open {n} space.", { n }),
+    number_replace: t("Every {n} space is taken: replace a chip of another team on one.", { n }),
+    number_none: t("Every {n} space holds your team's chip: the only choice is to pass.", { n }),
+    out_of_chips: t("No chip is left to place: the only choice is to pass."),
+  };
+  const out = [texts[reason.code]];
+  if (reason.extra_turn) out.push(" ", t("A {n}: the same player rolls again after this.", { n }));
+  return out;
+}
+function dicePanel(v) {
+  const reason = v.roll_reason;
+  return h("div", { class: "dicebox", id: "dice" },
+    h("div", { class: "faces" }, dieFace(v.roll[0]), dieFace(v.roll[1]), h("span", { class: "total", id: "dice-total" }, "= ", v.roll[0] + v.roll[1])),
+    reason ? h("p", { class: "explain", id: "roll-reason" }, rollExplanation(reason)) : null);
+}
+
+/* ---- the invite link --------------------------------------------------------------------- */
+async function copyText(text) {
+  try { await navigator.clipboard.writeText(text); return true; } catch (e) { /* below */ }
+  const area = h("textarea", { class: "offscreen" }); area.value = text; document.body.append(area);
+  area.select();
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+  area.remove();
+  return ok;
+}
+function copyLinkButton(link) {
+  const done = h("span", { class: "copied", id: "copied", role: "status" });
+  const btn = h("button", { id: "copy-link", onclick: async () => {
+    done.textContent = (await copyText(link)) ? t("Copied") : t("Copy it from the address bar");
+  } }, t("Copy the invite link"));
+  return h("span", { class: "copylink" }, btn, " ", done);
+}

@@ -1,0 +1,221 @@
+"""The COMP90054 course bridge: actions and game states both ways, agents both ways."""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sequence.bots.isolated import IsolatedBot
+from sequence.cli.main import main
+from sequence.compat.comp90054 import (
+    HIDDEN,
+    CourseAgentBot,
+    CourseAgentError,
+    EasyAgent,
+    HardAgent,
+    MediumAgent,
+    card_of,
+    card_text,
+    course_actions,
+    course_state,
+    moves_of,
+    state_from_course,
+)
+from sequence.engine import Move, MoveKind, Phase, State, View, make_config
+
+DRAFT = make_config("classic", 2, draft=True)
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "comp90054" / "myTeam.py"
+TWO_EYED, ONE_EYED = ("jd", "jc"), ("jh", "js")
+
+
+def framework_actions(gs: object, seat: int) -> set[tuple[object, ...]]:
+    """The actions the framework's rules give, worked out from its game state alone (its
+    published interface: ordinary cards on their empty spaces, two-eyed Jacks anywhere empty,
+    one-eyed Jacks on an opponent's chip not in a sequence, dead cards traded once a turn)."""
+    me = gs.agents[seat]  # type: ignore[attr-defined]
+    chips = gs.board.chips  # type: ignore[attr-defined]
+    drafts = set(gs.board.draft)  # type: ignore[attr-defined]
+    board = DRAFT.spec.layout
+    out: set[tuple[object, ...]] = set()
+    for card in set(me.hand):
+        if card in TWO_EYED or card in ONE_EYED:
+            want = "_" if card in TWO_EYED else me.opp_colour
+            kind = "place" if card in TWO_EYED else "remove"
+            cells = [(r, c) for r in range(10) for c in range(10) if chips[r][c] == want]
+        else:
+            label = board.labels  # space -> card label
+            cells = [divmod(s, 10) for s, lab in label.items() if card_text(lab) == card]
+            if not [rc for rc in cells if chips[rc[0]][rc[1]] == "_"]:
+                if not me.trade:
+                    out |= {(card, d, "trade", None) for d in drafts}
+                continue
+            cells = [rc for rc in cells if chips[rc[0]][rc[1]] == "_"]
+            kind = "place"
+        out |= {(card, d, kind, rc) for rc in cells for d in drafts}
+    return out
+
+
+def key(action: dict[str, object]) -> tuple[object, ...]:
+    return (action["play_card"], action["draft_card"], action["type"], action["coords"])
+
+
+def random_draft_views(games: int, seed: int = 0) -> list[tuple[State, View]]:
+    """Every position where a seat must play in ``games`` random draft games."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = State.new(DRAFT, seed + g)
+        while not state.is_over():
+            if state.phase is Phase.PLAY:
+                out.append((state.copy(), state.view(state.to_move)))
+            state.push(rng.choice(state.legal_moves))
+    return out
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[tuple[State, View]]:
+    found = random_draft_views(24)
+    assert len(found) >= 2000  # thousands of positions, dead cards and late picks among them
+    return found
+
+
+def test_our_moves_and_the_frameworks_actions_map_one_to_one(
+    positions: list[tuple[State, View]],
+) -> None:
+    kinds: set[str] = set()
+    for state, view in positions:
+        actions = course_actions(view)
+        keys = [key(a) for a in actions]
+        assert len(set(keys)) == len(keys)  # no action twice
+        # Our side: each action is one of our plays with one face-up card, and every pair is one.
+        pairs = {moves_of(a, view) for a in actions}
+        plays = [m for m in view.legal_moves if m.kind is not MoveKind.PASS]
+        faces = {Move(MoveKind.PICK, c) for c in view.draft}
+        assert pairs == {(m, p) for m in plays for p in faces}
+        # The framework's side: the same actions, from its game state alone.
+        gs = course_state(view)
+        assert set(keys) == framework_actions(gs, view.to_move), state.position()
+        kinds |= {a["type"] for a in actions}  # type: ignore[misc]
+        # And each pair is legal here, in turn.
+        play, pick = moves_of(random.Random(len(keys)).choice(actions), view)
+        trial = state.copy()
+        trial.push(play)
+        if not trial.is_over():
+            assert pick is not None and pick in trial.legal_moves
+    assert kinds >= {"place", "remove", "trade"}
+
+
+def test_a_seats_game_state_rebuilds_the_same_view(positions: list[tuple[State, View]]) -> None:
+    for _state, view in positions[::15]:
+        seat = view.to_move
+        gs = course_state(view)
+        known = sorted(card_text(c) for c in view.known_hands[1 - seat])
+        other = gs.agents[1 - seat].hand
+        assert sorted(c for c in other if c != HIDDEN) == known and len(other) == 6
+        assert gs.deck.cards == [HIDDEN] * view.deck_size
+        rebuilt = state_from_course(gs, seat, seed=3).view(seat)
+        assert rebuilt.chips == view.chips
+        assert {frozenset(s) for s in rebuilt.sequences} == {frozenset(s) for s in view.sequences}
+        assert rebuilt.hand == view.hand and rebuilt.draft == view.draft
+        assert rebuilt.deck_size == view.deck_size
+        assert set(rebuilt.legal_moves) == set(view.legal_moves)
+
+
+def test_cards_by_the_frameworks_names() -> None:
+    assert card_text(card_of("ts")) == "ts" and card_text(card_of("JD")) == "jd"
+    with pytest.raises(CourseAgentError, match="not a card"):
+        card_of("1x")
+    view = State.new(DRAFT, 2).view(0)
+    with pytest.raises(CourseAgentError, match="not one of the actions"):
+        moves_of({"play_card": "5h", "draft_card": None, "type": "place", "coords": None}, view)
+
+
+def play_in_framework_harness(agents: list[object], seed: int) -> State:
+    """A game run the framework's way: each turn the agent gets its game state and the actions
+    (fresh dicts) and must return one of them; the harness applies it."""
+    state = State.new(DRAFT, seed)
+    while not state.is_over():
+        seat = state.to_move
+        view = state.view(seat)
+        actions = course_actions(view)
+        answer = agents[seat].SelectAction(actions, course_state(view))  # type: ignore[attr-defined]
+        assert any(answer is a for a in actions)  # one of the framework's own dicts
+        play, pick = moves_of(answer, view)
+        state.push(play)
+        if pick is not None and not state.is_over():
+            state.push(pick)
+    return state
+
+
+def test_our_bots_play_whole_games_as_course_agents() -> None:
+    for seed in range(2):
+        end = play_in_framework_harness([MediumAgent(0), EasyAgent(1)], seed)
+        assert end.outcome is not None
+
+
+def test_the_hard_agent_answers_within_the_courses_second() -> None:
+    import time
+
+    state = State.new(DRAFT, 5)
+    view = state.view(state.to_move)
+    actions = course_actions(view)
+    start = time.perf_counter()
+    answer = HardAgent(state.to_move).SelectAction(actions, course_state(view))
+    assert time.perf_counter() - start < 1.0 and any(answer is a for a in actions)
+
+
+def test_the_example_course_agent_plays_in_our_tournament(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rc = main([
+        "tournament", "--game", "draft", "--bot", f"comp90054:{EXAMPLE}", "--bot", "easy",
+        "--games", "2", "--workers", "1", "--json", "-", "--quiet", "--seed", "1",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["forfeits"] == []
+
+
+BROKEN = {
+    "raises": "raise RuntimeError('my bug')",
+    "wrong": "return {'type': 'place'}",
+    "stuck": "import time; time.sleep(60)",
+}
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("raises", "RuntimeError: my bug"),
+    ("wrong", "is not one of the actions given"),
+    ("stuck", "still thinking"),
+])  # fmt: skip
+def test_a_course_agent_that_fails_loses_saying_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, message: str
+) -> None:
+    agent = tmp_path / "myTeam.py"
+    agent.write_text(
+        textwrap.dedent(f"""
+        from template import Agent
+
+        class myAgent(Agent):
+            def SelectAction(self, actions, game_state):
+                {BROKEN[kind]}
+    """)
+    )
+    rc = main([
+        "tournament", "--game", "draft", "--bot", f"comp90054:{agent}", "--bot", "easy",
+        "--games", "2", "--workers", "1", "--time-limit", "1", "--json", "-", "--quiet",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["forfeits"]) == 2 and all(message in f for f in data["forfeits"]), data
+
+
+def test_a_course_agent_spec_names_a_file() -> None:
+    with pytest.raises(ValueError, match="no file"):
+        IsolatedBot("comp90054:no/such/myTeam.py", output="null").close()
+    with pytest.raises(ValueError, match="give the course agent's file"):
+        CourseAgentBot(path="")

@@ -1,0 +1,45 @@
+"""The public facts of each move (who made it, whose chip it took) and what a Dice roll allows."""
+
+from __future__ import annotations
+
+from sequence.engine import State, history, make_config, roll_reason
+
+
+def test_history_names_the_actor_and_the_team_whose_chip_went() -> None:
+    state = State.new(make_config("dice", players=2), seed=3)
+    first = state.to_move
+    state.push_text("roll:3+4")
+    place = next(m for m in state.legal_moves if str(m).startswith("@"))
+    state.push(place)
+    other = state.to_move
+    assert other != first
+    state.push_text("roll:4+6")
+    reason = roll_reason(state)
+    assert reason is not None and reason["code"] == "defence"
+    take = next(m for m in state.legal_moves if str(m).startswith("x"))
+    state.push(take)
+    log = history(state)
+    assert [e["seat"] for e in log] == [first, first, other, other]
+    assert log[1]["space"] == str(place)[1:] and log[1]["removed"] is None
+    assert log[3]["kind"] == "remove" and log[3]["removed"] == first % 2
+    assert log[2]["meaning"] == "defence" and log[2]["dice"] == [4, 6]
+    assert roll_reason(state) is None  # the next seat has not rolled
+
+
+def test_roll_reason_explains_a_forced_pass() -> None:
+    state = State.new(make_config("dice", players=2), seed=3)
+    state.push_text("roll:4+6")  # nothing on the board to remove
+    assert roll_reason(state) == {
+        "code": "defence_none", "total": 10, "dice": [4, 6], "extra_turn": False,
+    }  # fmt: skip
+    assert [str(m) for m in state.legal_moves] == ["pass"]
+
+
+def test_history_of_a_card_game_names_card_and_space() -> None:
+    state = State.new(make_config("classic", players=2), seed=5)
+    move = state.legal_moves[0]
+    seat = state.to_move
+    state.push(move)
+    (entry,) = history(state)
+    assert entry["seat"] == seat and entry["move"] == str(move)
+    assert entry["card"] is not None and entry["kind"] in {"place", "remove", "dead"}
