@@ -21,7 +21,7 @@ from sequence.server import protocol
 
 from .conftest import Client, ServerThread, create_table, join, start
 
-TYPES = ["hello", "lang", "move", "roll", "penalty", "sync", "ping"]
+TYPES = ["hello", "lang", "move", "roll", "penalty", "back", "sync", "ping"]
 junk = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
