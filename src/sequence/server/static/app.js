@@ -501,6 +501,7 @@ function renderTable() {
   side.append(players, log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+  keys.decorate(); // keys.js: labels and the keyboard's cursor
   noticeTurn(m);
 }
 
@@ -572,8 +573,9 @@ function route() {
 window.addEventListener("popstate", route);
 
 (async function main() {
-  meta = await api("GET", "/api/meta");
+  try { meta = await api("GET", "/api/meta"); } catch (e) { pwa.show(true); return; } // pwa.js
   await loadLanguage(chosenLanguage());
   languageSwitcher();
+  pwa.check();
   route();
 })();
