@@ -26,6 +26,12 @@ const pwa = (() => {
       if (e.data && "offline" in e.data) { down = e.data.offline; show(down); }
     });
   }
-  return { show, check: () => show(down || !navigator.onLine) };
+  /* Ask the server itself (past the service worker's cache): any answer means it is there. */
+  async function check() {
+    if (!navigator.onLine) { show(true); return; }
+    try { await fetch("/sw.js", { cache: "no-store" }); down = false; } catch (e) { down = true; }
+    show(down);
+  }
+  return { show, check };
 })();
 window.pwa = pwa;
