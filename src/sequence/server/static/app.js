@@ -158,7 +158,7 @@ async function lobby() {
       for (const o of ["manual_draw", "difficult", "draft"]) { const el = $(`#opt-${o}`); if (el && el.checked) options[o] = true; }
       if ($("#opt-line6") && $("#opt-line6").checked) options.dice_line_length = 6;
       const bots = [...seatsBox.querySelectorAll("select")].map((s) => (s.value === "local" ? null : s.value) || null);
-      // The creator sits at the first seat left open, or with seats on this device at "Me" or the first of them.
+      // The creator sits at the first seat left open, or with seats on this device at Me or the first of them.
       const kinds = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
       const mine = kinds.includes("local") ? kinds.findIndex((k, i) => k === "local" || (i === 0 && k === "")) : bots.findIndex((b) => b === null);
       localStorage.setItem("seq.name", name.value);
@@ -501,7 +501,7 @@ function renderTable() {
   side.append(players, log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
-  keys.decorate(); // keys.js: labels and the keyboard's cursor
+  keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);
 }
 
