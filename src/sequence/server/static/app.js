@@ -366,12 +366,14 @@ function boardSvg(view, targets, onSpace, onOther) {
     rect.setAttribute("class", "cell"); rect.setAttribute("x", x + 1); rect.setAttribute("y", y + 1);
     rect.setAttribute("width", S - 2); rect.setAttribute("height", S - 2); rect.setAttribute("rx", 5);
     g.append(rect);
-    const text = document.createElementNS(ns, "text");
-    text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 12));
-    if (isRed(sp.label)) text.setAttribute("class", "red");
-    text.textContent = labelText(sp.label);
-    fitLabel(text, S); // glance.js: long words (Kids) squeezed to the space
-    g.append(text);
+    if (!kidsSpace(g, sp, x, y, S)) { // glance.js: a Kids space is a picture and its word
+      const text = document.createElementNS(ns, "text");
+      text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 12));
+      if (isRed(sp.label)) text.setAttribute("class", "red");
+      text.textContent = labelText(sp.label);
+      fitLabel(text, S); // glance.js: long words squeezed to the space
+      g.append(text);
+    }
     if (sp.chip !== null) g.append(chipShape(sp.chip, x + S / 2, y + S / 2 + 9, S * 0.24, view.teams[sp.chip].colour, sp.locked));
     if (target) g.addEventListener("click", () => onSpace(sp.name));
     else if (onOther) g.addEventListener("click", () => onOther(sp.name));
@@ -445,10 +447,10 @@ function renderTable() {
     const dead = new Set(legal.filter((x) => x.startsWith("dead:")).map((x) => x.slice(5)));
     const chosen = sel === null ? -1 : table.selectedIndex != null && v.hand[table.selectedIndex] === sel ? table.selectedIndex : v.hand.indexOf(sel);
     handBox.append(h("h2", {}, t("Your hand")), h("div", { class: "hand", id: "hand" }, v.hand.map((c, i) => h("button", {
-      class: `card${isRed(c) ? " red" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
+      class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
       "data-card": c, "data-index": i,
       onclick: () => { const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
-    }, cardText(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
+    }, cardFace(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
     if (sel && dead.has(sel)) handBox.append(h("p", { class: "explain", id: "dead-explain" },
       t("No open space is left for this card: it is dead. Exchange it for a new card.")));
     const acts = h("div", { class: "actions", id: "actions" });
