@@ -10,6 +10,7 @@ HTTP (JSON):
 - ``GET /api/finished`` finished games; ``GET /api/tables/{code}/record`` a finished game's
   record; ``GET /api/tables/{code}/replay/{ply}`` the spectators' view after ``ply`` moves of a
   finished game;
+- ``GET /api/tables/{code}/qr.svg`` the table's invite link as a QR code;
 - ``GET /api/i18n/{lang}`` the client's strings in a language.
 
 WebSocket ``/ws/{code}``: see :mod:`sequence.server.protocol`.
@@ -19,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -60,6 +63,15 @@ from .table import Table
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384
+
+
+def invite_qr_svg(link: str) -> str:
+    """``link`` as a QR code in SVG (error correction M, 4 modules of quiet zone, 6 px a
+    module): black on white, no script, no external reference."""
+    qr = segno.make(link, error="m", micro=False)
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=6, border=4, xmldecl=False, svgclass="qr", title=None)
+    return out.getvalue().decode("utf-8")
 
 
 def request_language(headers: Any) -> str:
@@ -323,6 +335,18 @@ def create_app(
     async def table_info(code: str) -> Response:
         table = await hub().get(code)
         return Response(protocol.table_meta_json(table), media_type="application/json")
+
+    @app.get("/api/tables/{code}/qr.svg")
+    async def invite_qr(code: str, request: Request) -> Response:
+        """The invite link (this server's address as the request reached it, then ``/t/CODE``)
+        as a QR code, for a phone at the same table."""
+        table = await hub().get(code)
+        link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
+        return Response(
+            invite_qr_svg(link),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, request: Request) -> dict[str, Any]:

@@ -312,5 +312,7 @@ function copyLinkButton(link) {
   const btn = h("button", { id: "copy-link", onclick: async () => {
     done.textContent = (await copyText(link)) ? t("Copied") : t("Copy it from the address bar");
   } }, t("Copy the invite link"));
-  return h("span", { class: "copylink" }, btn, " ", done);
+  const code = /\/t\/(\w+)/.exec(link);
+  const qr = code ? h("img", { class: "qr", id: "invite-qr", src: `/api/tables/${code[1]}/qr.svg`, alt: t("QR code of the invite link") }) : null;
+  return h("span", { class: "copylink" }, btn, " ", done, qr);
 }
