@@ -521,6 +521,10 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
                 await hub.take_back(table, conn)
             elif kind in ("sync", "hello"):
                 conn.send(protocol.state_payload(table, conn.seat, conn.host))
+            elif kind == "react":
+                hub.react(table, conn, msg.get("reaction"))
+            elif kind == "chat":
+                hub.chat(table, conn, msg.get("text"))
             elif kind == "ping":
                 conn.send(protocol.pong_payload())
             elif kind == "lang":

@@ -233,6 +233,8 @@ function connect(code) {
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       table.msg = msg; table.error = null; renderTable();
+    } else if (msg.type === "reaction" || msg.type === "chat") {
+      heard(msg); // talk.js
     } else if (msg.type === "error") {
       if (msg.code === "stale") send({ type: "sync" });
       // No such table: the server hangs up, and there is nothing to reconnect to.
@@ -254,7 +256,7 @@ function connect(code) {
 }
 
 async function tablePage(code) {
-  table.code = code; table.msg = null; table.selected = null; table.error = null;
+  table.code = code; table.msg = null; talk.heard = []; table.selected = null; table.error = null;
   app.innerHTML = "";
   app.append(h("p", {}, t("Connecting…")));
   connect(code);
@@ -395,7 +397,7 @@ function renderTable() {
     app.append(h("div", { class: "notice" }, t("A rematch is ready."), " ",
       h("button", { id: "go-rematch", onclick: () => go(`/t/${m.table.rematch}`, true) }, t("Go to the rematch"))));
   }
-  if (!m.view) { app.append(lobbyView(m)); noticeTurn(null); return; }
+  if (!m.view) { app.append(lobbyView(m), talkPanel(m)); noticeTurn(null); return; }
   const v = m.view, you = m.you;
   const legal = v.legal_moves;
   const myTurn = legal.length > 0 || (m.table.chance && v.to_move === you.seat);
@@ -496,7 +498,7 @@ function renderTable() {
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
   if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
-  side.append(players, log);
+  side.append(players, talkPanel(m), log); // talk.js: reactions, chat where the rules allow it
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
   noticeTurn(m);
