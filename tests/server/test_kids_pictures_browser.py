@@ -3,7 +3,8 @@
 Every animal space of the board and every card of the hand is a picture with its word, in the
 reader's language, as its alt text (``aria-label`` on the board's SVG ``image``), the word also
 written under it; the pictures are shipped files that load. The log shows the picture of the card
-played. ``SEQUENCE_SHOTS=docs/img`` saves the screenshots (tablet in English, phone in Russian).
+played. ``SEQUENCE_SHOTS=docs/img`` saves the screenshots (tablet in English and French, phone
+in Russian).
 """
 
 from __future__ import annotations
@@ -72,7 +73,11 @@ def open_kids_table(browser: Any, web: ServerThread, ctx_args: dict[str, Any], l
     return ctx, page
 
 
-@pytest.mark.parametrize(("size", "lang"), [(TABLET, "en"), (PHONE, "ru")], ids=["tablet", "phone"])
+@pytest.mark.parametrize(
+    ("size", "lang"),
+    [(TABLET, "en"), (TABLET, "fr"), (PHONE, "ru")],
+    ids=["tablet", "tablet-fr", "phone-ru"],
+)
 def test_every_kids_space_and_card_is_a_picture_with_its_word(
     browser: Any, web: ServerThread, size: dict[str, Any], lang: str
 ) -> None:
@@ -106,6 +111,7 @@ def test_every_kids_space_and_card_is_a_picture_with_its_word(
     page.wait_for_selector(f'#log img.pic[data-card="{card}"]')
     assert page.get_attribute(f'#log img.pic[data-card="{card}"]', "alt") == word(lang, card)
     if SHOTS:
-        name = "web-kids-tablet.png" if size is TABLET else "web-kids-phone-ru.png"
+        kind = "tablet" if size is TABLET else "phone"
+        name = f"web-kids-{kind}.png" if lang == "en" else f"web-kids-{kind}-{lang}.png"
         page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
     ctx.close()

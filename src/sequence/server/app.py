@@ -345,7 +345,7 @@ def create_app(
         return Response(
             invite_qr_svg(link),
             media_type="image/svg+xml",
-            headers={"Cache-Control": "public, max-age=3600"},
+            headers={"Cache-Control": "public, max-age=3600"},  # i18n: ignore
         )
 
     @app.post("/api/tables/{code}/join")

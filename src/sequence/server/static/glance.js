@@ -24,14 +24,14 @@ function teamMark(view, team) {
   return h("span", { class: "mark", style: `color:var(--${view.teams[team].colour})` }, TEAM_MARKS[team % 4]);
 }
 function cardSpan(name) {
-  if (kidsPicture(name)) return h("b", { class: "logcard kids" }, kidsImg(name, "pic small"), cardText(name));
+  if (kidsPicture(name)) return h("b", { class: ["logcard", "kids"] }, kidsImg(name, ["pic", "small"]), cardText(name));
   return h("b", { class: ["logcard", isRed(name) && "red"] }, cardText(name));
 }
 
 /* ---- Sequence for Kids in pictures ------------------------------------------------------------
    Each animal, the Unicorn and the Dragon has a picture (static/kids/, Twemoji, CC-BY 4.0: see
-   static/kids/LICENSE.txt), shown on the board, in the hand and in the log with its word, in the
-   reader's language, under it. The card's name (the engine's) picks the file; nothing else. */
+   static/kids/LICENSE.txt), shown on the board, in the hand and in the log with its word (in the
+   language of the reader) under it. The name of the card, as the engine spells it, picks the file. */
 const KIDS_PICTURES = new Set(["BEAR", "CAT", "COW", "DOG", "DUCK", "ELEPHANT", "FOX", "FROG", "GIRAFFE", "HORSE",
   "LION", "MONKEY", "OWL", "PANDA", "PENGUIN", "PIG", "RABBIT", "TIGER", "ZEBRA", "UNICORN", "DRAGON"]); // i18n: ignore (card names)
 function kidsPicture(name) {

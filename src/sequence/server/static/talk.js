@@ -41,7 +41,7 @@ function talkPanel(m) {
   const playing = m.table.status === "playing";
   const seated = m.you.seat !== null;
   const list = h("ul", { id: "talk-list", class: "talk-list" }, talk.heard.map(heardLine));
-  const panel = h("section", { class: "panel talk", id: "talk" }, h("h2", {}, t("Talk")));
+  const panel = h("section", { class: ["panel", "talk"], id: "talk" }, h("h2", {}, t("Talk")));
   if (playing) {
     panel.append(h("div", { class: "reactions", id: "reactions" }, REACTION_IDS.map((id) =>
       h("button", { class: "small", "data-reaction": id, onclick: () => send({ type: "react", reaction: id }) }, reactionText(id)))));
