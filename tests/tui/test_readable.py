@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from sequence.bots import Bot
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui import cli
 from sequence.tui.app import SequenceApp
@@ -14,6 +13,7 @@ from sequence.tui.narration import move_lines, setup_lines
 from sequence.tui.session import GameSetup, Session
 from sequence.tui.widgets import Gettext, players_text, story_text
 
+from .failing_bot import Failing
 from .helpers import screen_text, settle
 from .test_cli import parse
 
@@ -124,11 +124,6 @@ async def test_the_start_screen_ticks_with_a_mark_and_offers_the_bell() -> None:
         await pilot.pause()
         assert "[x] Bell on your turn" in screen_text(app)
         assert app.screen.chosen().bell  # type: ignore[attr-defined]
-
-
-class Failing(Bot):
-    def choose(self, view: object) -> object:
-        return {}[7]
 
 
 async def test_after_a_forfeit_the_table_marks_nobody_to_play() -> None:

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from sequence.bots import Bot
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui.app import SequenceApp
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
 
+from .failing_bot import Failing
 from .helpers import settle
 
 Snap = Callable[..., bool]
@@ -125,13 +125,6 @@ def test_the_board_after_the_end(snap_compare: Snap, lang: str, size: tuple[int,
     record = GameRecord.from_state(state, tags={"Seat1": "human", "Seat2": "random"})
     app = SequenceApp(session=Session.load(record.to_json()), lang=lang, bot_delay=0)
     assert snap_compare(app, terminal_size=size, run_before=waiting(app, "escape"))
-
-
-class Failing(Bot):
-    """A user's bot with a bug."""
-
-    def choose(self, view: object) -> object:
-        return {}[7]
 
 
 @BOTH
