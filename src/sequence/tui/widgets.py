@@ -463,7 +463,8 @@ def log_text(
     moves: tuple[Move, ...], players: int, _: Gettext, limit: int, current: int | None = None
 ) -> Text:
     """The last ``limit`` moves, numbered; ``current`` (1-based) is highlighted."""
-    out = Text(_("Moves") + "\n", style="bold underline")
+    out = Text()  # the title's style only, not the whole text's (Text(style=) is a base style)
+    out.append(_("Moves") + "\n", style="bold underline")
     numbered = list(enumerate(moves, start=1))
     if current is not None:
         end = max(current, min(len(numbered), limit))
@@ -480,7 +481,8 @@ def story_text(lines: list[Text], title: str, width: int, height: int) -> Text:
     """The newest of ``lines`` that fit in ``height`` rows of ``width`` (each wraps), under the
     title: the latest moves stay in sight however long the game (or a loaded one) is."""
     console = Console(width=max(1, width), no_color=True, file=None, legacy_windows=False)
-    out = Text(title + "\n", style="bold underline")
+    out = Text()  # the title's style only, not the lines' too
+    out.append(title + "\n", style="bold underline")
     room = max(0, height - 1)
     shown: list[Text] = []
     for line in reversed(lines):
