@@ -24,7 +24,9 @@ from sequence.env import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("module", [actions, observation, arrays, environment, gym, batched, openspiel])
+@pytest.mark.parametrize(
+    "module", [actions, observation, arrays, environment, gym, batched, openspiel]
+)
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
