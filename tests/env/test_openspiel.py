@@ -78,3 +78,32 @@ def test_tensors_depend_only_on_the_seats_view(game: str) -> None:
     assert changed or game == "dice"
     # and the tensor does show the seat's own hidden cards: another seat's differs
     assert state.information_state_tensor(0) != info or game == "dice"
+
+
+def test_ismcts_plays_in_sequence_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from sequence.cli.main import main
+
+    rc = main([
+        "tournament", "--game", "kids", "--bot", "ismcts@simulations=4", "--bot", "random",
+        "--games", "2", "--workers", "1", "--json", "-", "--quiet", "--seed", "1",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["forfeits"] == []
+    assert "ismcts@simulations=4" in json.dumps(data)
+
+
+def test_ismcts_is_a_named_bot_that_checks_its_budget() -> None:
+    from sequence.bots import make_bot
+    from sequence.bots.errors import BotSpecError
+    from sequence.engine import State, make_config
+
+    bot = make_bot("ismcts@simulations=3", seed=2)
+    assert isinstance(bot, so.ISMCTSBot) and bot.simulations == 3
+    state = State.new(make_config("classic"), seed=5)
+    view = state.view(state.to_move)
+    assert bot.choose(view) in view.legal_moves
+    with pytest.raises(BotSpecError):
+        make_bot("ismcts@simulations=0")

@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..bots import Bot
+from ..bots.base import check_budget
 from ..engine import (
     OPTIONS,
     Config,
@@ -334,12 +336,75 @@ def load_game(game: str = "classic", **params: Any) -> SequenceGame:
     return pyspiel.load_game(short_name(game), params)  # type: ignore[no-any-return]
 
 
+def game_for(config: Config, **params: Any) -> SequenceGame:
+    """The OpenSpiel game of ``config`` (``params``: ``deals``, ``history``).
+
+    >>> game_for(make_config("draft", players=4)).get_type().short_name
+    'python_sequence_draft'
+    """
+    game = "draft" if config.draft else config.game
+    options = {k: (0 if v is None else v) for k, v in config.options().items() if k != "draft"}
+    return load_game(game, players=config.players, teams=config.teams, **options, **params)
+
+
+class ISMCTSBot(Bot):
+    """OpenSpiel's information-set MCTS (``open_spiel.python.algorithms.ismcts``) as a bot.
+
+    Named ``ismcts`` in :func:`sequence.bots.make_bot` (``ismcts@simulations=200``): the bots
+    layer routes the name here without importing it. Each decision loads the configuration's
+    OpenSpiel game (:func:`game_for`), puts a state consistent with the seat's view at the root
+    (:meth:`State.sample_from_view`; ISMCTS deals the hidden cards anew for every simulation
+    with ``resample_from_infostate``) and plays the action ISMCTS visits most. ``simulations``
+    per decision; ``rollouts``: random games played to evaluate a new leaf; ``uct_c``: the
+    exploration constant.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self, seed: int = 0, simulations: int = 100, rollouts: int = 1, uct_c: float = 2.0
+    ) -> None:
+        super().__init__(seed)
+        check_budget(simulations=simulations, rollouts=rollouts)
+        self.simulations = int(simulations)
+        self.rollouts = int(rollouts)
+        self.uct_c = float(uct_c)
+        self._games: dict[Config, SequenceGame] = {}
+
+    def choose(self, view: View) -> Move:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        config = view.config
+        game = self._games.get(config)
+        if game is None:
+            game = self._games[config] = game_for(config, deals=1)
+        root = game.new_initial_state()
+        root.state = State.sample_from_view(view, self.rng.getrandbits(31))
+        random_state = np.random.RandomState(self.rng.getrandbits(31))
+        evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, self.uct_c, self.simulations, random_state=random_state
+        )
+        rng = self.rng
+
+        def resample(state: SequenceState, player: int) -> SequenceState:
+            return state.resample_from_infostate(player, rng.random)
+
+        bot.set_resampler(resample)
+        action = bot.step(root)
+        return root.actions.action_to_move(int(action))
+
+
 __all__ = [
     "DEALS",
     "GAMES",
+    "ISMCTSBot",
     "SequenceGame",
     "SequenceObserver",
     "SequenceState",
+    "game_for",
     "information_state_string",
     "load_game",
     "observation_string",
