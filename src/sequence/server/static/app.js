@@ -143,9 +143,9 @@ async function lobby() {
     seatsBox.innerHTML = "";
     for (let i = 0; i < n; i++) {
       const sel = h("select", { "data-seat": i, id: `seat-${i}` },
-        h("option", { value: "" }, i === 0 ? t("Me") : t("Open seat")),
+        h("option", { value: "" }, i === 0 ? t("Me") : t("Open seat")), passplay.seatOption(),
         meta.bots.map((b) => h("option", { value: b }, t("Bot: {level}", { level: t(b) }))));
-      seatsBox.append(h("label", {}, t("Seat {n}", { n: i + 1 }), sel));
+      seatsBox.append(h("label", {}, t("Seat {n}", { n: i + 1 }), sel, passplay.nameInput(i, sel))); // passplay.js
     }
   }
   gameSel.onchange = refresh; playersSel.onchange = refresh;
@@ -157,15 +157,18 @@ async function lobby() {
       const options = {};
       for (const o of ["manual_draw", "difficult", "draft"]) { const el = $(`#opt-${o}`); if (el && el.checked) options[o] = true; }
       if ($("#opt-line6") && $("#opt-line6").checked) options.dice_line_length = 6;
-      const bots = [...seatsBox.querySelectorAll("select")].map((s) => s.value || null);
-      const mine = bots.findIndex((b) => b === null);
+      const bots = [...seatsBox.querySelectorAll("select")].map((s) => (s.value === "local" ? null : s.value) || null);
+      // The creator sits at the first seat left open, or with seats on this device at Me or the first of them.
+      const kinds = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+      const mine = kinds.includes("local") ? kinds.findIndex((k, i) => k === "local" || (i === 0 && k === "")) : bots.findIndex((b) => b === null);
       localStorage.setItem("seq.name", name.value);
       const r = await api("POST", "/api/tables", {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
         clock: clockSel.value, bot_level: levelSel.value,
-        public: pub.checked, name: mine >= 0 ? (name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
+        public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
       });
       remember(r.code, r.seat_token, r.host_token);
+      await passplay.afterCreate(r, seatsBox); // the other seats on this device
       go(`/t/${r.code}`);
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
@@ -224,7 +227,7 @@ function connect(code) {
   ws.onopen = () => {
     table.retry = 0;
     $("#conn").textContent = "";
-    ws.send(JSON.stringify({ type: "hello", token: seatToken(code), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    ws.send(JSON.stringify({ type: "hello", token: passplay.token(code, seatToken(code)), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -232,6 +235,7 @@ function connect(code) {
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
+      if (passplay.intercept(msg, code)) return; // a hand-over between seats on this device
       table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "error") {
       if (msg.code === "stale") send({ type: "sync" });
@@ -497,6 +501,7 @@ function renderTable() {
   side.append(players, log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+  keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);
 }
 
@@ -568,8 +573,9 @@ function route() {
 window.addEventListener("popstate", route);
 
 (async function main() {
-  meta = await api("GET", "/api/meta");
+  try { meta = await api("GET", "/api/meta"); } catch (e) { pwa.show(true); return; } // pwa.js
   await loadLanguage(chosenLanguage());
   languageSwitcher();
+  pwa.check();
   route();
 })();
