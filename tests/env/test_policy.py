@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -18,6 +18,18 @@ from sequence.env import SequenceEnv
 from sequence.env.policy import PolicyBot
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_script(name: str) -> ModuleType:
+    sys.path.insert(0, str(ROOT / "scripts"))  # for its `import _venv`
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return module
 
 
 def last_legal(observation: np.ndarray, mask: np.ndarray) -> int:
@@ -57,15 +69,14 @@ def test_an_illegal_answer_is_replaced_and_counted() -> None:
 def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     out = tmp_path / "pool"
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "selfplay.py"), "--game", "kids",
-         "--generations", "2", "--steps", "64", "--eval-games", "2", "--out", str(out)],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    assert "generation 2:" in run.stdout and "2 in the pool" in run.stdout
+    selfplay = _load_script("selfplay")  # in this process: PyTorch is imported once
+    assert selfplay.main([
+        "--game", "kids", "--generations", "2", "--steps", "64", "--eval-games", "2",
+        "--out", str(out),
+    ]) == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "generation 2:" in printed and "2 in the pool" in printed
     snapshot = out / "gen-2.zip"
     assert snapshot.is_file()
     bot = make_bot(f"policy:{snapshot}", seed=0)
