@@ -26,6 +26,13 @@ Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
     take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``
     send me the current state again;
+``{"type": "react", "reaction": ID}``
+    a quick reaction to everyone at the table, one of ``good_game``, ``well_played``,
+    ``hurry_up``, ``oops`` (:mod:`.talk`; one every 2 s);
+``{"type": "chat", "text": TEXT}``
+    a chat message (at most 200 characters, one a second): to everyone in the lobby and after
+    the game; during play from a spectator to the spectators only, and refused
+    (``table_talk``) from a seated player;
 ``{"type": "ping"}``
     keep-alive, answered by ``{"type": "pong"}``.
 
@@ -36,6 +43,9 @@ Server to client:
     the whole table as this connection may see it (``view`` is ``View.to_dict()``); ``clock``
     (tables with a time control) is :func:`clock_info`: whose turn the clock runs for, the
     seconds it has left when the message was sent, and each seat's reserve;
+``{"type": "reaction", "seat": N|null, "name": NAME|null, "reaction": ID}``,
+``{"type": "chat", "seat": N|null, "name": NAME|null, "text": TEXT}``
+    someone at the table (``seat`` ``null``: a spectator) reacted or said something;
 ``{"type": "error", "code": CODE, "message": TEXT, "version": N|null}``
     the request was refused and nothing changed; ``code`` is stable (one of
     :data:`ERROR_CODES`), ``message`` is for the player, in the connection's language.
@@ -67,6 +77,7 @@ ERROR_CODES: Final = (
     "stale",
     "illegal",
     "unavailable",
+    "table_talk",
     # HTTP only
     "not_found",
     "method_not_allowed",
@@ -212,6 +223,16 @@ def error_payload(code: str, message: str, version: int | None = None) -> Payloa
     return Payload(
         _dumps({"type": "error", "code": code, "message": message, "version": version}), _SEAL
     )
+
+
+def talk_payload(kind: str, seat: int | None, name: str | None, said: str) -> Payload:
+    """A reaction (``kind`` ``"reaction"``, ``said`` one of :data:`.talk.REACTIONS`) or a chat
+    message (``"chat"``, ``said`` its checked text) from ``seat`` (``None``: a spectator), with
+    the seat's public name. It holds nothing of the game."""
+    if kind not in ("reaction", "chat"):
+        raise ValueError(f"unknown kind of talk {kind!r}")
+    key = "reaction" if kind == "reaction" else "text"
+    return Payload(_dumps({"type": kind, "seat": seat, "name": name, key: said}), _SEAL)
 
 
 def pong_payload() -> Payload:
