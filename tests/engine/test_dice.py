@@ -211,3 +211,15 @@ def test_cards_and_card_moves_refused_at_dice() -> None:
     st2 = state("dice", 2)
     assert_illegal(st2, "@a3", "the dice must be rolled first")
     assert Move.parse("roll:2+3") in st2.legal_moves
+
+
+def test_a_deep_copied_dice_game_plays_on_like_the_original() -> None:
+    import copy
+
+    from sequence.engine import play_random_game
+
+    state = State.new(make_config("dice", players=2), seed=11)
+    state.push(state.sample_chance())
+    clone = copy.deepcopy(state)  # OpenSpiel clones Python states this way
+    assert clone == state
+    assert play_random_game(clone, 3).outcome == play_random_game(state, 3).outcome

@@ -18,12 +18,16 @@ from sequence.env import (
     gym,
     observation,
     observation_layout,
+    openspiel,
+    policy,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("module", [actions, observation, arrays, environment, gym, batched])
+@pytest.mark.parametrize(
+    "module", [actions, observation, arrays, environment, gym, batched, openspiel, policy]
+)
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
@@ -75,3 +79,17 @@ def test_docs_sizes_match_the_code() -> None:
     for words, (game, players, teams, options) in sizes.items():
         size = observation_layout(make_config(game, players, teams, **options)).size
         assert f"{words} {size}" in text
+
+
+def test_docs_openspiel_and_policy_examples_run() -> None:
+    text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    spiel = next(c for c in blocks if "pyspiel.load_game" in c)
+    namespace: dict[str, object] = {}
+    exec(compile(spiel, "docs/env.md", "exec"), namespace)
+    returns = namespace["returns"]
+    assert len(returns) == 4 and set(returns) <= {-1.0, 0.0, 1.0}  # type: ignore[arg-type]
+    policy = next(c for c in blocks if "PolicyBot(policy=" in c)
+    namespace = {}
+    exec(compile(policy, "docs/env.md", "exec"), namespace)
+    assert namespace["info"]["legal_actions"]  # type: ignore[index]

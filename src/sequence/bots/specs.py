@@ -1,8 +1,10 @@
 """Bots by name: :data:`BOTS`, and :func:`make_bot`, which builds one from a spec.
 
 A spec is a level (``easy``, ``medium``, ``hard``), a bot (``random``, ``casual``, ``greedy``,
-``lookahead``, ``mcts``), or ``package.module:Class`` (or ``path/to/mybot.py:Class``) for your
-own; ``@key=value,...`` after any of them sets constructor arguments (``mcts@time=0.5,depth=8``).
+``lookahead``, ``mcts``; ``ismcts``, OpenSpiel's, with the ``openspiel`` extra), a saved model
+(``policy:path/to/model.zip``, docs/env.md), or ``package.module:Class`` (or
+``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets constructor
+arguments (``mcts@time=0.5,depth=8``).
 A user's module is loaded by :func:`~sequence.bots.loading.user_bot_class`.
 
 >>> make_bot("greedy", seed=3).name
@@ -30,6 +32,15 @@ COURSE_PREFIX = "comp90054:"
 """``comp90054:path/to/myTeam.py``: a COMP90054 course agent (docs/bots.md)."""
 COURSE_ADAPTER = "sequence.compat.comp90054:CourseAgentBot"
 """The bot that runs a course agent, loaded by name like a user's bot (it is a front end's)."""
+
+ROUTED: dict[str, str] = {
+    "ismcts": "sequence.env.openspiel:ISMCTSBot",
+}
+"""Bots that live in a front end (they need its libraries), loaded by name like a user's bot:
+``ismcts`` is OpenSpiel's information-set MCTS (the ``openspiel`` extra, docs/env.md)."""
+POLICY_PREFIX = "policy:"
+"""``policy:path/to/model.zip``: a saved Stable-Baselines3 model playing (docs/env.md)."""
+POLICY_ADAPTER = "sequence.env.policy:PolicyBot"
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
@@ -90,6 +101,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if name.startswith(COURSE_PREFIX):  # a course agent's file: its adapter takes the path
         args = {"path": name[len(COURSE_PREFIX) :], **args}
         name = COURSE_ADAPTER
+    elif name.startswith(POLICY_PREFIX):  # a saved model: the policy adapter takes the path
+        args = {"path": name[len(POLICY_PREFIX) :], **args}
+        name = POLICY_ADAPTER
+    name = ROUTED.get(name, name)
     if ":" in name:
         cls = user_bot_class(name)
         if not (isinstance(cls, type) and issubclass(cls, Bot)):
@@ -100,7 +115,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         try:
             cls = BOTS[name]
         except KeyError:
-            raise BotSpecError("unknown_bot", text=name, known=", ".join(BOTS)) from None
+            raise BotSpecError(
+                "unknown_bot", text=name, known=", ".join([*BOTS, *ROUTED])
+            ) from None
     try:
         inspect.signature(cls).bind(seed=seed, **args)
     except TypeError as exc:  # an unknown argument, or one missing
@@ -115,4 +132,4 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return bot
 
 
-__all__ = ["BOTS", "make_bot", "parse_spec"]
+__all__ = ["BOTS", "ROUTED", "make_bot", "parse_spec"]

@@ -402,6 +402,10 @@ class State:
             c for c in dict.fromkeys(self._hands[seat]) if c in masks and occ & masks[c] == masks[c]
         )
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """``copy.deepcopy`` is :meth:`copy`: the rule objects and tables stay shared."""
+        return self.copy()
+
     def copy(self, stack: bool = True) -> State:
         """An independent copy; with ``stack=False`` it cannot :meth:`pop` past this point."""
         new = State.__new__(State)

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Self-play training on the PettingZoo environment, against a pool of past snapshots.
+
+sb3-contrib's ``MaskablePPO`` learns one seat of :func:`sequence.env.pettingzoo.env`; every
+other seat is played by a policy drawn, each episode, from the pool: the snapshots this run
+saved so far (the newest most often) and, until there is one, the uniform random policy. The
+learner's seat is drawn each episode too. After each generation of ``--steps`` steps the
+model is saved as ``DIR/gen-<k>.zip`` and joins the pool, and its win rate against the random
+bot is printed. Every snapshot plays wherever a bot spec is taken::
+
+    scripts/selfplay.py --game kids --generations 5 --steps 20000 --out runs/kids
+    sequence tournament --game kids --bot policy:runs/kids/gen-5.zip --bot greedy
+
+Seeds: ``--seed`` seeds the model, the environment and the pool's draws, so a run repeats.
+Needs the ``rl`` and ``pettingzoo`` extras (the dev setup has both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+import gymnasium
+import numpy as np
+from sb3_contrib import MaskablePPO
+
+from sequence.env.pettingzoo import SequenceAECEnv
+from sequence.env.policy import Policy, PolicyBot, load_model, model_policy
+
+
+def random_policy(rng: np.random.Generator) -> Policy:
+    def policy(observation: Any, mask: Any) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    return policy
+
+
+class SelfPlayEnv(gymnasium.Env[Any, int]):
+    """One seat of the PettingZoo game as a Gymnasium env; ``pool`` policies play the others."""
+
+    def __init__(self, game: str, pool: list[Policy], seed: int, **config: Any) -> None:
+        self.aec = SequenceAECEnv(game, **config)
+        agent = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(agent)["observation"]
+        self.action_space = self.aec.action_space(agent)
+        self.pool = pool
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.learner = agent
+        self.opponent: Policy = random_policy(self.np_rng)
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
+
+    def _draw_opponent(self) -> Policy:
+        if not self.pool or self.rng.random() < 0.2:
+            return random_policy(self.np_rng)
+        # the newest snapshots most often: weight k + 1 for the k-th
+        weights = [k + 1 for k in range(len(self.pool))]
+        return self.rng.choices(self.pool, weights=weights)[0]
+
+    def _advance(self) -> tuple[Any, float, bool]:
+        """Let the other seats play up to the learner's turn or the end."""
+        for agent in self.aec.agent_iter():
+            obs, _, terminated, truncated, _ = self.aec.last()
+            if terminated or truncated:
+                if agent == self.learner:
+                    reward = float(self.aec._cumulative_rewards[agent])
+                    self._mask = np.zeros_like(self._mask)
+                    return obs["observation"], reward, True
+                self.aec.step(None)
+                continue
+            if agent == self.learner:
+                self._mask = obs["action_mask"]
+                return obs["observation"], 0.0, False
+            self.aec.step(int(self.opponent(obs["observation"], obs["action_mask"])))
+        raise AssertionError("the learner always sees the end")  # pragma: no cover
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.aec.reset(seed=self.rng.getrandbits(31))
+        self.learner = self.rng.choice(self.aec.possible_agents)
+        self.opponent = self._draw_opponent()
+        obs, _, _ = self._advance()
+        return obs, {}
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self.aec.step(int(action))
+        obs, reward, done = self._advance()
+        return obs, reward, done, False, {}
+
+    def action_masks(self) -> Any:
+        return self._mask.astype(bool)
+
+
+def win_rate(path: Path, game: str, games: int, seed: int) -> float:
+    """The snapshot's score (win 1, draw 0.5) against the random bot, seats alternating."""
+    from sequence.bots import RandomBot
+    from sequence.engine import State, StepKind, draw_move, make_config
+
+    bot = PolicyBot(path=str(path))
+    config = make_config(game)
+    score = 0.0
+    for k in range(games):
+        state = State.new(config, seed=seed + k)
+        other = RandomBot(seed=seed + k)
+        mine = k % config.players
+        while (step := state.next_step()).kind is not StepKind.OVER:
+            if step.kind is StepKind.ROLL:
+                state.push(state.sample_chance())
+            elif step.kind is StepKind.DRAW:
+                state.push(draw_move(step.seat))  # type: ignore[arg-type]
+            else:
+                player = bot if step.seat == mine else other
+                state.push(player.choose(state.view(step.seat)), seat=step.seat)
+        returns = state.returns()
+        score += (returns[mine] + 1) / 2
+    return score / games
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="kids", help="classic, kids, dice or draft (kids)")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--generations", type=int, default=5, help="snapshots to make (5)")
+    parser.add_argument("--steps", type=int, default=20_000, help="steps a generation")
+    parser.add_argument("--eval-games", type=int, default=20, help="games against random")
+    parser.add_argument("--max-turns", type=int, default=None, help="a shorter game limit")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("selfplay"), help="snapshot folder")
+    args = parser.parse_args(argv)
+
+    config: dict[str, Any] = {"players": args.players}
+    if args.max_turns:
+        config["max_turns"] = args.max_turns
+    args.out.mkdir(parents=True, exist_ok=True)
+    pool: list[Policy] = []
+    env = SelfPlayEnv(args.game, pool, args.seed, **config)
+    model = MaskablePPO(
+        "MlpPolicy", env, seed=args.seed, n_steps=min(2048, max(32, args.steps)),
+        batch_size=min(64, max(32, args.steps)), verbose=0, device="cpu",
+    )  # fmt: skip
+    start = time.perf_counter()
+    for generation in range(1, args.generations + 1):
+        model.learn(args.steps, reset_num_timesteps=False)
+        path = args.out / f"gen-{generation}.zip"
+        model.save(path)
+        pool.append(model_policy(load_model(path)))
+        rate = win_rate(path, args.game, args.eval_games, seed=args.seed + 10_000)
+        print(
+            f"generation {generation}: {model.num_timesteps} steps, {len(pool)} in the pool,"
+            f" {rate:.0%} against random, {time.perf_counter() - start:.0f}s -> {path}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Policies as bots (a callable, a saved model) and the self-play example script."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from sequence.bots import make_bot
+from sequence.bots.errors import BotSpecError
+from sequence.engine import State, make_config
+from sequence.env import SequenceEnv
+from sequence.env.policy import PolicyBot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_script(name: str) -> ModuleType:
+    sys.path.insert(0, str(ROOT / "scripts"))  # for its `import _venv`
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return module
+
+
+def last_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+    """A policy: the legal action with the highest id."""
+    assert observation.dtype == np.float32 and mask.dtype == np.int8
+    return int(np.flatnonzero(mask)[-1])
+
+
+def test_a_callable_plays_as_a_bot() -> None:
+    state = State.new(make_config("classic"), seed=4)
+    view = state.view(state.to_move)
+    bot = make_bot("policy:tests.env.test_policy:last_legal", seed=1)
+    assert isinstance(bot, PolicyBot)
+    from sequence.env import action_space
+
+    assert bot.choose(view) == action_space(view.config).action_to_move(
+        max(action_space(view.config).actions(view.legal_moves))
+    )
+    env = SequenceEnv("kids", opponents=PolicyBot(policy=last_legal), seed=2)
+    _, info = env.reset()
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(info["legal_actions"][0])
+        done = terminated or truncated
+    assert reward in (-1.0, 0.0, 1.0) and info["termination"]
+
+
+def test_an_illegal_answer_is_replaced_and_counted() -> None:
+    bot = PolicyBot(policy=lambda observation, mask: -5)
+    state = State.new(make_config("kids"), seed=1)
+    assert bot.choose(state.view(state.to_move)) in state.legal_moves
+    assert bot.stats() == {"illegal": 1.0}
+    with pytest.raises(BotSpecError):
+        make_bot("policy:no.such.module:fn")
+
+
+def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pool"
+    selfplay = _load_script("selfplay")  # in this process: PyTorch is imported once
+    assert selfplay.main([
+        "--game", "kids", "--generations", "2", "--steps", "64", "--eval-games", "2",
+        "--out", str(out),
+    ]) == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "generation 2:" in printed and "2 in the pool" in printed
+    snapshot = out / "gen-2.zip"
+    assert snapshot.is_file()
+    bot = make_bot(f"policy:{snapshot}", seed=0)
+    state = State.new(make_config("kids"), seed=9)
+    assert bot.choose(state.view(state.to_move)) in state.legal_moves
+    assert bot.stats() == {"illegal": 0.0}  # the model is masked: it never answers illegally
+
+    from sequence.cli.main import main
+
+    rc = main([
+        "tournament", "--game", "kids", "--bot", f"policy:{snapshot}", "--bot", "random",
+        "--games", "2", "--workers", "1", "--json", "-", "--quiet", "--seed", "1",
+    ])  # fmt: skip
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["forfeits"] == []
