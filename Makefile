@@ -4,28 +4,37 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+APP_STAMP := $(VENV)/.installed-app
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup serve test lint typecheck pytest bench play clean
+.PHONY: setup setup-app serve test lint typecheck pytest bench play clean
 
-$(STAMP): pyproject.toml
+# What playing needs: the package and its runtime dependencies (a minute or so).
+$(APP_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# Stable-Baselines3 (the environment's tests) needs PyTorch: the CPU build, which these
-	# machines hold on disk, first, so the resolver does not fetch the CUDA one.
+	$(BIN)/pip install --quiet -e .
+	touch $(APP_STAMP)
+
+# What the checks and tests need besides: linters, browsers' driver, the RL libraries.
+# Stable-Baselines3 (the environment's tests) needs PyTorch: the CPU build, which these
+# machines hold on disk, first, so the resolver does not fetch the CUDA one.
+$(DEV_STAMP): $(APP_STAMP)
 	$(BIN)/pip install --quiet 'torch==2.13.0'
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV_STAMP)
 
-setup: $(STAMP)
+setup-app: $(APP_STAMP)
 
-serve: setup
+setup: $(DEV_STAMP)
+
+serve: setup-app
 	$(BIN)/sequence serve
 
-play: setup
+play: setup-app
 	$(BIN)/sequence play
 
-bench: setup
+bench: setup-app
 	$(BIN)/sequence bench
 
 # lint-imports: the layers' contracts ([tool.importlinter] in pyproject.toml, docs/architecture.md)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import OPTIONS, ConfigError
+from ..engine import OPTIONS, ConfigError, IllegalMoveError
+from ..engine.errors import LEGACY
 from ..i18n import N_, translator
-from ..i18n.errors import translate_error
+from ..i18n.errors import render_reason, translate_error
 
 
 class RequestError(Exception):
@@ -43,6 +44,9 @@ class RequestError(Exception):
 
     def text(self, lang: str | None) -> str:
         """The message in ``lang`` (English where the catalogue has no translation)."""
+        if isinstance(self.engine, IllegalMoveError) and self.engine.code != LEGACY:
+            # A person clicked the move: the reason alone, not the move's notation before it.
+            return render_reason(self.engine, lang)
         if self.engine is not None:
             return translate_error(self.engine, lang)
         translated = translator(lang).gettext(self.msgid)
