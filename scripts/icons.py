@@ -7,6 +7,9 @@ The PNGs are committed; run this again after changing the favicon:
 
 from __future__ import annotations
 
+import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+
+# isort: split
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
