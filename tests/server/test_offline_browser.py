@@ -62,3 +62,31 @@ def test_a_move_made_offline_lands_exactly_once(browser: Any, web: ServerThread)
     assert [m for m in stored.move_ids if m[2] == mid] == [(version + 1, 0, mid)]
     assert stored.moves[version] == move
     ctx.close()
+
+
+def test_resigning_in_the_browser_ends_the_game_and_lists_the_event(
+    browser: Any, web: ServerThread
+) -> None:
+    with web.http() as http:
+        created = http.post(
+            "/api/tables",
+            json={"game": "classic", "players": 2, "bots": [None, "random"], "name": "Ann"},
+        ).json()
+        http.post(
+            f"/api/tables/{created['code']}/start", json={"host_token": created["host_token"]}
+        )
+    code = created["code"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(web.url + "/")
+    page.evaluate(f"() => localStorage.setItem('seq.seat.{code}', '{created['seat_token']}')")
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_selector("#resign")
+    page.on("dialog", lambda d: d.accept())
+    page.click("#resign")
+    page.wait_for_selector("#end", timeout=10000)
+    assert "You lost." in page.inner_text("#end")
+    assert "resigned: the game is lost" in page.inner_text("#events")
+    assert page.locator("#resign").count() == 0
+    assert web.stored(code).result == "B wins"
+    ctx.close()

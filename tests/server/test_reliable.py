@@ -84,6 +84,22 @@ def test_host_rights_pass_to_a_connected_player_and_come_back(server: ServerThre
     assert [e.kind for e in server.stored(code).events] == ["host", "host"]
 
 
+def test_host_rights_and_events_survive_a_restart(sqlite_url: str) -> None:
+    with ServerThread(sqlite_url, bot_delay=0) as server:
+        code, host, tokens = two_humans(server)
+        start(server, code, host)
+        bob = Client(server, code, tokens[1])
+        assert bob.wait(lambda s: s["you"]["host"])["table"]["host_seat"] == 1
+        bob.close()
+    with ServerThread(sqlite_url, bot_delay=0) as server:
+        bob = Client(server, code, tokens[1])
+        st = bob.wait(lambda s: s["view"] is not None and s["you"]["host"])
+        time.sleep(0.2)
+        bob.drain()
+        assert bob.state is not None and bob.state["table"]["events"] == st["table"]["events"]
+        assert [(e["kind"], e["seat"]) for e in st["table"]["events"]] == [("host", 1)]
+
+
 def test_any_player_hands_a_seat_away_a_while_to_a_bot(sqlite_url: str) -> None:
     with ServerThread(sqlite_url, bot_delay=0, away_seconds=0.5) as server:
         code, host, tokens = two_humans(server)

@@ -379,7 +379,8 @@ class Hub:
     def host_seat_for(table: Table) -> int | None:
         """Who should hold the host's rights: nobody but the host while a connection holds the
         host token (once the game is over, whoever held them); else the seat holding them now
-        while its player is connected, or the first seated person who is."""
+        while its player is connected, or the first seated person who is (if nobody is, they
+        stay where they are)."""
         if table.status == "finished":
             return table.host_seat  # nothing left to host: no more changes to record
         if table.host_connections > 0:
@@ -389,7 +390,9 @@ class Hub:
             s = table.seats[current]
             if s.kind == "human" and s.connections > 0:
                 return current
-        return next((s.seat for s in table.seats if s.kind == "human" and s.connections > 0), None)
+        # Nobody to pass them to: they stay where they are (no change to record).
+        here = (s.seat for s in table.seats if s.kind == "human" and s.connections > 0)
+        return next(here, current)
 
     async def _rehost(self, table: Table) -> None:
         """Give the host's rights to :meth:`host_seat_for` if they changed (a ``host`` event:
@@ -437,6 +440,7 @@ class Hub:
             table.touch()
             self.scheduler.wake(table)
             self.broadcast(table)
+        self._rehost_soon(table)  # the rights of a player who resigned pass on
 
     # --- moves ----------------------------------------------------------------------------------
 

@@ -55,6 +55,9 @@ def table_from(data: TableData) -> Table:
         events=[Event(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in data.events],
         move_ids={(seat, mid): ply for ply, seat, mid in data.move_ids if seat is not None},
     )  # fmt: skip
+    hosts = [e for e in table.events if e.kind == "host"]
+    if hosts:  # whoever held the host's rights still does, until the connections say otherwise
+        table.host_seat = hosts[-1].seat
     if data.turn_seconds is not None:
         table.clock = TimeControl(data.time_control, data.turn_seconds, data.reserve_seconds or 0)
         if data.clock_seat is not None and data.clock_left is not None:
