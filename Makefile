@@ -11,6 +11,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	# Stable-Baselines3 (the environment's tests) needs PyTorch: the CPU build, which these
+	# machines hold on disk, first, so the resolver does not fetch the CUDA one.
+	$(BIN)/pip install --quiet 'torch==2.13.0'
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

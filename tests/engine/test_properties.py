@@ -392,9 +392,14 @@ def test_whole_games_end_properly(cfg: Config, seed: int) -> None:
     outcome = final.outcome
     assert outcome is not None
     if outcome.winner is not None:
-        assert outcome.termination.value in ("sequences", "heart")
+        assert outcome.termination.value in ("sequences", "heart", "draft_empty")
         if outcome.termination.value == "sequences":
             assert len(final.sequence_spaces(outcome.winner)) >= cfg.sequences_to_win
+        if outcome.termination.value == "draft_empty":  # the draft's row ran out: more sequences
+            mine = len(final.sequences[outcome.winner])
+            assert all(
+                len(final.sequences[t]) < mine for t in range(cfg.teams) if t != outcome.winner
+            )
     else:
         assert final.turns <= cfg.max_turns
     for team in range(cfg.teams):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import socket
 import threading
 import time
@@ -218,3 +219,23 @@ def web(sqlite_url: str) -> Iterator[ServerThread]:
     """A server whose bots move quickly, for the browser tests."""
     with ServerThread(sqlite_url, bot_delay=0.05) as srv:
         yield srv
+
+
+@contextlib.contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test, dropped afterwards: the shared ``test``
+    database may hold another checkout's migrations (a newer revision this one cannot read)."""
+    why = postgres_available()
+    if why:
+        pytest.skip(why)
+    import psycopg
+
+    name = f"seq_test_{secrets.token_hex(4)}"
+    admin = PG_URL.replace("+psycopg", "")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")

@@ -5,7 +5,6 @@ the database."""
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from sequence.server.registry import table_from
 from sequence.server.store import Store
 from sequence.server.table import TimeControl
 
-from .conftest import PG_URL, Client, ServerThread, create_table, postgres_available, start
+from .conftest import Client, ServerThread, create_table, fresh_postgres, start
 
 
 @pytest.fixture
@@ -140,20 +139,8 @@ def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'old.db'}"
         return
-    why = postgres_available()
-    if why:
-        pytest.skip(why)
-    import psycopg
-
-    name = f"seq_migration_{secrets.token_hex(4)}"
-    admin = PG_URL.replace("+psycopg", "")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
-        yield PG_URL.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with fresh_postgres() as url:
+        yield url
 
 
 def test_migration_keeps_stored_games(empty_db: str) -> None:

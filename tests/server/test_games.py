@@ -18,7 +18,7 @@ import pytest
 
 from sequence.engine import GameRecord, State, history, roll_reason
 
-from .conftest import PG_URL, Client, ServerThread, create_table, join, postgres_available, start
+from .conftest import Client, ServerThread, create_table, fresh_postgres, join, start
 
 ERROR_KEYS = {"type", "code", "message", "version"}
 
@@ -212,9 +212,6 @@ def test_whole_game_hidden_information(
 
 @pytest.mark.postgres
 def test_whole_games_on_postgresql() -> None:
-    why = postgres_available()
-    if why:
-        pytest.skip(why)
-    with ServerThread(PG_URL, bot_delay=0, rate=10_000, burst=10_000) as srv:
+    with fresh_postgres() as url, ServerThread(url, bot_delay=0, rate=10_000, burst=10_000) as srv:
         play_whole_game(srv, "classic", 4, {}, [None, "random", None, "random"], seed=4)
         play_whole_game(srv, "dice", 2, {}, [None, None], seed=5)

@@ -35,17 +35,17 @@ def test_a_move_made_offline_lands_exactly_once(browser: Any, web: ServerThread)
         " && window.seq.msg.view.legal_moves.length > 0",
         timeout=20000,
     )
-    assert page.locator("#offline").count() == 0
+    assert page.locator("#reconnecting").count() == 0
     version = page.evaluate("() => window.seq.msg.version")
     move = page.evaluate("() => window.seq.msg.view.legal_moves[0]")
     ctx.set_offline(True)
-    page.wait_for_selector("#offline", state="visible", timeout=5000)
-    assert "Reconnecting" in page.inner_text("#offline")
+    page.wait_for_selector("#reconnecting", state="visible", timeout=5000)
+    assert "Reconnecting" in page.inner_text("#reconnecting")
     # The layer blocks the board: a click on it does not reach a space.
     assert page.evaluate(
         "() => { const r = document.querySelector('#board').getBoundingClientRect();"
         " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)"
-        ".closest('#offline') !== null; }"
+        ".closest('#reconnecting') !== null; }"
     )
     # A move made as the connection went down (a click that raced it) waits in the outbox.
     page.evaluate(f"() => sendMove({move!r})")
@@ -57,7 +57,7 @@ def test_a_move_made_offline_lands_exactly_once(browser: Any, web: ServerThread)
         f"() => window.seq.msg.version > {version} && window.seq.outbox.length === 0",
         timeout=20000,
     )
-    page.wait_for_selector("#offline", state="detached", timeout=5000)
+    page.wait_for_selector("#reconnecting", state="detached", timeout=5000)
     stored = web.stored(code)
     assert [m for m in stored.move_ids if m[2] == mid] == [(version + 1, 0, mid)]
     assert stored.moves[version] == move

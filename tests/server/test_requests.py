@@ -32,20 +32,32 @@ def finished_bot_game(server: ServerThread, **body: Any) -> str:
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ('{"game": [], "players": 2}', "unknown game"),
-        ('{"game": {}, "players": 2}', "unknown game"),
-        ('{"game": "classic", "players": 2.9}', "whole numbers"),
-        ('{"game": "classic", "players": true}', "whole numbers"),
-        ('{"game": "classic", "players": 1e400}', "whole numbers"),
-        ('{"game": "classic", "players": Infinity}', "whole numbers"),
-        ('{"game": "classic", "players": 2, "teams": -Infinity}', "whole numbers"),
-        ('{"game": "classic", "players": 2, "options": {"max_turns": 1e400}}', "whole number"),
-        ('{"game": "kids", "players": 2, "options": {"chips_per_colour": 2.5}}', "whole number"),
+        ('{"game": [], "players": 2}', "game is text"),
+        ('{"game": {}, "players": 2}', "game is text"),
+        ('{"game": "checkers", "players": 2}', "unknown game checkers"),
+        ('{"game": "classic", "players": 2.9}', "players must be a whole number"),
+        ('{"game": "classic", "players": "2"}', "players must be a whole number"),
+        ('{"game": "classic", "players": true}', "players must be a whole number"),
+        ('{"game": "classic", "players": 1e400}', "players must be a whole number"),
+        ('{"game": "classic", "players": 2, "teams": 1.5}', "teams must be a whole number"),
+        ('{"game": "classic", "players": 2, "options": {"max_turns": 1e400}}',
+         "options.max_turns must be a whole number"),
+        ('{"game": "kids", "players": 2, "options": {"chips_per_colour": 2.5}}',
+         'options.chips_per_colour is a whole number or "us"'),
+        ('{"game": "kids", "players": 2, "options": {"difficult": true}}',
+         "option difficult does not apply to Sequence for Kids"),
+        ('{"game": "classic", "players": 2, "options": {"colour": "red"}}',
+         "unknown option colour"),
+        ('{"game": "classic", "players": 2, "options": {"draft": "yes"}}',
+         "options.draft is true or false"),
+        ('{"game": "kids", "players": 2, "bots": "easy"}', "bots is a list"),
+        ('{"game": "kids", "players": 2, "colour": "red"}',
+         "colour is not a field of this request"),
         ('{"game": "kids", "players": 2, "public": "false"}', "public is true or false"),
         ('{"game": "kids", "players": 2, "name": "Ann", "seat": -1}', "no seat -1"),
         ('{"game": "kids", "players": 2, "name": "Ann", "seat": 7}', "no seat 7"),
     ],
-)
+)  # fmt: skip
 def test_bad_create_values_are_refused(server: ServerThread, body: str, says: str) -> None:
     with server.http() as http:
         r = http.post("/api/tables", content=body.encode())
@@ -126,9 +138,10 @@ def test_tokens_that_are_not_text_are_refused(server: ServerThread) -> None:
             ("seats/1/bot", "host_token"),
         ]:
             for token in (5, [1], {"a": 1}, True):
-                r = http.post(f"/api/tables/{code}/{path}", json={key: token, "level": "random"})
+                body = {key: token, **({"level": "random"} if path.endswith("bot") else {})}
+                r = http.post(f"/api/tables/{code}/{path}", json=body)
                 assert r.status_code == 400, (path, token, r.text)
-                assert r.json() == {"error": "bad_message", "message": "tokens are text"}
+                assert r.json() == {"error": "bad_message", "message": f"{key} is text"}
         assert http.get(f"/api/tables/{code}").json()["status"] == "lobby"
 
 

@@ -21,19 +21,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Collection, Sequence
-from itertools import combinations
 from typing import Any
 
 from . import rng as rngmod
 from .board import TEAM_LETTERS, Bitboard, Space, board_text
 from .card_rules import CardRules, DraftRules, Refusal, card_label
-from .cards import Card, card_rank
+from .cards import Card
 from .dice_rules import ROLL_OUTCOMES, DiceRules
 from .errors import IllegalMoveError
 from .games import Config, make_config
+from .lines import choose_windows, new_windows
 from .moves import Move as Move
 from .moves import MoveKind, card_move, draw_move, penalty_move, roll_move
 from .position import read_position, write_position
+from .setup import cut_for_dealer, roll_dice, roll_off
 from .tables import game_tables
 from .tuples import replaced, without
 from .turn import CHANCE, Outcome, Phase, Setup, Step, StepKind, Termination
@@ -181,9 +182,9 @@ class State:
         r = rngmod.seed_state(seed)
         n = config.players
         if config.game == "dice":
-            r, setup = _roll_off(r, n)
+            r, setup = roll_off(r, n)
         elif config.game == "classic":
-            r, setup = _cut_for_dealer(r, n, config.spec.deck)
+            r, setup = cut_for_dealer(r, n, config.spec.deck)
         else:
             # Kids cards have no rank to cut with: the dealer is drawn at random (RULES.md §3).
             r, dealer = rngmod.below(r, n)
@@ -283,7 +284,7 @@ class State:
         cached = self._next_roll
         if cached is not None and cached[0] == rng:
             return cached[2]
-        after, a, b = _roll(rng)
+        after, a, b = roll_dice(rng)
         move = roll_move(a, b)
         self._next_roll = (rng, after, move)
         return move
@@ -640,7 +641,7 @@ class State:
             self._remove(move.space)  # type: ignore[arg-type]
         elif kind is _ROLL:
             cached = self._next_roll
-            self._rng = cached[1] if cached and cached[0] == self._rng else _roll(self._rng)[0]
+            self._rng = cached[1] if cached and cached[0] == self._rng else roll_dice(self._rng)[0]
             self._roll = move.dice
             self._phase = _ACT
             return
@@ -747,67 +748,13 @@ class State:
 
     def _new_sequences(self, team: int, space: Space, own: Bitboard) -> None:
         existing = self._seqs[team]
-        candidates = [
-            w
-            for w in self._t.geo.through[space]
-            if own & w == w and all((w & e).bit_count() <= 1 for e in existing)
-        ]
-        if not candidates:
-            return
-        chosen = self._choose_windows(team, candidates, own)
-        self._record(team, existing + chosen)
+        candidates = new_windows(self._t.geo.through[space], own, existing)
+        if candidates:
+            chosen = choose_windows(self._t.geo, candidates, own, existing, self._opponents(team))
+            self._record(team, existing + chosen)
 
-    def _choose_windows(
-        self, team: int, candidates: list[Bitboard], own: Bitboard
-    ) -> tuple[Bitboard, ...]:
-        """Which five (RULES.md §1 Decision), for a placement that completes several windows.
-
-        1. The most sequences: the largest set of complete windows sharing at most one space
-           with each other and with the team's existing sequences.
-        2. Among those, the most room for a later sequence: for each chosen window, the best
-           window on the same line that could still become a new sequence (sharing at most one
-           space with all chosen and existing ones, holding no opponent chip), counted by the
-           team's chips already in it.
-        3. Then the windows nearest the top-left (smallest space numbers), so it is deterministic.
-        """
-        if len(candidates) == 1:
-            return (candidates[0],)
-        geo = self._t.geo
-        existing = self._seqs[team]
-        opponents = self._occ & ~self._chips[team]
-        pool = sorted(candidates, key=lambda w: geo.window_spaces[w])[:12]
-        best: tuple[tuple[int, int, tuple[tuple[Space, ...], ...]], tuple[Bitboard, ...]] | None = (
-            None
-        )
-        for size in range(len(pool), 0, -1):
-            for combo in combinations(pool, size):
-                if any((a & b).bit_count() > 1 for a, b in combinations(combo, 2)):
-                    continue
-                held = existing + combo
-                room = 0
-                for w in combo:
-                    line = geo.line_of[w]
-                    room += max(
-                        (
-                            (own & other).bit_count()
-                            for other in geo.windows
-                            if geo.line_of[other] == line
-                            and not other & opponents
-                            and all((other & h).bit_count() <= 1 for h in held)
-                        ),
-                        default=0,
-                    )
-                # Larger is better; negated spaces make the top-left window win a tie.
-                order = tuple(
-                    tuple(-s for s in ws) for ws in sorted(geo.window_spaces[w] for w in combo)
-                )
-                key = (size, room, order)
-                if best is None or key > best[0]:
-                    best = (key, combo)
-            if best is not None:
-                break
-        assert best is not None
-        return best[1]
+    def _opponents(self, team: int) -> Bitboard:
+        return self._occ & ~self._chips[team]
 
     def _record(self, team: int, seqs: tuple[Bitboard, ...]) -> None:
         self._seqs = replaced(self._seqs, team, seqs)
@@ -833,13 +780,11 @@ class State:
         """After a sequence is broken (``difficult``), a run still five long counts again."""
         own = self._chips[team] | self._t.free
         existing = self._seqs[team]
-        candidates = [
-            w
-            for w in self._t.geo.windows
-            if own & w == w and all((w & e).bit_count() <= 1 for e in existing)
-        ]
+        geo = self._t.geo
+        candidates = new_windows(geo.windows, own, existing)
         if candidates:
-            self._record(team, existing + self._choose_windows(team, candidates, own))
+            chosen = choose_windows(geo, candidates, own, existing, self._opponents(team))
+            self._record(team, existing + chosen)
 
     def _end_action(self, seat: int) -> None:
         """After a card is played (or a Dice roll used): draw, then the next turn."""
@@ -990,51 +935,6 @@ class State:
         """The board for people: the label of each space, and team letters on chips, under the
         column letters and beside the row numbers that the move notation uses (``d3``)."""
         return board_text(self.config.spec.layout, self.chip_at, self._locked)
-
-
-# --- set-up helpers ---------------------------------------------------------------------------
-
-
-def _cut_for_dealer(r: int, players: int, deck: Sequence[Card]) -> tuple[int, Setup]:
-    """Everyone cuts a card; the lowest deals (Aces high), ties cut again (RULES.md §2.3)."""
-    contenders = list(range(players))
-    rounds = []
-    while True:
-        # Each contender cuts a different card from the shuffled deck.
-        pile = list(deck)
-        cut_cards = []
-        for _ in contenders:
-            r, i = rngmod.below(r, len(pile))
-            cut_cards.append(pile.pop(i))
-        cut = tuple(zip(contenders, cut_cards, strict=True))
-        rounds.append(cut)
-        low = min(card_rank(c) for _, c in cut)
-        contenders = [seat for seat, c in cut if card_rank(c) == low]
-        if len(contenders) == 1:
-            dealer = contenders[0]
-            return r, Setup(dealer=dealer, first=(dealer + 1) % players, cuts=tuple(rounds))
-
-
-def _roll(r: int) -> tuple[int, int, int]:
-    r, a = rngmod.below(r, 6)
-    r, b = rngmod.below(r, 6)
-    return r, a + 1, b + 1
-
-
-def _roll_off(r: int, players: int) -> tuple[int, Setup]:
-    """Everyone rolls both dice; the highest total starts, ties roll again (RULES.md §4)."""
-    contenders = list(range(players))
-    rounds = []
-    while True:
-        rolled = []
-        for seat in contenders:
-            r, a, b = _roll(r)
-            rolled.append((seat, (a, b)))
-        rounds.append(tuple(rolled))
-        high = max(a + b for _, (a, b) in rolled)
-        contenders = [seat for seat, (a, b) in rolled if a + b == high]
-        if len(contenders) == 1:
-            return r, Setup(dealer=None, first=contenders[0], rolls=tuple(rounds))
 
 
 def count_cards(state: State) -> Counter[Card]:

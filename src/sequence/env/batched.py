@@ -53,6 +53,7 @@ from numpy.typing import NDArray
 from ..engine import Config, MoveKind, State, make_config
 from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
+from ..engine.lines import choose_windows
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
 from .observation import ObservationLayout, observation_layout
@@ -613,24 +614,20 @@ class BatchedSequenceEnv:
 
     def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
         """Which windows a placement completing several records: the engine's own decision
-        (``State._choose_windows``, RULES.md §1), asked of a state holding this board."""
+        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on this game's board."""
         self.counters["window_choices"] += 1
-        state = State(self.config)
         chips = [0] * self.teams
         for s in np.flatnonzero(self.board[g] >= 0).tolist():
             chips[int(self.board[g, s])] |= 1 << s
-        state._chips = tuple(chips)
         occupied = 0
         for m in chips:
             occupied |= m
-        state._occ = occupied
         bits = self._window_bits
-        state._seqs = tuple(
-            tuple(bits[w] for w in self.seqs[g, t, : self.seq_count[g, t]].tolist())
-            for t in range(self.teams)
-        )
+        existing = tuple(bits[w] for w in self.seqs[g, team, : self.seq_count[g, team]].tolist())
         own = chips[team] | self.config.spec.layout.free
-        chosen = state._choose_windows(team, [bits[w] for w in windows], own)
+        chosen = choose_windows(
+            self._geo, [bits[w] for w in windows], own, existing, occupied & ~chips[team]
+        )
         return [self._window_id[w] for w in chosen]
 
     # --- observations --------------------------------------------------------------------------

@@ -20,18 +20,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import (
@@ -41,8 +45,8 @@ from ..engine import (
     ConfigError,
     GameRecord,
     Move,
-    config_from_dict,
     dice_line_lengths,
+    make_config,
     player_counts,
     takes_option,
     team_counts,
@@ -51,12 +55,36 @@ from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, norma
 from ..i18n.howto import rules_html
 from . import protocol
 from .connection import Connection, ConnectionClosed
-from .errors import RequestError, engine_refusal
+from .errors import RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
+from .limits import MAX_DEPTH, ClientLimiter, json_depth
+from .models import (
+    Catalogue,
+    Created,
+    CreateTable,
+    ErrorAnswer,
+    Finished,
+    Join,
+    Joined,
+    Meta,
+    OpenTables,
+    Rematch,
+    Rematched,
+    Replay,
+    Rules,
+    SeatBot,
+    SeatBotAnswer,
+    Start,
+    Started,
+    TableInfo,
+)
+from .models import Record as RecordAnswer
 from .protocol import MAX_MESSAGE
 from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control
 from .store import Store
 from .table import Table
+
+log = logging.getLogger("sequence.server")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384
@@ -100,41 +128,124 @@ def _too_large() -> RequestError:
     )
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    # Refuse by the declared length, and stop reading past the limit, so that a huge upload
-    # never sits in memory.
-    declared = request.headers.get("content-length", "")
-    if declared.isdecimal() and int(declared) > MAX_BODY:
-        raise _too_large()
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise _too_large()
-    if not raw:
-        return {}
+def _too_deep() -> RequestError:
+    return RequestError(
+        "bad_json",
+        N_("the JSON nests deeper than {limit} levels; nothing was done"),
+        limit=MAX_DEPTH,
+    )
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(constant)  # NaN, Infinity: Python reads them, JSON has no such numbers
+
+
+def _check_body(raw: bytes) -> bool:
+    """Refuse a request body that is not JSON, or nests too deeply to parse safely, before
+    FastAPI parses it; return whether there is one (an empty body is left to the route's
+    model, which says what is missing)."""
+    if not raw.strip():
+        return False
+    if json_depth(raw) > MAX_DEPTH:
+        raise _too_deep()
     try:
-        data = json.loads(raw)
-    except ValueError:
+        json.loads(raw, parse_constant=_not_json)
+    except (ValueError, RecursionError):
         raise RequestError("bad_json", N_("the request body is not JSON")) from None
-    if not isinstance(data, dict):
-        raise RequestError("bad_message", N_("the request body must be a JSON object"))
-    return data
+    return True
 
 
-def _token(body: dict[str, Any], key: str) -> str | None:
-    """A secret token from a request body: text or absent."""
-    token = body.get(key)
-    if not isinstance(token, str | None):
-        raise RequestError("bad_message", N_("tokens are text"))
-    return token
+class BodyGuard:
+    """ASGI middleware: every request body is at most :data:`MAX_BODY` bytes (a longer declared
+    ``Content-Length`` is refused before the body is read) and well-formed JSON of at most
+    :data:`~.limits.MAX_DEPTH` levels; anything else is a 413 or 400 in the API's error format,
+    and the app never sees it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        try:
+            declared = headers.get("content-length", "")
+            if declared.isdecimal() and int(declared) > MAX_BODY:
+                raise _too_large()
+            raw = b""
+            more = True
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                raw += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(raw) > MAX_BODY:
+                    raise _too_large()
+            if _check_body(raw):
+                # JSON whatever the client declared (curl -d says form data): FastAPI reads
+                # a body as JSON only when the header says so.
+                scope = dict(scope)
+                scope["headers"] = [
+                    *((k, v) for k, v in scope["headers"] if k.lower() != b"content-type"),
+                    (b"content-type", b"application/json"),
+                ]
+        except RequestError as exc:
+            await _error(exc, request_language(headers))(scope, receive, send)
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
-def _seat_number(body: dict[str, Any]) -> int | None:
-    seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise RequestError("bad_message", N_("seat is a number"))
-    return seat
+def _client(request: Request) -> str:
+    """Who a request comes from, for the rate limits: its address (behind a proxy, uvicorn's
+    ``--forwarded-allow-ips`` makes it the client's)."""
+    return request.client.host if request.client else "?"
+
+
+def _limit(limiter: ClientLimiter, request: Request) -> None:
+    wait = limiter.take(_client(request))
+    if wait:
+        raise RateLimited(limiter.retry_after(wait))
+
+
+class RateLimited(RequestError):
+    """429: too many tables created or joined from one client; ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: str) -> None:
+        super().__init__(
+            "rate_limited",
+            N_("too many requests: try again in {seconds} s; nothing was done"),
+            429,
+            seconds=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers of a route, for the OpenAPI description."""
+    return {status: {"model": ErrorAnswer, "description": ERROR_STATUSES[status]}
+            for status in statuses}  # fmt: skip
+
+
+ERROR_STATUSES: dict[int, str] = {
+    400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
+    403: "not_host, not_seated, not_finished: the token lacks this right",  # i18n: ignore
+    404: "unknown_table (or an unknown game, language, ply)",  # i18n: ignore
+    409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
+    413: "too_large: the body is over 16 KiB",  # i18n: ignore
+    429: "rate_limited: too many tables made or joined (see Retry-After)",  # i18n: ignore
+}
+"""What each error status of the API means (every error is ``{error, message}``)."""
 
 
 def create_app(
@@ -143,11 +254,23 @@ def create_app(
     executor: Executor | None = None,
     rate: float = 20.0,
     burst: float = 40.0,
+    create_rate: float = 10 / 60,
+    create_burst: float = 10,
+    join_rate: float = 30 / 60,
+    join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
 ) -> FastAPI:
-    """The app for the database at ``db`` (migrated and resumed at start-up); ``away_seconds``:
-    how long a player must be gone before another may hand their seat to a bot."""
+    """The app for the database at ``db`` (migrated and resumed at start-up).
+
+    ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
+    ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
+    second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
+    ``away_seconds``: how long a player must be gone before another may hand their seat to a
+    bot.
+    """
     state: dict[str, Any] = {}
+    creates = ClientLimiter(create_rate, create_burst)
+    joins = ClientLimiter(join_rate, join_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -164,7 +287,15 @@ def create_app(
                 pool.shutdown(wait=False, cancel_futures=True)
             store.close()
 
-    app = FastAPI(title="Sequence", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Sequence",
+        description=API_DESCRIPTION,
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_middleware(BodyGuard)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def hub() -> Hub:
@@ -172,23 +303,27 @@ def create_app(
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
-        return _error(exc, request_language(request.headers))
+        response = _error(exc, request_language(request.headers))
+        if isinstance(exc, RateLimited):
+            response.headers["Retry-After"] = exc.retry_after
+        return response
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # The typed path and query parameters (seat, ply, limit) are all whole numbers; answer in
-        # the API's own error format rather than FastAPI's.
-        names = sorted({str(e["loc"][-1]) for e in exc.errors() if e.get("loc")})
-        error = RequestError(
-            "bad_message", N_("{name} must be a whole number"), name=", ".join(names) or "?"
-        )
-        return _error(error, request_language(request.headers))
+    async def invalid_request_handler(
+        request: Request, exc: RequestValidationError
+    ) -> JSONResponse:
+        # A body that does not fit its model, a path or query parameter that is not a number:
+        # a 400 in the API's own error format (not FastAPI's 422), naming the field.
+        return _error(invalid_request(exc.errors()), request_language(request.headers))
 
     @app.exception_handler(HTTPException)
     async def routing_error(request: Request, exc: HTTPException) -> Response:
         # No route for the path (or no such static file), or a method the route does not take:
         # the API's own error format too, rather than FastAPI's {"detail": ...}.
         path = request.url.path[:100]
+        if exc.status_code == 400:  # FastAPI could not read the body (BodyGuard checks first)
+            error = RequestError("bad_json", N_("the request body is not JSON"))
+            return _error(error, request_language(request.headers))
         if exc.status_code not in (404, 405):  # none raised by this app; kept as they come
             return await http_exception_handler(request, exc)
         if exc.status_code == 404:
@@ -211,6 +346,19 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        # At the root, so that its scope is the whole app; never cached by the browser itself.
+        return FileResponse(
+            STATIC / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
+        )
+
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -223,7 +371,7 @@ def create_app(
     async def rules_page(game: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/api/rules/{game}")
+    @app.get("/api/rules/{game}", response_model=Rules, responses=_errors(404))
     async def rules(game: str, request: Request) -> dict[str, Any]:
         """The "how to play" page of a game, as HTML, in the request's language."""
         if game not in GAMES:
@@ -236,7 +384,7 @@ def create_app(
         lang = request_language(request.headers)
         return {"game": game, "lang": lang, "html": rules_html(game, lang)}
 
-    @app.get("/api/meta")
+    @app.get("/api/meta", response_model=Meta)
     async def meta(request: Request) -> dict[str, Any]:
         return {
             # What the create form offers, asked of the engine: it never re-derives a rule.
@@ -244,7 +392,7 @@ def create_app(
                 g: {
                     "title": SPECS[g].title,
                     "players": list(player_counts(g)),
-                    "teams": {n: list(team_counts(g, n)) for n in player_counts(g)},
+                    "teams": {str(n): list(team_counts(g, n)) for n in player_counts(g)},
                     "options": [name for name in OPTIONS if takes_option(g, name)],
                 }
                 for g in GAMES
@@ -264,7 +412,7 @@ def create_app(
             "language": request_language(request.headers),
         }
 
-    @app.get("/api/i18n/{lang}")
+    @app.get("/api/i18n/{lang}", response_model=Catalogue, responses=_errors(404))
     async def i18n(lang: str) -> dict[str, Any]:
         if lang not in SUPPORTED:
             raise RequestError(
@@ -276,38 +424,29 @@ def create_app(
             )
         return catalog_json(lang)
 
-    @app.post("/api/tables")
-    async def create(request: Request) -> dict[str, Any]:
-        body = await _body(request)
-        public = body.get("public", True)
-        if not isinstance(public, bool):
-            raise RequestError("bad_message", N_("public is true or false"))
-        for required in ("game", "players"):  # the engine would default them: a client must not
-            if body.get(required) is None:
-                raise RequestError(
-                    "bad_message",
-                    N_("{name} is missing: a table needs a game and a number of players"),
-                    name=required,
-                )
-        spec = {"game": body["game"], "players": body["players"]}
-        if body.get("teams") is not None:
-            spec["teams"] = body["teams"]
-        options = body.get("options") or {}
-        if not isinstance(options, dict):
-            raise RequestError("bad_message", N_("options must be an object"))
-        try:
-            config = config_from_dict({**options, **spec})
+    @app.post("/api/tables", response_model=Created, responses=_errors(400, 413, 429))
+    async def create(body: CreateTable, request: Request) -> dict[str, Any]:
+        """A new table in the lobby; with a ``name``, its creator takes a seat."""
+        _limit(creates, request)
+        options = body.options.model_dump(exclude_none=True) if body.options else {}
+        spec: dict[str, Any] = {"game": body.game, "players": body.players}
+        if body.teams is not None:
+            spec["teams"] = body.teams
+        try:  # the engine says what the game takes (its reason, translated, if not)
+            config = make_config(**spec, **options)
         except ConfigError as exc:
             raise engine_refusal("bad_message", exc) from None
-        bots = body.get("bots") or []
-        if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
-            raise RequestError("bad_message", N_("bots is a list with a level or null per seat"))
-        clock = check_time_control(body.get("clock", "off"))
-        level = body.get("bot_level")
-        if level is not None:
-            check_level(level)
+        clock = check_time_control(body.clock)
+        if body.bot_level is not None:
+            check_level(body.bot_level)
         table, host_token, seat_token, seat = await hub().create(
-            config, bots, public, body.get("name"), _seat_number(body), clock, level
+            config,
+            list(body.bots or []),
+            body.public,
+            body.name,
+            body.seat,
+            clock,
+            body.bot_level,
         )
         return {
             "code": table.code,
@@ -317,46 +456,67 @@ def create_app(
             "seat": seat,
         }
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", response_model=OpenTables)
     async def open_tables() -> dict[str, Any]:
+        """Public tables: lobbies to join and games in play to watch, the most recent first."""
         return {"tables": hub().registry.open_tables()}
 
-    @app.get("/api/tables/{code}")
+    @app.get("/api/tables/{code}", response_model=TableInfo, responses=_errors(404))
     async def table_info(code: str) -> Response:
+        """A table's public facts: settings, seats, names, who is away, where it stands."""
         table = await hub().get(code)
         return Response(protocol.table_meta_json(table), media_type="application/json")
 
-    @app.post("/api/tables/{code}/join")
-    async def join(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+    @app.post(
+        "/api/tables/{code}/join",
+        response_model=Joined,
+        responses=_errors(400, 404, 409, 413, 429),
+    )
+    async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
+        """Take a seat in the lobby: the answer holds the seat's secret token."""
+        _limit(joins, request)
         table = await hub().get(code)
-        seat, token = await hub().join(table, _seat_number(body), body.get("name"))
+        seat, token = await hub().join(table, body.seat, body.name)
         return {"code": table.code, "seat": seat, "seat_token": token}
 
-    @app.post("/api/tables/{code}/start")
-    async def start(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+    @app.post(
+        "/api/tables/{code}/start",
+        response_model=Started,
+        responses=_errors(400, 403, 404, 409, 413),
+    )
+    async def start(code: str, body: Start) -> dict[str, Any]:
+        """The host deals, once every seat has a player or a bot."""
         table = await hub().get(code)
-        await hub().start(table, _token(body, "host_token"))
+        await hub().start(table, body.host_token)
         return {"code": table.code, "status": table.status}
 
-    @app.post("/api/tables/{code}/seats/{seat}/bot")
-    async def seat_bot(code: str, seat: int, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+    @app.post(
+        "/api/tables/{code}/seats/{seat}/bot",
+        response_model=SeatBotAnswer,
+        responses=_errors(400, 403, 404, 409, 413),
+    )
+    async def seat_bot(code: str, seat: int, body: SeatBot) -> dict[str, Any]:
+        """The host seats a bot (``level: null``: opens the seat in the lobby), or in play has
+        one stand in for a player who is away."""
         table = await hub().get(code)
-        token = _token(body, "host_token") or _token(body, "token")
-        await hub().set_bot(table, seat, body.get("level"), token)
+        await hub().set_bot(table, seat, body.level, body.host_token or body.token)
         return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}
 
-    @app.post("/api/tables/{code}/rematch")
-    async def rematch(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+    @app.post(
+        "/api/tables/{code}/rematch",
+        response_model=Rematched,
+        responses=_errors(400, 403, 404, 409, 413, 429),
+    )
+    async def rematch(code: str, body: Rematch, request: Request) -> dict[str, Any]:
+        """A player (or the host) of a finished game opens a new table with the same people."""
+        _limit(creates, request)
         table = await hub().get(code)
-        new = await hub().rematch(table, _token(body, "token"))
+        new = await hub().rematch(table, body.token)
         return {"code": new.code, "url": f"/t/{new.code}"}
 
-    @app.get("/api/finished")
+    @app.get("/api/finished", response_model=Finished, responses=_errors(400))
     async def finished(limit: int = 50) -> dict[str, Any]:
+        """Finished public games, newest first (``limit``: 1 to 200)."""
         rows = await hub().registry.finished(max(1, min(limit, 200)))
         return {
             "games": [
@@ -379,8 +539,9 @@ def create_app(
             )
         return table
 
-    @app.get("/api/tables/{code}/record")
+    @app.get("/api/tables/{code}/record", response_model=RecordAnswer, responses=_errors(403, 404))
     async def record(code: str) -> dict[str, Any]:
+        """A finished game's record, as JSON and as text."""
         table = await finished_table(code)
         tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
         if table.result and table.state.outcome is None:
@@ -394,8 +555,13 @@ def create_app(
             "events": [e.to_dict() for e in table.events],
         }
 
-    @app.get("/api/tables/{code}/replay/{ply}")
+    @app.get(
+        "/api/tables/{code}/replay/{ply}",
+        response_model=Replay,
+        responses=_errors(400, 403, 404),
+    )
     async def replay(code: str, ply: int) -> Response:
+        """The spectators' view of a finished game after ``ply`` moves."""
         table = await finished_table(code)
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
@@ -411,17 +577,55 @@ def create_app(
     async def ws(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
         conn = Connection(websocket, rate, burst)
+        close = (CLOSE_NORMAL, "")
         try:
-            await serve_connection(hub(), conn, code)
+            close = await serve_connection(hub(), conn, code)
         except (ConnectionClosed, WebSocketDisconnect):
             pass
+        except Exception:
+            # A bug, not the client's doing: it is logged, and the client is told and closed
+            # with 1011 rather than left with a connection that ends for no reason.
+            log.exception("WebSocket session at %s failed", code[:20])
+            error = RequestError("unavailable", N_("the server failed; reconnect"))
+            conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
+            close = (CLOSE_ERROR, "server error")  # i18n: ignore
         finally:
             await conn.finish()
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await websocket.close(*close)
 
     app.state.hub = hub
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+API_DESCRIPTION = (
+    "The HTTP API of `sequence serve` (docs/server.md). "  # i18n: ignore (for developers)
+    'Every error is `{"error": CODE, "message": TEXT}` (the message in the '
+    "request's `Accept-Language`), and a refused request changes nothing. Besides the "
+    "answers declared for each operation, any path the API does not have is a 404 "
+    "`not_found` and any method a path does not take a 405 `method_not_allowed` (with "
+    "`Allow`). The game itself is played over the WebSocket `/ws/{code}` (docs/server.md)."
+)
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's description without its 422 answers: this API refuses a request that does not
+    fit with a 400 in its own error format (declared on each operation)."""
+    if app.openapi_schema is None:
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            description=app.description,
+            routes=app.routes,
+        )
+        for path in schema.get("paths", {}).values():
+            for operation in path.values():
+                operation.get("responses", {}).pop("422", None)
+        for name in ("HTTPValidationError", "ValidationError"):
+            schema.get("components", {}).get("schemas", {}).pop(name, None)
+        app.openapi_schema = schema
+    return app.openapi_schema
 
 
 def _parse(raw: str | bytes) -> dict[str, Any]:
@@ -433,17 +637,30 @@ def _parse(raw: str | bytes) -> dict[str, Any]:
         )
     if isinstance(raw, bytes):
         raise RequestError("bad_message", N_("send JSON text frames, not binary"))
+    if json_depth(raw) > MAX_DEPTH:
+        raise _too_deep()
     try:
         msg = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise RequestError("bad_json", N_("the message is not JSON; nothing was done")) from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise RequestError("bad_message", N_('a message is a JSON object with a "type"'))
     return msg
 
 
-async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
-    """One client's session: the hello, then requests until it leaves.
+CLOSE_NORMAL: Final = 1000
+CLOSE_POLICY: Final = 1008
+"""The client did not say hello in time."""
+CLOSE_ERROR: Final = 1011
+"""The server failed (logged); the client was told with an ``unavailable`` error first."""
+CLOSE_UNKNOWN_TABLE: Final = 4404
+"""There is no such table (the ``unknown_table`` error came first)."""
+HELLO_TIMEOUT: Final = 30.0
+
+
+async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, str]:
+    """One client's session: the hello, then requests until it leaves; return the close code
+    and reason for the server's side of the closing handshake.
 
     Error replies are in the connection's language: the browser's ``Accept-Language`` at the
     handshake, then whatever ``hello`` or a ``lang`` message names.
@@ -453,13 +670,13 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
         table = await hub.get(code)
     except RequestError as exc:
         conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
-        return
+        return CLOSE_UNKNOWN_TABLE, "unknown table"  # i18n: ignore
     attached = False
     while not attached:
         try:
-            raw = await asyncio.wait_for(conn.receive(), 30)
+            raw = await asyncio.wait_for(conn.receive(), HELLO_TIMEOUT)
         except TimeoutError:
-            return
+            return CLOSE_POLICY, "no hello"  # i18n: ignore
         try:
             if not conn.allow():
                 raise RequestError(
@@ -475,6 +692,9 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
             token, host = msg.get("token"), msg.get("host")
             if not isinstance(token, str | None) or not isinstance(host, str | None):
                 raise RequestError("bad_message", N_("tokens are text"))
+            # The table again: an idle lobby may have left memory while this client took its
+            # time, and the connection must join the one every request shares.
+            table = await hub.get(code)
             hub.attach(table, conn, token, host)
             attached = True
         except RequestError as exc:
@@ -483,6 +703,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> None:
         await _serve_requests(hub, conn, table)
     finally:
         hub.detach(table, conn)
+    return CLOSE_NORMAL, ""
 
 
 async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:

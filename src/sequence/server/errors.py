@@ -6,8 +6,10 @@ status and a message a player reads in their own language. Whatever raised it, n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..engine import OPTIONS, ConfigError
 from ..i18n import N_, translator
 from ..i18n.errors import translate_error
 
@@ -61,3 +63,69 @@ def no_seat(seat: object, players: int) -> RequestError:
         seat=seat,
         last=players - 1,
     )
+
+
+_TYPE_TAGS = frozenset({"int", "str", "bool", "float", "none", "list", "dict"})
+"""Pydantic's names for the members of a union in an error's location (not field names)."""
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    """``("body", "options", "max_turns")`` -> ``options.max_turns``; a list's index too."""
+    parts: list[str] = []
+    for part in loc[1:] if loc and loc[0] in ("body", "path", "query") else loc:
+        if isinstance(part, str) and (part in _TYPE_TAGS or "[" in part):
+            break  # the rest names a member of a union, not a field
+        parts.append(str(part))
+    return ".".join(parts)
+
+
+def invalid_request(errors: Sequence[Any]) -> RequestError:
+    """A request that does not fit its model (Pydantic's ``errors()``): a 400 naming the first
+    field that is wrong and what it must be. An option the engine does not know is refused with
+    the engine's own reason (:class:`~sequence.engine.ConfigError` ``unknown_option``)."""
+    if not errors:
+        return RequestError("bad_message", N_("the request body must be a JSON object"))
+    error = errors[0]
+    kind = str(error.get("type", ""))
+    loc = tuple(error.get("loc") or ())
+    name = _field_name(loc)
+    if kind == "json_invalid":
+        return RequestError("bad_json", N_("the request body is not JSON"))
+    if not name or (kind == "missing" and loc == ("body",)):
+        return RequestError("bad_message", N_("the request body must be a JSON object"))
+    if kind.endswith("_type") and "input" in error and error["input"] is None:
+        kind = "missing"  # null where a value is required: as good as left out
+    if kind == "missing" and name in ("game", "players"):  # POST /api/tables
+        return RequestError(
+            "bad_message",
+            N_("{name} is missing: a table needs a game and a number of players"),
+            name=name,
+        )
+    if kind == "extra_forbidden":
+        if len(loc) == 3 and loc[:2] == ("body", "options"):
+            return engine_refusal(
+                "bad_message",
+                ConfigError("unknown_option", text=str(loc[2])[:40], known=", ".join(OPTIONS)),
+            )
+        return RequestError(
+            "bad_message", N_("{name} is not a field of this request"), name=name[:40]
+        )
+    messages = {
+        "missing": N_("{name} is missing"),
+        "int_type": N_("{name} must be a whole number"),
+        "int_parsing": N_("{name} must be a whole number"),
+        "int_from_float": N_("{name} must be a whole number"),
+        "bool_type": N_("{name} is true or false"),
+        "bool_parsing": N_("{name} is true or false"),
+        "string_type": N_("{name} is text"),
+        "string_too_long": N_("{name} is too long"),
+        "too_long": N_("{name} is too long"),
+        "list_type": N_("{name} is a list"),
+        "model_type": N_("{name} must be a JSON object"),
+        "model_attributes_type": N_("{name} must be a JSON object"),
+        "dict_type": N_("{name} must be a JSON object"),
+    }
+    message = messages.get(kind, N_("{name} has a value of the wrong type"))
+    if name == "options.chips_per_colour":
+        message = N_('{name} is a whole number or "us"')
+    return RequestError("bad_message", message, name=name[:60])

@@ -28,7 +28,8 @@ FINISHED_KEPT = 256
 FINISHED_GRACE = 60.0
 """Seconds a finished table stays in memory after its last use, whatever :data:`FINISHED_KEPT`."""
 LOBBY_IDLE = 30 * 60.0
-"""Seconds a lobby with nobody connected stays in the public list after its last change."""
+"""Seconds a lobby with nobody connected stays in the public list, and in memory, after its
+last change (the database keeps it: its link still works and brings it back)."""
 LISTED = 100
 """At most this many lobbies, and this many games in play, in the public list (newest first)."""
 
@@ -79,6 +80,7 @@ class TableRegistry:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
+        self._swept = time.monotonic()
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -134,12 +136,29 @@ class TableRegistry:
             for t in sorted(idle, key=lambda t: t.active)[:excess]:
                 del self.tables[t.code]
 
+    def forget_idle_lobbies(self) -> None:
+        """Drop from memory the lobbies nobody has been connected to for :data:`LOBBY_IDLE`
+        seconds (never one being changed); at most one look over every table a minute."""
+        now = time.monotonic()
+        if now - self._swept < min(60.0, LOBBY_IDLE):
+            return
+        self._swept = now
+        for t in list(self.tables.values()):
+            if (
+                t.status == "lobby"
+                and not t.connected
+                and not t.lock.locked()
+                and now - t.active >= LOBBY_IDLE
+            ):
+                del self.tables[t.code]
+
     def open_tables(self) -> list[dict[str, Any]]:
         """Public tables: lobbies to join and games in play to watch, the most recent first.
 
         A lobby nobody is connected to drops out after :data:`LOBBY_IDLE` seconds, and each
         kind is cut at :data:`LISTED`, so a flood of new lobbies cannot hide the games in play.
         """
+        self.forget_idle_lobbies()
         now = time.monotonic()
         lobbies: list[Table] = []
         playing: list[Table] = []
@@ -210,6 +229,7 @@ class TableRegistry:
             reserve_seconds=None if clock is None else clock.reserve,
             bot_level=bot_level,
         )
+        self.forget_idle_lobbies()  # a flood of new lobbies pushes the idle ones out of memory
         data.id = await self.store.run(self.store.create_table, data)
         if status == "playing":
             await self.store.run(self.store.set_status, data.id, "playing")

@@ -143,9 +143,9 @@ async function lobby() {
     seatsBox.innerHTML = "";
     for (let i = 0; i < n; i++) {
       const sel = h("select", { "data-seat": i, id: `seat-${i}` },
-        h("option", { value: "" }, i === 0 ? t("Me") : t("Open seat")),
+        h("option", { value: "" }, i === 0 ? t("Me") : t("Open seat")), passplay.seatOption(),
         meta.bots.map((b) => h("option", { value: b }, t("Bot: {level}", { level: t(b) }))));
-      seatsBox.append(h("label", {}, t("Seat {n}", { n: i + 1 }), sel));
+      seatsBox.append(h("label", {}, t("Seat {n}", { n: i + 1 }), sel, passplay.nameInput(i, sel))); // passplay.js
     }
   }
   gameSel.onchange = refresh; playersSel.onchange = refresh;
@@ -157,15 +157,18 @@ async function lobby() {
       const options = {};
       for (const o of ["manual_draw", "difficult", "draft"]) { const el = $(`#opt-${o}`); if (el && el.checked) options[o] = true; }
       if ($("#opt-line6") && $("#opt-line6").checked) options.dice_line_length = 6;
-      const bots = [...seatsBox.querySelectorAll("select")].map((s) => s.value || null);
-      const mine = bots.findIndex((b) => b === null);
+      const bots = [...seatsBox.querySelectorAll("select")].map((s) => (s.value === "local" ? null : s.value) || null);
+      // The creator sits at the first seat left open, or with seats on this device at Me or the first of them.
+      const kinds = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
+      const mine = kinds.includes("local") ? kinds.findIndex((k, i) => k === "local" || (i === 0 && k === "")) : bots.findIndex((b) => b === null);
       localStorage.setItem("seq.name", name.value);
       const r = await api("POST", "/api/tables", {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
         clock: clockSel.value, bot_level: levelSel.value,
-        public: pub.checked, name: mine >= 0 ? (name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
+        public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
       });
       remember(r.code, r.seat_token, r.host_token);
+      await passplay.afterCreate(r, seatsBox); // the other seats on this device
       go(`/t/${r.code}`);
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
@@ -216,7 +219,7 @@ function send(msg) {
 }
 function sendMove(move) { sendAct({ type: "move", move, version: table.msg.version }); table.selected = null; }
 
-/* ---- no silent loss: every move has an id and waits in the outbox until the server answers -- */
+/* ---- no silent loss: every move has an id and waits in the outbox until the server answers ---- */
 function newMoveId() {
   return (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).slice(0, 64);
 }
@@ -244,12 +247,12 @@ function settleMove(msg) {
   }
   return false;
 }
-/* Offline: a blocking "reconnecting" layer over the table, never a live-looking board. */
+/* Offline: a blocking reconnecting layer over the table, never a live-looking board. */
 function showOffline(on) {
-  let el = document.getElementById("offline");
+  let el = document.getElementById("reconnecting");
   if (!on) { if (el) el.remove(); return; }
   if (el || !table.code) return;
-  el = h("div", { id: "offline", class: "offline", role: "alertdialog", "aria-live": "assertive" },
+  el = h("div", { id: "reconnecting", class: "reconnecting", role: "alertdialog", "aria-live": "assertive" },
     h("div", {}, h("strong", {}, t("Reconnecting…")),
       h("p", {}, t("The connection is down. Moves you made will be sent when it is back."))));
   document.body.append(el);
@@ -269,7 +272,7 @@ function connect(code) {
   ws.onopen = () => {
     table.retry = 0;
     $("#conn").textContent = "";
-    ws.send(JSON.stringify({ type: "hello", token: seatToken(code), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    ws.send(JSON.stringify({ type: "hello", token: passplay.token(code, seatToken(code)), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
     flushOutbox(ws);
   };
   ws.onmessage = (ev) => {
@@ -279,7 +282,9 @@ function connect(code) {
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       adoptResignation(msg);
-      table.msg = msg; table.error = null; showOffline(false); renderTable();
+      showOffline(false);
+      if (passplay.intercept(msg, code)) return; // a hand-over between seats on this device
+      table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "ack") {
       settleMove(msg);
     } else if (msg.type === "error") {
@@ -366,13 +371,13 @@ function lobbyView(m) {
 }
 
 async function setBot(seat, level) {
-  // The host's token, or a player's seat token (the host's rights passed on, or a seat away a while).
+  // The host token, or else a seat token (host rights passed on, or a seat away a while).
   const token = hostToken(table.code) || seatToken(table.code);
   try { await api("POST", `/api/tables/${table.code}/seats/${seat}/bot`, { host_token: token, level }); }
   catch (e) { table.error = e.message; renderTable(); }
 }
 
-/* ---- nobody is indispensable: resigning, and the table's events in words ------------------- */
+/* ---- nobody is indispensable: resigning, and the table events in words ---------------------- */
 /* A game ended by a resignation has no engine outcome: show it as the end all the same. */
 function adoptResignation(msg) {
   const v = msg.view;
@@ -585,6 +590,7 @@ function renderTable() {
   side.append(log);
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+  keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);
 }
 
@@ -657,8 +663,9 @@ function route() {
 window.addEventListener("popstate", route);
 
 (async function main() {
-  meta = await api("GET", "/api/meta");
+  try { meta = await api("GET", "/api/meta"); } catch (e) { pwa.show(true); return; } // pwa.js
   await loadLanguage(chosenLanguage());
   languageSwitcher();
+  pwa.check();
   route();
 })();

@@ -1,0 +1,100 @@
+/* Pass-and-play: several seats on one device (issue 18), as the terminal's hot-seat hand-over.
+   The browser keeps every local seat's token; it connects as the seat whose hand is shown, or as
+   a spectator (no hand at all) between their turns. When a local seat is to play and its hand is
+   not the one shown, a full-screen hand-over hides the table; the hand is asked of the server
+   only after the tap. The shown seat is stored, and cleared before a hand-over is drawn, so a
+   reload or the back button during a hand-over comes back to the hand-over, never to a hand. */
+"use strict"; // i18n: ignore (a directive)
+
+const passplay = (() => {
+  const key = (code) => `seq.local.${code}`; // i18n: ignore (a storage key)
+  const shownKey = (code) => `seq.shown.${code}`; // i18n: ignore (a storage key)
+  const seats = (code) => { try { return JSON.parse(localStorage.getItem(key(code)) || "{}"); } catch (e) { return {}; } };
+  const active = (code) => Object.keys(seats(code)).length > 1;
+  const shown = (code) => { const s = localStorage.getItem(shownKey(code)); return s === null ? null : Number(s); };
+  function setShown(code, seat) {
+    if (seat === null) localStorage.removeItem(shownKey(code)); else localStorage.setItem(shownKey(code), String(seat));
+  }
+  const isLocal = (code, seat) => seat !== null && seat !== undefined && String(seat) in seats(code);
+
+  /* The create form: "On this device" for a seat, with the name the hand-over calls out. */
+  function seatOption() { return h("option", { value: "local" }, t("On this device")); }
+  function nameInput(i, sel) {
+    const input = h("input", { class: "local-name", id: `local-name-${i}`, maxlength: 24, placeholder: t("Name"), "aria-label": t("Name of seat {n}", { n: i + 1 }), hidden: true });
+    sel.addEventListener("change", () => { input.hidden = sel.value !== "local"; });
+    return input;
+  }
+  /* After POST /api/tables: take the other local seats (POST /join each) and keep their tokens. */
+  async function afterCreate(r, form) {
+    const locals = [...form.querySelectorAll("select[data-seat]")].filter((s) => s.value === "local").map((s) => Number(s.dataset.seat));
+    if (!locals.length) return;
+    const nameOf = (i) => { const el = document.getElementById(`local-name-${i}`); return (el && el.value.trim()) || t("Seat {n}", { n: i + 1 }); };
+    const tokens = {};
+    if (r.seat !== null && r.seat !== undefined) tokens[r.seat] = r.seat_token;
+    for (const i of locals) {
+      if (i in tokens) continue;
+      const j = await api("POST", `/api/tables/${r.code}/join`, { seat: i, name: nameOf(i) });
+      tokens[j.seat] = j.seat_token;
+    }
+    if (Object.keys(tokens).length > 1) { localStorage.setItem(key(r.code), JSON.stringify(tokens)); setShown(r.code, null); }
+  }
+  /* The name a local seat takes when the table is created (the creator's seat, if it is local). */
+  function creatorName(form, i, fallback) {
+    const el = document.getElementById(`local-name-${i}`);
+    const sel = form.querySelector(`select[data-seat="${i}"]`);
+    return sel && sel.value === "local" && el && el.value.trim() ? el.value.trim() : fallback;
+  }
+
+  /* The token to say hello with: the shown seat's, or none (a spectator) between turns. */
+  function token(code, fallback) {
+    if (!active(code)) return fallback;
+    const s = shown(code);
+    return s === null ? null : seats(code)[s] || null;
+  }
+
+  function reconnect(code) { table.msg = null; connect(code); }
+
+  /* A state message arrived: true when this module drew the page instead of the table. */
+  function intercept(msg, code) {
+    if (!active(code) || !msg.view || msg.view.outcome) return false;
+    const v = msg.view, you = msg.you.seat, s = shown(code);
+    const toAct = v.to_move;
+    const drawOpen = you !== null && v.legal_moves.some((m) => m.startsWith("draw:"));
+    if (you !== null && you === s && (toAct === s || drawOpen)) return false; // the shown hand plays
+    if (isLocal(code, toAct)) {
+      setShown(code, null); // before anything is drawn: a reload comes back here
+      handOver(msg, code, toAct);
+      if (you !== null) reconnect(code); // drop the previous hand: watch until the tap
+      return true;
+    }
+    if (you !== null) { // a bot or a remote player is to play: hide the hand that just played
+      setShown(code, null);
+      reconnect(code);
+      app.innerHTML = "";
+      app.append(h("p", {}, t("Connecting…")));
+      return true;
+    }
+    return false;
+  }
+
+  function handOver(msg, code, seat) {
+    if (msg.you.seat === null) table.msg = msg; // the spectators' view only: no hand in memory
+    const name = seatLabel(msg, seat);
+    app.innerHTML = "";
+    const reveal = h("button", { class: "primary", id: "reveal", autofocus: true, onclick: () => {
+      setShown(code, seat);
+      reconnect(code);
+      app.innerHTML = "";
+      app.append(h("p", {}, t("Connecting…")));
+    } }, t("I am {name}: show my hand", { name }));
+    app.append(h("section", { class: "handover", id: "handover", role: "dialog", "aria-modal": "true", "aria-labelledby": "handover-title", "data-seat": seat },
+      h("h2", { id: "handover-title" }, t("Pass the tablet to {name}", { name })),
+      h("p", {}, t("Everyone else, look away.")),
+      reveal));
+    reveal.focus();
+    document.title = t("Pass the tablet to {name}", { name });
+  }
+
+  return { seatOption, nameInput, afterCreate, creatorName, token, intercept, active, seats };
+})();
+window.passplay = passplay;

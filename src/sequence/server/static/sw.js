@@ -1,0 +1,46 @@
+/* The service worker (issue 18): the page's static files from a cache when the network fails,
+   so a flaky connection does not blank the page. Game state never comes from here: the
+   WebSocket and the table API go to the server only. Every request is tried on the network
+   first (a new version of the page arrives at once); the cache answers only when that fails. */
+"use strict"; // i18n: ignore (a directive)
+
+const CACHE = "sequence-v1"; // i18n: ignore (a cache name)
+const SHELL = ["/", "/static/style.css", "/static/glance.js", "/static/passplay.js", "/static/keys.js",
+  "/static/pwa.js", "/static/app.js", "/static/favicon.svg", "/static/favicon-turn.svg",
+  "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest"]; // i18n: ignore (paths)
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+/* What may come from the cache: the page, its files, and the create form's facts and strings. */
+function cacheable(url) {
+  return url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest"
+    || url.pathname === "/api/meta" || url.pathname.startsWith("/api/i18n/"); // i18n: ignore (paths)
+}
+
+/* Tell the pages whether the server answered: they show the offline notice. */
+async function tell(offline) {
+  for (const c of await self.clients.matchAll({ includeUncontrolled: true })) c.postMessage({ offline });
+}
+
+self.addEventListener("fetch", (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== self.location.origin) return;
+  if (req.mode === "navigate") { // every page is index.html: /, /t/CODE, /replay/CODE, /rules/GAME
+    event.respondWith(fetch(req).catch(() => { tell(true); return caches.match("/"); }));
+    return;
+  }
+  if (!cacheable(url)) return;
+  event.respondWith(fetch(req).then((res) => {
+    if (res.ok) { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(req, copy)); }
+    tell(false);
+    return res;
+  }).catch(() => { tell(true); return caches.match(req).then((hit) => hit || Response.error()); }));
+});

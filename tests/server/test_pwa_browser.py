@@ -1,0 +1,105 @@
+"""The installable app and keyboard play, in Debian's Chromium (issue 18).
+
+The manifest meets the installability criteria (a name, ``display: standalone``, a start URL in
+scope, PNG icons of 192 and 512 pixels that are served); the service worker registers, and when
+the server is gone a reload still shows the page with a clear offline notice. A move is played
+with the keyboard only, and the board's spaces and the hand's cards carry labels.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ServerThread
+
+pytestmark = pytest.mark.browser
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_manifest_meets_the_installability_criteria(server: ServerThread) -> None:
+    page = server.http().get("/").text
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<meta name="theme-color"' in page
+    r = server.http().get("/manifest.webmanifest")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/manifest+json")
+    manifest = r.json()
+    assert manifest["name"] and manifest["short_name"]
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["theme_color"].startswith("#")
+    sizes = set()
+    for icon in manifest["icons"]:
+        got = server.http().get(icon["src"])
+        assert got.status_code == 200, icon["src"]
+        if icon["type"] == "image/png":
+            w, h = png_size(got.content)
+            assert icon["sizes"] == f"{w}x{h}"
+            sizes.add(w)
+    assert {192, 512} <= sizes
+    sw = server.http().get("/sw.js")
+    assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
+
+
+def test_the_page_survives_the_server_going_away(browser: Any, sqlite_url: str) -> None:
+    srv = ServerThread(sqlite_url, bot_delay=0.05).__enter__()
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    try:
+        page.goto(srv.url + "/")
+        page.wait_for_selector("#create")
+        page.evaluate("() => navigator.serviceWorker.ready")
+        page.reload()  # now under the service worker, which caches what the page asks for
+        page.wait_for_selector("#create")
+        assert page.evaluate("() => !!navigator.serviceWorker.controller")
+        assert not page.locator("#offline").is_visible()
+    finally:
+        srv.__exit__(None, None, None)
+    with pytest.raises(httpx.TransportError):
+        httpx.get(srv.url + "/", timeout=2)
+    page.reload()
+    page.wait_for_selector("#offline:not([hidden])", timeout=10000)
+    assert "offline" in page.locator("#offline").inner_text()
+    assert page.locator("header .brand").is_visible()
+    assert page.locator("#create").is_visible()  # the page's shell, from the cache
+    ctx.close()
+
+
+def test_a_move_by_keyboard_only(browser: Any, web: ServerThread) -> None:
+    page = browser.new_page(viewport={"width": 820, "height": 1180})
+    page.goto(web.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#seat-1", "random")
+    page.click("#create")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_function(
+        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.legal_moves.length"
+    )
+    msg = page.evaluate("() => window.seq.msg")
+    labels = page.eval_on_selector_all("#board g[data-space]", "gs => gs.map(g => g.ariaLabel)")
+    assert len(labels) == 100 and all(labels)
+    assert page.eval_on_selector_all("#hand .card", "bs => bs.every(b => b.ariaLabel)")
+    move = next(m for m in msg["view"]["legal_moves"] if "@" in m)
+    card, space = move.split("@")
+    page.locator("#board").focus()
+    page.keyboard.press(str(msg["view"]["hand"].index(card) + 1))
+    page.locator("#board").focus()
+    for _ in range("abcdefghij".index(space[0])):
+        page.keyboard.press("ArrowRight")
+    for _ in range(int(space[1:]) - 1):
+        page.keyboard.press("ArrowDown")
+    assert page.locator(f'#board g[data-space="{space}"]').get_attribute("class").count("cursor")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => window.seq.msg.version > {msg['version']}", timeout=10000)
+    assert page.locator(f'#board g[data-space="{space}"] .chip').count() == 1
+    page.close()
