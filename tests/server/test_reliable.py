@@ -167,6 +167,8 @@ def test_resigning_in_a_team_gives_the_seat_to_a_bot(server: ServerThread) -> No
     carl_c.wait(lambda s: s["view"] is not None)
     carl_c.send({"type": "resign"})
     st = ann.wait(lambda s: s["table"]["seats"][2]["kind"] == "bot")
+    carl_c.send({"type": "move", "move": "5H@c3", "version": 0})
+    assert carl_c.error()["code"] == "not_seated"  # the bot plays the seat now
     assert st["table"]["status"] == "playing" and not st["table"]["seats"][2]["stand_in"]
     assert st["table"]["events"][-1]["kind"] == "resign"
     assert st["table"]["events"][-1]["detail"] == "bot"

@@ -469,7 +469,7 @@ class Hub:
     ) -> None:
         """A seated player's move. With a ``move_id`` it is applied once: the same id again
         (a resend after a reconnect) is acknowledged with the ply it was stored as."""
-        seat = conn.rights.seat_to_move()
+        seat = self._still_playing(table, conn.rights.seat_to_move())
         mid = check_move_id(move_id)
         if not isinstance(text, str) or len(text) > 32:
             raise RequestError("bad_message", N_("a move is its notation, for example 5H@c3"))
@@ -483,9 +483,15 @@ class Hub:
             if self._acked(table, conn, seat, mid):
                 return
             self._current(table, version)
-            await self._apply(table, move, seat, by_person=True, move_id=mid)
-            if mid is not None:
-                conn.send(protocol.ack_payload(mid, table.version, duplicate=False))
+            await self._apply(table, move, seat, by_person=True, move_id=mid, ack=conn)
+
+    @staticmethod
+    def _still_playing(table: Table, seat: int) -> int:
+        """``seat``, unless its player resigned it to a bot (a stand-in bot does not count)."""
+        s = table.seats[seat]
+        if s.bot and not s.stand_in:
+            raise RequestError("not_seated", N_("you resigned: a bot plays your seat"))
+        return seat
 
     @staticmethod
     def _acked(table: Table, conn: Connection, seat: int, mid: str | None) -> bool:
@@ -498,7 +504,7 @@ class Hub:
     async def roll(self, table: Table, conn: Connection, version: Any, move_id: Any = None) -> None:
         """Sequence Dice: the player to act rolls (the server's seeded dice decide); a
         ``move_id`` is applied once, as a move's."""
-        seat = conn.rights.seat_to_roll()
+        seat = self._still_playing(table, conn.rights.seat_to_roll())
         mid = check_move_id(move_id)
         async with table.lock:
             if self._acked(table, conn, seat, mid):
@@ -513,9 +519,9 @@ class Hub:
                     N_("it is not your turn (player {seat} is to act)"),
                     seat=step.seat + 1,
                 )
-            await self._apply(table, state.sample_chance(), seat, by_person=True, move_id=mid)
-            if mid is not None:
-                conn.send(protocol.ack_payload(mid, table.version, duplicate=False))
+            await self._apply(
+                table, state.sample_chance(), seat, by_person=True, move_id=mid, ack=conn
+            )
 
     async def penalty(self, table: Table, conn: Connection, team: Any, version: Any) -> None:
         """The host's table-talk penalty on a team."""
@@ -536,8 +542,12 @@ class Hub:
         seat: int | None,
         by_person: bool = False,
         move_id: str | None = None,
+        ack: Connection | None = None,
     ) -> None:
         """Check, store, then show. Call with the table's lock held and the version checked.
+
+        A move with a ``move_id`` is acknowledged to ``ack`` (its sender) once stored, before
+        anybody is shown the new state: the sender's page settles the move before it redraws.
 
         A move made ``by_person`` (not by a bot for them) ends the seat's run of timeouts.
 
@@ -562,6 +572,8 @@ class Hub:
         table.state = trial
         if move_id is not None and seat is not None:
             table.move_ids[(seat, move_id)] = len(trial.move_stack)
+            if ack is not None:
+                ack.send(protocol.ack_payload(move_id, len(trial.move_stack), duplicate=False))
         table.active = time.monotonic()
         outcome = trial.outcome
         if outcome is not None:

@@ -226,13 +226,16 @@ function newMoveId() {
 function sendAct(msg) {
   msg.id = newMoveId();
   msg.offline = !(table.ws && table.ws.readyState === 1);
+  msg.as = table.token; // the seat it was made for: sent again only as that seat
   table.outbox.push(msg);
-  if (!msg.offline) send(Object.assign({}, msg, { offline: undefined }));
+  if (!msg.offline) send(Object.assign({}, msg, { offline: undefined, as: undefined }));
 }
 /* The connection is back (just after hello): send what is waiting; a move already applied is only
    acknowledged, one made at a version the game has left is refused as stale. */
 function flushOutbox(ws) {
-  for (const m of table.outbox) ws.send(JSON.stringify(Object.assign({}, m, { offline: undefined })));
+  for (const m of table.outbox) {
+    if (m.as === table.token) ws.send(JSON.stringify(Object.assign({}, m, { offline: undefined, as: undefined })));
+  }
 }
 /* An ack or an error for a move id: the move is settled; a queued one gone stale is explained. */
 function settleMove(msg) {
@@ -272,7 +275,8 @@ function connect(code) {
   ws.onopen = () => {
     table.retry = 0;
     $("#conn").textContent = "";
-    ws.send(JSON.stringify({ type: "hello", token: passplay.token(code, seatToken(code)), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    table.token = passplay.token(code, seatToken(code));
+    ws.send(JSON.stringify({ type: "hello", token: table.token, host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
     flushOutbox(ws);
   };
   ws.onmessage = (ev) => {
