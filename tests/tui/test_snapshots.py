@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from sequence.bots import Bot
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui.app import SequenceApp
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
 
+from .failing_bot import Failing
 from .helpers import settle
 
 Snap = Callable[..., bool]
@@ -127,13 +127,6 @@ def test_the_board_after_the_end(snap_compare: Snap, lang: str, size: tuple[int,
     assert snap_compare(app, terminal_size=size, run_before=waiting(app, "escape"))
 
 
-class Failing(Bot):
-    """A user's bot with a bug."""
-
-    def choose(self, view: object) -> object:
-        return {}[7]
-
-
 @BOTH
 @SIZES
 def test_a_failing_bot_loses(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
@@ -149,3 +142,64 @@ def test_hotseat_offers_no_undo(snap_compare: Snap, lang: str, size: tuple[int, 
     setup = GameSetup(game="dice", players=2, seats=("human", "human"), seed=3)
     app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
     assert snap_compare(app, terminal_size=size, run_before=waiting(app))
+
+
+@BOTH
+@SIZES
+def test_the_log_in_words(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    """Who dealt and why, then "You ● played A♥ on f2", "Bot 2 (random) ▲ played K♣ on e8"."""
+    setup = GameSetup(game="classic", players=2, seats=("human", "random"), seed=3)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    keys = ("1", "enter", "2", "enter")
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, *keys))
+
+
+@BOTH
+@SIZES
+def test_the_log_in_notation(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    """`l`: the same log in notation."""
+    setup = GameSetup(game="classic", players=2, seats=("human", "random"), seed=3)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    keys = ("1", "enter", "2", "enter", "l")
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, *keys))
+
+
+@BOTH
+@SIZES
+def test_dice_says_who_won_the_roll_off(
+    snap_compare: Snap, lang: str, size: tuple[int, int]
+) -> None:
+    setup = GameSetup(game="dice", players=3, seats=("human", "random", "random"), seed=5)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app))
+
+
+@BOTH
+@SIZES
+def test_kids_names_are_whole(snap_compare: Snap, lang: str, size: tuple[int, int]) -> None:
+    """A name longer than a cell goes on in the cell's second line ("Gira" / "ffe")."""
+    setup = GameSetup(game="kids", players=3, seats=("human", "random", "random"), seed=2)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, "1", "enter"))
+
+
+@BOTH
+@SIZES
+def test_start_screen_boxes_read_without_colour(
+    snap_compare: Snap, lang: str, size: tuple[int, int]
+) -> None:
+    """[x] ticked, [ ] not; the bell is offered, off."""
+    app = SequenceApp(setup=GameSetup(seed=7, seats=("human", "random")), lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size)
+
+
+@BOTH
+@SIZES
+def test_after_a_forfeit_no_seat_is_to_play(
+    snap_compare: Snap, lang: str, size: tuple[int, int]
+) -> None:
+    """The dialog closed: the table marks no seat with `▶`, the status says who lost."""
+    session = Session.start(GameSetup(game="kids", players=2, seats=("random", "human"), seed=4))
+    session.bots[0] = Failing()
+    app = SequenceApp(session=session, lang=lang, bot_delay=0)
+    assert snap_compare(app, terminal_size=size, run_before=waiting(app, "escape"))

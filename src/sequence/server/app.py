@@ -10,6 +10,7 @@ HTTP (JSON):
 - ``GET /api/finished`` finished games; ``GET /api/tables/{code}/record`` a finished game's
   record; ``GET /api/tables/{code}/replay/{ply}`` the spectators' view after ``ply`` moves of a
   finished game;
+- ``GET /api/tables/{code}/qr.svg`` the table's invite link as a QR code;
 - ``GET /api/i18n/{lang}`` the client's strings in a language.
 
 WebSocket ``/ws/{code}``: see :mod:`sequence.server.protocol`.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -26,6 +28,7 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final
 
+import segno
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -88,6 +91,15 @@ log = logging.getLogger("sequence.server")
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384
+
+
+def invite_qr_svg(link: str) -> str:
+    """``link`` as a QR code in SVG (error correction M, 4 modules of quiet zone, 6 px a
+    module): black on white, no script, no external reference."""
+    qr = segno.make(link, error="m", micro=False)
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=6, border=4, xmldecl=False, svgclass="qr", title=None)
+    return out.getvalue().decode("utf-8")
 
 
 def request_language(headers: Any) -> str:
@@ -467,6 +479,25 @@ def create_app(
         table = await hub().get(code)
         return Response(protocol.table_meta_json(table), media_type="application/json")
 
+    @app.get(
+        "/api/tables/{code}/qr.svg",
+        response_class=Response,
+        responses={
+            200: {"content": {"image/svg+xml": {}}, "description": "the QR code"},  # i18n: ignore
+            **_errors(404),
+        },
+    )
+    async def invite_qr(code: str, request: Request) -> Response:
+        """The invite link (this server's address as the request reached it, then ``/t/CODE``)
+        as a QR code, for a phone at the same table."""
+        table = await hub().get(code)
+        link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
+        return Response(
+            invite_qr_svg(link),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=3600"},  # i18n: ignore
+        )
+
     @app.post(
         "/api/tables/{code}/join",
         response_model=Joined,
@@ -732,6 +763,10 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
                 await hub.take_back(table, conn)
             elif kind in ("sync", "hello"):
                 conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
+            elif kind == "react":
+                hub.react(table, conn, msg.get("reaction"))
+            elif kind == "chat":
+                hub.chat(table, conn, msg.get("text"))
             elif kind == "ping":
                 conn.send(protocol.pong_payload())
             elif kind == "lang":

@@ -38,6 +38,8 @@ class Connection:
         self._stamp = time.monotonic()
         self._writer = asyncio.get_running_loop().create_task(self._write())
         self.closed = False
+        self.paced: dict[str, float] = {}
+        """When this client last sent each paced kind of message (reactions, chat)."""
 
     @property
     def seat(self) -> int | None:

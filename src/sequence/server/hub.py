@@ -27,7 +27,7 @@ from ..engine import (
     StepKind,
 )
 from ..i18n import N_
-from . import access, protocol
+from . import access, protocol, talk
 from .access import Rights
 from .connection import Connection
 from .errors import RequestError, engine_refusal, no_seat
@@ -441,6 +441,29 @@ class Hub:
             self.scheduler.wake(table)
             self.broadcast(table)
         self._rehost_soon(table)  # the rights of a player who resigned pass on
+
+    # --- talk -----------------------------------------------------------------------------------
+
+    def _speaker(self, table: Table, conn: Connection) -> str | None:
+        return None if conn.seat is None else table.seats[conn.seat].name
+
+    def react(self, table: Table, conn: Connection, reaction: Any) -> None:
+        """A quick reaction (no game information in it) to everyone at the table."""
+        said = talk.check_reaction(reaction)
+        talk.pace(conn, "reaction", talk.REACTION_INTERVAL)
+        payload = protocol.talk_payload("reaction", conn.seat, self._speaker(table, conn), said)
+        for other in list(self._rooms.get(table.code, ())):
+            other.send(payload)
+
+    def chat(self, table: Table, conn: Connection, text: Any) -> None:
+        """A chat message, to whoever may read it now (:func:`.talk.chat_audience`)."""
+        said = talk.clean_text(text)
+        audience = talk.chat_audience(table, conn)
+        talk.pace(conn, "chat", talk.CHAT_INTERVAL)
+        payload = protocol.talk_payload("chat", conn.seat, self._speaker(table, conn), said)
+        for other in list(self._rooms.get(table.code, ())):
+            if audience == "table" or other.seat is None:
+                other.send(payload)
 
     # --- moves ----------------------------------------------------------------------------------
 

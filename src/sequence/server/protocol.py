@@ -29,6 +29,13 @@ Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
     take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``
     send me the current state again;
+``{"type": "react", "reaction": ID}``
+    a quick reaction to everyone at the table, one of ``good_game``, ``well_played``,
+    ``hurry_up``, ``oops`` (:mod:`.talk`; one every 2 s);
+``{"type": "chat", "text": TEXT}``
+    a chat message (at most 200 characters, one a second): to everyone in the lobby and after
+    the game; during play from a spectator to the spectators only, and refused
+    (``table_talk``) from a seated player;
 ``{"type": "ping"}``
     keep-alive, answered by ``{"type": "pong"}``.
 
@@ -39,6 +46,9 @@ Server to client:
     the whole table as this connection may see it (``view`` is ``View.to_dict()``); ``clock``
     (tables with a time control) is :func:`clock_info`: whose turn the clock runs for, the
     seconds it has left when the message was sent, and each seat's reserve;
+``{"type": "reaction", "seat": N|null, "name": NAME|null, "reaction": ID}``,
+``{"type": "chat", "seat": N|null, "name": NAME|null, "text": TEXT}``
+    someone at the table (``seat`` ``null``: a spectator) reacted or said something;
 ``{"type": "ack", "id": MOVE_ID, "ply": N, "duplicate": BOOL}``
     the move with that id is move number ``N`` (``duplicate``: it was already; nothing changed);
 ``{"type": "error", "code": CODE, "message": TEXT, "version": N|null, "id": MOVE_ID?}``
@@ -72,6 +82,7 @@ ERROR_CODES: Final = (
     "stale",
     "illegal",
     "unavailable",
+    "table_talk",
     # HTTP only
     "not_found",
     "method_not_allowed",
@@ -237,6 +248,16 @@ def ack_payload(move_id: str, ply: int, duplicate: bool) -> Payload:
     return Payload(
         _dumps({"type": "ack", "id": move_id, "ply": ply, "duplicate": duplicate}), _SEAL
     )
+
+
+def talk_payload(kind: str, seat: int | None, name: str | None, said: str) -> Payload:
+    """A reaction (``kind`` ``"reaction"``, ``said`` one of :data:`.talk.REACTIONS`) or a chat
+    message (``"chat"``, ``said`` its checked text) from ``seat`` (``None``: a spectator), with
+    the seat's public name. It holds nothing of the game."""
+    if kind not in ("reaction", "chat"):
+        raise ValueError(f"unknown kind of talk {kind!r}")
+    key = "reaction" if kind == "reaction" else "text"
+    return Payload(_dumps({"type": kind, "seat": seat, "name": name, key: said}), _SEAL)
 
 
 def pong_payload() -> Payload:

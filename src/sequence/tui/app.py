@@ -48,7 +48,10 @@ class SequenceApp(App[int]):
             self.push_screen(StartScreen(self.gettext, self.play, self.setup))
 
     def _game(self, session: Session) -> GameScreen:
-        return GameScreen(session, self.gettext, self.bot_delay, new_game=self.new_game)
+        # A loaded game has no setup of its own: the bell is the command line's choice.
+        setup = session.setup or self.setup
+        bell = setup is not None and setup.bell
+        return GameScreen(session, self.gettext, self.bot_delay, new_game=self.new_game, bell=bell)
 
     def play(self, session: Session) -> None:
         """Start playing ``session`` (the start screen's choice)."""
@@ -58,6 +61,7 @@ class SequenceApp(App[int]):
         """Back to the start screen for another game, with the last game's settings (its seed
         aside: the next game is dealt anew)."""
         last = self.game_screen.session.setup if self.screen_stack else None
+        last = last or self.setup
         setup = replace(last, seed=None) if last is not None else self.setup
         self.switch_screen(StartScreen(self.gettext, self.play, setup))
 

@@ -85,6 +85,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="seed of the shuffle and dice (default: random)")
     parser.add_argument("--no-undo", action="store_true", help="turn undo off")
     parser.add_argument("--rated", action="store_true", help="a rated game: no undo")
+    parser.add_argument(
+        "--bell", action="store_true", help="ring the terminal's bell when your turn begins"
+    )
     parser.add_argument("--load", metavar="FILE", help="resume a game saved with s (a game record)")
     parser.add_argument(
         "--setup", action="store_true", help="open the start screen even when options are given"
@@ -143,6 +146,7 @@ def setup_from_args(args: argparse.Namespace) -> GameSetup:
         seed=args.seed,  # None: a random one (Session.start)
         undo=not args.no_undo,
         rated=args.rated,
+        bell=args.bell,
     )
     check_rules(args, setup)
     return setup

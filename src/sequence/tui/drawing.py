@@ -315,6 +315,7 @@ class Drawing:
             _(":  type a move (5H@c3, JSxd4, @e5), a card (5H) or a space (c3)."),
             _("U: undo your last move (games against the computer)."),
             _("S: save the game; resume it with sequence play --load FILE."),
+            _("L: the move log in notation, or back in words."),
             _("Q: quit."),
             "",
             _("Chips: each team has a colour and a symbol (● ▲ ■ ◆)."),

@@ -45,9 +45,18 @@ from .dialogs import (
     SaveScreen,
 )
 from .drawing import LEVEL_NAMES, Drawing, result_detail, result_text, seat_names
+from .narration import move_lines, setup_lines
 from .session import Marked, Session
 from .turns import Listener, NoPenalty, TurnController
-from .widgets import BoardWidget, Gettext, HandBar, card_label, log_text, players_text
+from .widgets import (
+    BoardWidget,
+    Gettext,
+    HandBar,
+    card_label,
+    log_text,
+    players_text,
+    story_text,
+)
 
 
 class GameScreen(Screen[None], Listener):
@@ -89,6 +98,7 @@ class GameScreen(Screen[None], Listener):
         Binding("question_mark,f1", "help", show=False),
         Binding("q", "quit_game", show=False),
         Binding("n", "new_game", show=False),
+        Binding("l", "log_notation", show=False),
     ]
 
     def __init__(
@@ -97,6 +107,7 @@ class GameScreen(Screen[None], Listener):
         gettext: Gettext,
         bot_delay: float = 0.5,
         new_game: Callable[[], None] | None = None,
+        bell: bool = False,
     ) -> None:
         super().__init__()
         self._ = gettext
@@ -105,7 +116,13 @@ class GameScreen(Screen[None], Listener):
         self.drawing = Drawing(self.turns, self.choice, gettext)
         self.names = self.drawing.names
         self.message = Text("")
+        self.notation_log = False
+        """The log shows notation (``l`` toggles) instead of sentences."""
         self._new_game = new_game
+        self.bell = bell
+        """Ring the bell when a person's turn begins (``--bell``, the start screen's Bell)."""
+        self.bells = 0
+        self._rang_for: tuple[int, int] | None = None
 
     # --- the parts, as the tests and tools see them -----------------------------------------------
 
@@ -190,15 +207,26 @@ class GameScreen(Screen[None], Listener):
         self.query_one(BoardWidget).show(view, drawing.marks(view))
         table = self.query_one("#table", Static)
         width = table.content_size.width or 35
-        table.update(players_text(view, self.names, _, self.viewer, width))
+        table.update(players_text(view, self.names, _, self.viewer, width, self.session.over))
         log = self.query_one("#log", Static)
-        log.update(log_text(view.move_stack, view.config.players, _, max(1, log.size.height - 1)))
+        log.update(self.log_text(view, log.content_size.width or 35, log.size.height))
         self.query_one("#status", Static).update(drawing.status_text(view))
         self.query_one(HandBar).show(*drawing.hand_parts(view))
         self.query_one("#message", Static).update(self.message)
         keys = self.query_one("#keys", Static)
         width = keys.content_size.width or self.size.width - 2
         keys.update(drawing.keys_text(view, max(20, width)))
+
+    def log_text(self, view: View, width: int, height: int) -> Text:
+        """The log in words (who starts and why, then every move) or, after ``l``, in notation;
+        the newest lines that fit."""
+        _ = self._
+        if self.notation_log:
+            return log_text(view.move_stack, view.config.players, _, max(1, height - 1))
+        state = self.session.state
+        lines = setup_lines(state.setup, view, self.names, _)
+        lines += move_lines(state, self.names, self.viewer, _)
+        return story_text(lines, _("Moves"), width, height)
 
     def hint(self) -> None:
         """Say what the viewer is asked to do now."""
@@ -225,7 +253,16 @@ class GameScreen(Screen[None], Listener):
     def changed(self) -> None:
         self.redraw()
 
+    def ring(self, seat: int) -> None:
+        """The bell, once per turn of a person, when they asked for it."""
+        turn = (seat, self.session.state.turns)
+        if self.bell and turn != self._rang_for:
+            self._rang_for = turn
+            self.bells += 1
+            self.app.bell()
+
     def human_to_act(self, seat: int) -> None:
+        self.ring(seat)
         self.hint()
 
     def draw_open(self, seat: int) -> None:
@@ -247,6 +284,7 @@ class GameScreen(Screen[None], Listener):
         )
 
     def hand_over(self, seat: int) -> None:
+        self.ring(seat)
         self.app.push_screen(
             HandoffScreen(self.names[seat], self._), lambda _r: self._handed_over(seat)
         )
@@ -550,6 +588,11 @@ class GameScreen(Screen[None], Listener):
             self.action_draw()
         elif self._my_turn():
             self.human_push(move, self.viewer)
+
+    def action_log_notation(self) -> None:
+        """The log in notation, or back in words."""
+        self.notation_log = not self.notation_log
+        self.redraw()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.drawing.help_text(), self._))

@@ -108,6 +108,8 @@ class GameSetup:
     undo: bool = True
     """Undo allowed (casual games); ``rated`` turns it off."""
     rated: bool = False
+    bell: bool = False
+    """Ring the terminal's bell when a person's turn begins (off unless asked for)."""
 
     def config(self) -> Config:
         """The engine configuration; raises :class:`ConfigError` with the engine's reason.

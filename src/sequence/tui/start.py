@@ -15,6 +15,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -30,6 +31,17 @@ from .session import (
     default_bot,
 )
 from .widgets import N_, TEAM_SYMBOLS, Gettext
+
+
+class MarkedCheckbox(Checkbox):
+    """A checkbox that says its state without colour: ``[x]`` ticked, ``[ ]`` not (ASCII, so
+    every terminal shows it)."""
+
+    @property
+    def _button(self) -> Content:
+        style = self.get_visual_style("toggle--button")
+        return Content.assemble("[", ("x" if self.value else " ", style), "]")
+
 
 GAME_TITLES = {
     "classic": N_("Sequence (2-12 players, teams)"),
@@ -50,7 +62,8 @@ class StartScreen(Screen[None]):
     #form Select { width: 1fr; }
     #form Input { width: 20; }
     #form Checkbox { width: auto; margin: 0 2 0 0; }
-    #form .options { height: 1; margin: 1 0; }
+    #form .options { height: 1; margin: 1 0 0 0; }
+    #form #comfort { margin: 0 0 1 0; }
     #title { text-style: bold; width: 1fr; content-align: center middle; height: 1; }
     #error { color: $error; height: auto; margin: 0 0 1 0; }
     #form #buttons { height: 3; margin: 1 0 0 0; }
@@ -119,9 +132,13 @@ class StartScreen(Screen[None]):
                         id=f"seat-{seat}",
                     )
             with Horizontal(classes="options"):
-                yield Checkbox(_("Difficult"), setup.difficult, id="difficult", compact=True)
-                yield Checkbox(_("Manual draw"), setup.manual_draw, id="manual_draw", compact=True)
-                yield Checkbox(_("Undo"), setup.undo_allowed, id="undo", compact=True)
+                yield MarkedCheckbox(_("Difficult"), setup.difficult, id="difficult", compact=True)
+                yield MarkedCheckbox(
+                    _("Manual draw"), setup.manual_draw, id="manual_draw", compact=True
+                )
+            with Horizontal(classes="options", id="comfort"):
+                yield MarkedCheckbox(_("Undo"), setup.undo_allowed, id="undo", compact=True)
+                yield MarkedCheckbox(_("Bell on your turn"), setup.bell, id="bell", compact=True)
             with Horizontal(id="line-row"):
                 yield Label(_("Line length"))
                 yield Select(
@@ -205,6 +222,7 @@ class StartScreen(Screen[None]):
             else 5,
             seed=_seed(seed_text),
             undo=self.query_one("#undo", Checkbox).value,
+            bell=self.query_one("#bell", Checkbox).value,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -183,6 +184,9 @@ class BoardWidget(Widget):
         height = 2 if self.size.height >= 2 * layout.rows + 1 else 1
         return width, height
 
+    def _two_lines(self) -> bool:
+        return self._geometry()[1] == 2
+
     def space_at(self, x: int, y: int) -> int | None:
         """The space under widget coordinates ``(x, y)``, if any."""
         if self.view is None:
@@ -247,11 +251,20 @@ class BoardWidget(Widget):
             style = Style(color="#ffd75f", bgcolor="#3a3a3a", bold=True)
         elif team is not None:
             label = space_label(view, space, _)
-            text = f"{TEAM_SYMBOLS[team]}{label}" if line == 0 else TEAM_SYMBOLS[team] * 2
+            symbol = TEAM_SYMBOLS[team]
+            room = body_width - 1
+            if len(label) > room and self._two_lines():  # a long name goes on in the next line
+                text = symbol + label[:room] if line == 0 else label[room:]
+            else:
+                text = f"{symbol}{label}" if line == 0 else symbol * 2
             body = f"{text[:body_width]:<{body_width}}"
             style = team_style(view, team) + Style(underline=locked)
         else:
-            label = space_label(view, space, _) if line == 0 else ""
+            label = space_label(view, space, _)
+            if len(label) > body_width and self._two_lines():  # Kids: "Gira" / "ffe"
+                label = label[body_width * line : body_width * (line + 1)]
+            elif line:
+                label = ""
             if layout.numbered:
                 body = f"{label:^{body_width}}"
             else:
@@ -385,12 +398,18 @@ class _Lines:
 
 
 def players_text(
-    view: View, names: list[str], _: Gettext, viewer: int | None, width: int = 1000
+    view: View,
+    names: list[str],
+    _: Gettext,
+    viewer: int | None,
+    width: int = 1000,
+    over: bool = False,
 ) -> Text:
     """The public table: per seat its team, hand size and discard-pile top; draw pile, sequences.
 
     Lines longer than ``width`` break between their phrases (a long name or a long word in
-    another language never runs into the next row)."""
+    another language never runs into the next row). ``over``: the game has ended although the
+    rules have not ended it (a bot forfeited): nobody is to play, ``▶`` marks no seat."""
     cfg = view.config
     lines = _Lines(width)
     for team in range(cfg.teams):
@@ -404,7 +423,7 @@ def players_text(
         lines.end()
     for seat in range(cfg.players):
         team = cfg.team_of(seat)
-        head = Text("▶" if seat == view.to_move and view.outcome is None else " ")
+        head = Text("▶" if seat == view.to_move and view.outcome is None and not over else " ")
         head.stylize("bold bright_yellow")
         head.append(TEAM_SYMBOLS[team], style=team_style(view, team))
         head.append(f" {names[seat]}", style="bold" if seat == viewer else "")
@@ -457,6 +476,25 @@ def log_text(
     return out
 
 
+def story_text(lines: list[Text], title: str, width: int, height: int) -> Text:
+    """The newest of ``lines`` that fit in ``height`` rows of ``width`` (each wraps), under the
+    title: the latest moves stay in sight however long the game (or a loaded one) is."""
+    console = Console(width=max(1, width), no_color=True, file=None, legacy_windows=False)
+    out = Text(title + "\n", style="bold underline")
+    room = max(0, height - 1)
+    shown: list[Text] = []
+    for line in reversed(lines):
+        rows = len(line.wrap(console, max(1, width)))
+        if rows > room:
+            break
+        room -= rows
+        shown.append(line)
+    for line in reversed(shown):
+        out.append_text(line)
+        out.append("\n")
+    return out
+
+
 def move_space(move: Move | None) -> int | None:
     """The space a move put a chip on or took one from, for marking the last move."""
     return None if move is None else move.space
@@ -483,5 +521,6 @@ __all__ = [
     "log_text",
     "players_text",
     "space_name",
+    "story_text",
     "team_badge",
 ]

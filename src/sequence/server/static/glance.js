@@ -24,7 +24,50 @@ function teamMark(view, team) {
   return h("span", { class: "mark", style: `color:var(--${view.teams[team].colour})` }, TEAM_MARKS[team % 4]);
 }
 function cardSpan(name) {
+  if (kidsPicture(name)) return h("b", { class: ["logcard", "kids"] }, kidsImg(name, ["pic", "small"]), cardText(name));
   return h("b", { class: ["logcard", isRed(name) && "red"] }, cardText(name));
+}
+
+/* ---- Sequence for Kids in pictures ------------------------------------------------------------
+   Each animal, the Unicorn and the Dragon has a picture (static/kids/, Twemoji, CC-BY 4.0: see
+   static/kids/LICENSE.txt), shown on the board, in the hand and in the log with its word (in the
+   language of the reader) under it. The name of the card, as the engine spells it, picks the file. */
+const KIDS_PICTURES = new Set(["BEAR", "CAT", "COW", "DOG", "DUCK", "ELEPHANT", "FOX", "FROG", "GIRAFFE", "HORSE",
+  "LION", "MONKEY", "OWL", "PANDA", "PENGUIN", "PIG", "RABBIT", "TIGER", "ZEBRA", "UNICORN", "DRAGON"]); // i18n: ignore (card names)
+function kidsPicture(name) {
+  return KIDS_PICTURES.has(name) ? `/static/kids/${name.toLowerCase()}.svg` : null;
+}
+function kidsImg(name, cls) {
+  return h("img", { class: cls, src: kidsPicture(name), alt: cardText(name), "data-card": name, draggable: "false" });
+}
+/* A card of the hand: the picture, the word under it. */
+function cardFace(name) {
+  if (!kidsPicture(name)) return cardText(name);
+  return [kidsImg(name, "pic"), h("span", { class: "word" }, cardText(name))];
+}
+/* A Kids space of the board: the picture (smaller, at the top, under a chip) and the word under
+   it; false for a space that is not a Kids picture (app.js draws its label). */
+function kidsSpace(g, sp, x, y, S) {
+  const href = kidsPicture(sp.label);
+  if (!href) return false;
+  const word = cardText(sp.label);
+  const size = sp.chip === null ? S * 0.56 : S * 0.34;
+  const img = document.createElementNS(SVG_NS, "image");
+  img.setAttribute("href", href);
+  img.setAttribute("x", x + (S - size) / 2); img.setAttribute("y", y + 3);
+  img.setAttribute("width", size); img.setAttribute("height", size);
+  img.setAttribute("class", "pic"); img.setAttribute("role", "img"); img.setAttribute("aria-label", word);
+  img.setAttribute("data-card", sp.label);
+  g.append(img);
+  if (sp.chip === null) {
+    const text = document.createElementNS(SVG_NS, "text");
+    text.setAttribute("x", x + S / 2); text.setAttribute("y", y + S - 9);
+    text.setAttribute("class", "kidsword");
+    text.textContent = word;
+    if ([...word].length >= 5) { text.setAttribute("textLength", S - 6); text.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    g.append(text);
+  }
+  return true;
 }
 function whoNode(m, seat) {
   const v = m.view;
@@ -269,5 +312,7 @@ function copyLinkButton(link) {
   const btn = h("button", { id: "copy-link", onclick: async () => {
     done.textContent = (await copyText(link)) ? t("Copied") : t("Copy it from the address bar");
   } }, t("Copy the invite link"));
-  return h("span", { class: "copylink" }, btn, " ", done);
+  const code = /\/t\/(\w+)/.exec(link);
+  const qr = code ? h("img", { class: "qr", id: "invite-qr", src: `/api/tables/${code[1]}/qr.svg`, alt: t("QR code of the invite link") }) : null;
+  return h("span", { class: "copylink" }, btn, " ", done, qr);
 }
