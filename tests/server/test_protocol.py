@@ -150,10 +150,12 @@ def test_out_of_turn_stale_duplicate_and_spectator_moves(server: ServerThread) -
     c.send({"type": "move", "move": move, "version": v})
     err = c.error()
     assert err["code"] == "stale" and f"version {v}" in err["message"] and err["version"] == v + 1
-    c.send({"type": "penalty", "team": "B", "version": v + 1})
-    assert c.error()["code"] == "not_host"
+    # Nobody held the host token: its rights went to a connected player until the host is back.
     h = Client(server, _code, server.tokens[0], host)
     h.wait(lambda s: s["you"]["host"])
+    c.wait(lambda s: not s["you"]["host"])
+    c.send({"type": "penalty", "team": "B", "version": v + 1})
+    assert c.error()["code"] == "not_host"
     h.send({"type": "penalty", "team": "B", "version": v + 1})
     err = h.error()
     assert err["code"] == "illegal" and "alone" in err["message"]

@@ -120,7 +120,7 @@ def test_the_record_is_refused_until_the_game_is_over_and_saved_as_docs_say(
     with server.http() as http:
         answer = http.get(f"/api/tables/{code}/record").json()
     # docs/server.md: save "text" (or "record" as JSON) for `sequence replay`.
-    assert set(answer) == {"record", "text"}
+    assert set(answer) == {"record", "text", "events"}
     (tmp_path / "game.txt").write_text(answer["text"])
     (tmp_path / "game.json").write_text(json.dumps(answer["record"]))
     for name in ("game.txt", "game.json"):

@@ -37,10 +37,26 @@ def is_host(table: Table, host_token: str | None) -> bool:
     return token_matches(host_token, table.host_hash)
 
 
+def acting_host(table: Table, token: str | None) -> bool:
+    """Whether ``token`` gives the host's rights now: the host token, or the seat token of the
+    player the rights passed to while the host is away (:attr:`Table.host_seat`)."""
+    if is_host(table, token):
+        return True
+    return table.host_seat is not None and seat_of(table, token) == table.host_seat
+
+
 def require_host(table: Table, host_token: str | None) -> None:
-    """Only the host starts a game and seats bots."""
-    if not is_host(table, host_token):
+    """Only the host (or the player holding the host's rights) starts a game and seats bots."""
+    if not acting_host(table, host_token):
         raise RequestError("not_host", N_("only the table's host may do this"), 403)
+
+
+def require_player(table: Table, token: str | None) -> int:
+    """The seat whose token ``token`` is; anybody else is refused."""
+    seat = seat_of(table, token)
+    if seat is None:
+        raise RequestError("not_seated", N_("only a seated player may do this"), 403)
+    return seat
 
 
 def require_player_or_host(table: Table, token: str | None) -> None:
@@ -82,9 +98,14 @@ class Rights:
             raise RequestError("not_seated", N_("spectators cannot roll"))
         return self.seat
 
-    def check_penalty(self) -> None:
-        """The table-talk penalty is the host's to impose."""
-        if not self.host:
+    def hosts(self, table: Table) -> bool:
+        """Whether this connection holds the host's rights now (see :func:`acting_host`)."""
+        return self.host or (self.seat is not None and self.seat == table.host_seat)
+
+    def check_penalty(self, table: Table | None = None) -> None:
+        """The table-talk penalty is the host's to impose (or, at ``table``, the player's who
+        holds the host's rights)."""
+        if not (self.host if table is None else self.hosts(table)):
             raise RequestError("not_host", N_("only the host may impose a penalty"))
 
 

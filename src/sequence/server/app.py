@@ -59,7 +59,7 @@ from ..i18n.howto import rules_html
 from . import protocol
 from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal, invalid_request
-from .hub import Hub
+from .hub import AWAY_SECONDS, Hub
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
 from .models import (
     Catalogue,
@@ -270,12 +270,15 @@ def create_app(
     create_burst: float = 10,
     join_rate: float = 30 / 60,
     join_burst: float = 30,
+    away_seconds: float = AWAY_SECONDS,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
     ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
-    second (and at once); ``join_rate``/``join_burst``: the same for taking seats.
+    second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
+    ``away_seconds``: how long a player must be gone before another may hand their seat to a
+    bot.
     """
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst)
@@ -285,7 +288,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
-        hub = Hub(store, pool, bot_delay=bot_delay)
+        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
         state["hub"] = hub
         await hub.resume()
         try:
@@ -527,7 +530,7 @@ def create_app(
         """The host seats a bot (``level: null``: opens the seat in the lobby), or in play has
         one stand in for a player who is away."""
         table = await hub().get(code)
-        await hub().set_bot(table, seat, body.level, body.host_token)
+        await hub().set_bot(table, seat, body.level, body.host_token or body.token)
         return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}
 
     @app.post(
@@ -572,8 +575,16 @@ def create_app(
         """A finished game's record, as JSON and as text."""
         table = await finished_table(code)
         tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
+        if table.result and table.state.outcome is None:
+            tags["Resigned"] = table.result  # a resignation ended it, not a move
+        for i, e in enumerate(table.events, 1):
+            tags[f"Event{i}"] = protocol.event_text(e)
         rec = GameRecord.from_state(table.state, tags={"Table": table.code, **tags})
-        return {"record": rec.to_dict(), "text": rec.to_text()}
+        return {
+            "record": rec.to_dict(),
+            "text": rec.to_text(),
+            "events": [e.to_dict() for e in table.events],
+        }
 
     @app.get(
         "/api/tables/{code}/replay/{ply}",
@@ -730,6 +741,7 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
     """A seated (or watching) client's requests, until it leaves."""
     while not conn.closed:
         raw = await conn.receive()
+        msg: Any = None
         try:
             if not conn.allow():
                 raise RequestError(
@@ -740,15 +752,17 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
             if kind in ("hello", "lang") and msg.get("lang") is not None:
                 conn.lang = _language(msg["lang"])
             if kind == "move":
-                await hub.play(table, conn, msg.get("move"), msg.get("version"))
+                await hub.play(table, conn, msg.get("move"), msg.get("version"), msg.get("id"))
             elif kind == "roll":
-                await hub.roll(table, conn, msg.get("version"))
+                await hub.roll(table, conn, msg.get("version"), msg.get("id"))
+            elif kind == "resign":
+                await hub.resign(table, conn)
             elif kind == "penalty":
                 await hub.penalty(table, conn, msg.get("team"), msg.get("version"))
             elif kind == "back":
                 await hub.take_back(table, conn)
             elif kind in ("sync", "hello"):
-                conn.send(protocol.state_payload(table, conn.seat, conn.host))
+                conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
             elif kind == "react":
                 hub.react(table, conn, msg.get("reaction"))
             elif kind == "chat":
@@ -763,4 +777,12 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
                     "bad_message", N_("unknown message type {type}"), type=repr(kind[:20])
                 )
         except RequestError as exc:
-            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), table.version))
+            mid = msg.get("id") if isinstance(msg, dict) else None
+            conn.send(
+                protocol.error_payload(
+                    exc.code,
+                    exc.text(conn.lang),
+                    table.version,
+                    mid if isinstance(mid, str) and len(mid) <= 64 else None,
+                )
+            )

@@ -40,6 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a bot waits before moving (default 0.6)",
     )
     parser.add_argument(
+        "--away-seconds",
+        type=float,
+        default=60.0,
+        help="seconds a player must be gone before another may hand their seat to a bot"
+        " (default 60)",
+    )
+    parser.add_argument(
         "--log-level",
         default="warning",
         choices=LOG_LEVELS,
@@ -114,7 +121,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"sequence serve: {problem}", file=sys.stderr)  # i18n: ignore (for the operator)
         return 2
     executor = make_executor(args.bot_workers, args.bot_threads)
-    app = create_app(db=args.db, bot_delay=args.bot_delay, executor=executor)
+    app = create_app(
+        db=args.db, bot_delay=args.bot_delay, executor=executor, away_seconds=args.away_seconds
+    )
     # For whoever runs the server, like its log: English.
     where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]})"
     print(f"Sequence: open {where}")  # i18n: ignore

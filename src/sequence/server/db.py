@@ -81,6 +81,9 @@ class TableRow(Base):
     moves: Mapped[list[MoveRow]] = relationship(
         back_populates="table", order_by="MoveRow.ply", cascade="all, delete-orphan"
     )
+    events: Mapped[list[EventRow]] = relationship(
+        back_populates="table", order_by="EventRow.id", cascade="all, delete-orphan"
+    )
 
 
 class SeatRow(Base):
@@ -120,9 +123,31 @@ class MoveRow(Base):
     move: Mapped[str] = mapped_column(String(32))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Who made it (``None``: the server, for a Dice roll it made or the host's penalty)."""
+    move_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The id the player's client gave the move: a resend of it is acknowledged, not applied."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     table: Mapped[TableRow] = relationship(back_populates="moves")
+
+
+class EventRow(Base):
+    """A change at a table that is not a move (see :class:`sequence.server.table.Event`)."""
+
+    __tablename__ = "table_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    ply: Mapped[int] = mapped_column(Integer)
+    """The game's version when it happened (after that many moves)."""
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    by_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    detail: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    table: Mapped[TableRow] = relationship(back_populates="events")
 
 
 def hash_token(token: str) -> str:

@@ -34,11 +34,26 @@ from .errors import RequestError, engine_refusal, no_seat
 from .registry import TableRegistry
 from .scheduler import Scheduler, check_level, table_level
 from .store import SeatData, Store
-from .table import Seat, Table, TimeControl
+from .table import Event, Seat, Table, TimeControl
 
 log = logging.getLogger("sequence.server")
 
 NAME_LENGTH = 24
+
+AWAY_SECONDS = 60.0
+"""Seconds a seat's player must have been disconnected before any seated player may hand the
+seat to a bot (``sequence serve --away-seconds``)."""
+
+MOVE_ID_LENGTH = 64
+
+
+def check_move_id(move_id: Any) -> str | None:
+    """The id a client gave a move (``None``: none), checked."""
+    if move_id is None:
+        return None
+    if not isinstance(move_id, str) or not 0 < len(move_id) <= MOVE_ID_LENGTH:
+        raise RequestError("bad_message", N_("a move id is text of at most 64 characters"))
+    return move_id
 
 
 def clean_name(name: Any) -> str:
@@ -54,7 +69,16 @@ def clean_name(name: Any) -> str:
 class Hub:
     """Every request on a table, from the lobby to the last move."""
 
-    def __init__(self, store: Store, executor: Executor, bot_delay: float = 0.5) -> None:
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor,
+        bot_delay: float = 0.5,
+        away_seconds: float = AWAY_SECONDS,
+    ) -> None:
+        self.away_seconds = away_seconds
+        """Seconds a player must be gone before another player may hand their seat to a bot."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self.registry = TableRegistry(store)
         self.scheduler = Scheduler(
             executor,
@@ -148,11 +172,14 @@ class Hub:
             self.broadcast(table)
             return seat, token
 
-    async def set_bot(
-        self, table: Table, seat: int, level: str | None, host_token: str | None
-    ) -> None:
-        """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one."""
-        access.require_host(table, host_token)
+    async def set_bot(self, table: Table, seat: int, level: str | None, token: str | None) -> None:
+        """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one;
+        in play, any seated player may also hand a seat whose player has been away for
+        :attr:`away_seconds` to a bot (a recorded ``bot`` event)."""
+        host = access.acting_host(table, token)
+        by_seat = access.seat_of(table, token)
+        if not host and (table.status != "playing" or by_seat is None):
+            access.require_host(table, token)
         async with table.lock:
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
                 raise no_seat(seat, len(table.seats))
@@ -168,17 +195,33 @@ class Hub:
                 target.bot = None if level is None else check_level(level)
                 target.name = target.bot
                 target.token_hash = None
+                event = None
             else:
-                if level is None:
-                    raise RequestError("bad_message", N_("choose a bot level"))
-                check_level(level)
+                level = table_level(table) if level is None else check_level(level)
                 if target.kind == "human" and target.connections > 0:
                     raise RequestError(
                         "bad_message", N_("the player of seat {n} is here"), 409, n=seat
                     )
+                gone = time.monotonic() - target.left_at
+                if not host and target.kind == "human" and gone < self.away_seconds:
+                    raise RequestError(
+                        "bad_message",
+                        N_("the player of seat {n} left only {gone} s ago: wait {wait} s more"),
+                        409,
+                        n=seat,
+                        gone=int(gone),
+                        wait=int(self.away_seconds - gone) + 1,
+                    )
+                if not host and target.kind != "human":
+                    raise RequestError(
+                        "bad_message", N_("a bot already plays seat {n}"), 409, n=seat
+                    )
                 target.stand_in = target.kind == "human" or target.stand_in
                 target.bot = level
+                event = Event(table.version, "bot", seat, by_seat, level)
             await self.registry.save_seat(table, target)
+            if event is not None:
+                await self._record(table, event)
             table.touch()
             self.scheduler.wake(table)
             self.broadcast(table)
@@ -242,6 +285,8 @@ class Hub:
         """Seat a connection by its token (a spectator without one) and send it the state."""
         conn.rights = Rights.of(table, token, host_token)
         self._rooms.setdefault(table.code, set()).add(conn)
+        if conn.rights.host:
+            table.host_connections += 1
         if conn.seat is None:
             table.spectators += 1
         else:
@@ -253,6 +298,7 @@ class Hub:
         table.touch()
         self.scheduler.wake(table)
         self.broadcast(table)
+        self._rehost_soon(table)
 
     def _seat_back(self, table: Table, s: Seat) -> None:
         """The player of ``s`` plays it again: the stand-in bot leaves, the clock starts afresh."""
@@ -295,17 +341,106 @@ class Hub:
         room.discard(conn)
         if not room:
             del self._rooms[table.code]
+        if conn.rights.host:
+            table.host_connections -= 1
         if conn.seat is None:
             table.spectators -= 1
         else:
-            table.seats[conn.seat].connections -= 1
+            s = table.seats[conn.seat]
+            s.connections -= 1
+            if s.connections == 0:
+                s.left_at = time.monotonic()
         table.touch()
         self.broadcast(table)
+        self._rehost_soon(table)
 
     def broadcast(self, table: Table) -> None:
         """Send every connection at the table its own view of it."""
         for conn in list(self._rooms.get(table.code, ())):
-            conn.send(protocol.state_payload(table, conn.seat, conn.host))
+            conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
+
+    # --- nobody is indispensable ------------------------------------------------------------------
+
+    async def _record(self, table: Table, event: Event) -> None:
+        """Store ``event`` in the table's log (a failure is logged: the change itself stands)."""
+        try:
+            await self.registry.add_event(table, event)
+        except Exception:
+            log.exception("could not record %s at %s", event, table.code)
+            table.events.append(event)
+
+    def _rehost_soon(self, table: Table) -> None:
+        """Pass the host's rights on (or back) once the table's lock is free."""
+        task = asyncio.get_running_loop().create_task(self._rehost(table))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    def host_seat_for(table: Table) -> int | None:
+        """Who should hold the host's rights: nobody but the host while a connection holds the
+        host token (once the game is over, whoever held them); else the seat holding them now
+        while its player is connected, or the first seated person who is (if nobody is, they
+        stay where they are)."""
+        if table.status == "finished":
+            return table.host_seat  # nothing left to host: no more changes to record
+        if table.host_connections > 0:
+            return None
+        current = table.host_seat
+        if current is not None:
+            s = table.seats[current]
+            if s.kind == "human" and s.connections > 0:
+                return current
+        # Nobody to pass them to: they stay where they are (no change to record).
+        here = (s.seat for s in table.seats if s.kind == "human" and s.connections > 0)
+        return next(here, current)
+
+    async def _rehost(self, table: Table) -> None:
+        """Give the host's rights to :meth:`host_seat_for` if they changed (a ``host`` event:
+        ``seat`` the player who holds them, ``None`` the host again)."""
+        async with table.lock:
+            seat = self.host_seat_for(table)
+            if seat == table.host_seat:
+                return
+            table.host_seat = seat
+            await self._record(table, Event(table.version, "host", seat))
+            table.touch()
+            self.broadcast(table)
+
+    async def resign(self, table: Table, conn: Connection) -> None:
+        """A player resigns. Alone on a side of a two-sided game (no other person on the team),
+        the game is lost: it ends and the other side wins. Otherwise (a partner plays on, or
+        three sides) a bot of the table's level plays the seat to the end. Either way a
+        ``resign`` event records it."""
+        seat = conn.rights.seat_to_move()
+        async with table.lock:
+            if table.state is None or table.status != "playing":
+                raise RequestError("not_started", N_("the game has not started yet"))
+            s = table.seats[seat]
+            if s.kind != "human" or (s.bot and not s.stand_in):
+                raise RequestError("bad_message", N_("you have already resigned"))
+            config = table.config
+            team = config.team_of(seat)
+            partners = [
+                o
+                for o in table.seats
+                if o.seat != seat and config.team_of(o.seat) == team and o.kind == "human"
+            ]
+            if config.teams == 2 and not partners:
+                result = f"{TEAM_LETTERS[1 - team]} wins"
+                await self.registry.finish(table, result)
+                table.status, table.result, table.turn = "finished", result, None
+                detail = "lost"
+            else:
+                s.bot, s.stand_in, s.timeouts = table_level(table), False, 0
+                await self.registry.save_seat(table, s)
+                if table.turn is not None and table.turn.seat == seat:
+                    table.turn = None
+                detail = "bot"
+            await self._record(table, Event(table.version, "resign", seat, seat, detail))
+            table.touch()
+            self.scheduler.wake(table)
+            self.broadcast(table)
+        self._rehost_soon(table)  # the rights of a player who resigned pass on
 
     # --- talk -----------------------------------------------------------------------------------
 
@@ -336,7 +471,7 @@ class Hub:
         """The game in play, if ``version`` is where it stands."""
         if table.state is None:
             raise RequestError("not_started", N_("the game has not started yet"))
-        if table.state.is_over():
+        if table.state.is_over() or table.status == "finished":
             raise RequestError("game_over", N_("the game is over"))
         if not isinstance(version, int) or isinstance(version, bool):
             raise RequestError("bad_message", N_("a move must carry the version it was made at"))
@@ -352,9 +487,13 @@ class Hub:
             )
         return table.state
 
-    async def play(self, table: Table, conn: Connection, text: Any, version: Any) -> None:
-        """A seated player's move."""
-        seat = conn.rights.seat_to_move()
+    async def play(
+        self, table: Table, conn: Connection, text: Any, version: Any, move_id: Any = None
+    ) -> None:
+        """A seated player's move. With a ``move_id`` it is applied once: the same id again
+        (a resend after a reconnect) is acknowledged with the ply it was stored as."""
+        seat = self._still_playing(table, conn.rights.seat_to_move())
+        mid = check_move_id(move_id)
         if not isinstance(text, str) or len(text) > 32:
             raise RequestError("bad_message", N_("a move is its notation, for example 5H@c3"))
         try:
@@ -364,13 +503,35 @@ class Hub:
         if move.kind in (MoveKind.ROLL, MoveKind.PENALTY):
             raise RequestError("illegal", N_("dice are rolled and penalties imposed by the server"))
         async with table.lock:
+            if self._acked(table, conn, seat, mid):
+                return
             self._current(table, version)
-            await self._apply(table, move, seat, by_person=True)
+            await self._apply(table, move, seat, by_person=True, move_id=mid, ack=conn)
 
-    async def roll(self, table: Table, conn: Connection, version: Any) -> None:
-        """Sequence Dice: the player to act rolls (the server's seeded dice decide)."""
-        seat = conn.rights.seat_to_roll()
+    @staticmethod
+    def _still_playing(table: Table, seat: int) -> int:
+        """``seat``, unless its player resigned it to a bot (a stand-in bot does not count)."""
+        s = table.seats[seat]
+        if s.bot and not s.stand_in:
+            raise RequestError("not_seated", N_("you resigned: a bot plays your seat"))
+        return seat
+
+    @staticmethod
+    def _acked(table: Table, conn: Connection, seat: int, mid: str | None) -> bool:
+        """Acknowledge a move id already applied (and apply nothing); ``False``: a new one."""
+        if mid is None or (seat, mid) not in table.move_ids:
+            return False
+        conn.send(protocol.ack_payload(mid, table.move_ids[(seat, mid)], duplicate=True))
+        return True
+
+    async def roll(self, table: Table, conn: Connection, version: Any, move_id: Any = None) -> None:
+        """Sequence Dice: the player to act rolls (the server's seeded dice decide); a
+        ``move_id`` is applied once, as a move's."""
+        seat = self._still_playing(table, conn.rights.seat_to_roll())
+        mid = check_move_id(move_id)
         async with table.lock:
+            if self._acked(table, conn, seat, mid):
+                return
             state = self._current(table, version)
             step = state.next_step()
             if step.kind is not StepKind.ROLL or step.seat is None:
@@ -381,11 +542,13 @@ class Hub:
                     N_("it is not your turn (player {seat} is to act)"),
                     seat=step.seat + 1,
                 )
-            await self._apply(table, state.sample_chance(), seat, by_person=True)
+            await self._apply(
+                table, state.sample_chance(), seat, by_person=True, move_id=mid, ack=conn
+            )
 
     async def penalty(self, table: Table, conn: Connection, team: Any, version: Any) -> None:
         """The host's table-talk penalty on a team."""
-        conn.rights.check_penalty()
+        conn.rights.check_penalty(table)
         if not isinstance(team, str) or len(team) != 1 or team.upper() not in TEAM_LETTERS:
             raise RequestError("bad_message", N_("name the team by its letter, for example B"))
         async with table.lock:
@@ -396,9 +559,18 @@ class Hub:
             await self._apply(table, Move.parse(f"penalty:{team.upper()}"), None)
 
     async def _apply(
-        self, table: Table, move: Move, seat: int | None, by_person: bool = False
+        self,
+        table: Table,
+        move: Move,
+        seat: int | None,
+        by_person: bool = False,
+        move_id: str | None = None,
+        ack: Connection | None = None,
     ) -> None:
         """Check, store, then show. Call with the table's lock held and the version checked.
+
+        A move with a ``move_id`` is acknowledged to ``ack`` (its sender) once stored, before
+        anybody is shown the new state: the sender's page settles the move before it redraws.
 
         A move made ``by_person`` (not by a bot for them) ends the seat's run of timeouts.
 
@@ -414,13 +586,17 @@ class Hub:
         except IllegalMoveError as exc:
             raise engine_refusal("illegal", exc) from None
         try:
-            await self.registry.append_move(table, trial, seat)
+            await self.registry.append_move(table, trial, seat, move_id)
         except Exception:
             log.exception("could not store move %s at %s", move, table.code)
             raise RequestError(
                 "unavailable", N_("the move could not be stored; try again"), 503
             ) from None
         table.state = trial
+        if move_id is not None and seat is not None:
+            table.move_ids[(seat, move_id)] = len(trial.move_stack)
+            if ack is not None:
+                ack.send(protocol.ack_payload(move_id, len(trial.move_stack), duplicate=False))
         table.active = time.monotonic()
         outcome = trial.outcome
         if outcome is not None:

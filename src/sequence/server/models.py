@@ -97,9 +97,18 @@ class Start(Request):
 class SeatBot(Request):
     """``POST /api/tables/{code}/seats/{seat}/bot``: a bot for a seat, or the seat opened."""
 
-    host_token: str | None = Field(None, max_length=200, description="the host's token")
+    host_token: str | None = Field(
+        None,
+        max_length=200,
+        description="the host's token, or the seat token of the player holding the host's"
+        " rights or of any seated player (in play, for a seat away --away-seconds)",
+    )
+    token: str | None = Field(None, max_length=200, description="the same as host_token")
     level: str | None = Field(
-        None, max_length=40, description="a bot level (GET /api/meta); null opens the seat"
+        None,
+        max_length=40,
+        description="a bot level (GET /api/meta); null opens the seat (lobby) or is the"
+        " table's level (in play)",
     )
 
 
@@ -180,6 +189,16 @@ class TimeControlInfo(Answer):
     reserve: float
 
 
+class EventInfo(Answer):
+    """A table event (sequence.server.table.Event)."""
+
+    ply: int = Field(description="the game's version when it happened")
+    kind: str = Field(json_schema_extra={"enum": ["host", "bot", "resign"]})
+    seat: int | None
+    by: int | None
+    detail: str | None
+
+
 class TableInfo(Answer):
     code: str
     config: dict[str, Any]
@@ -191,6 +210,10 @@ class TableInfo(Answer):
     seats: list[SeatInfo]
     time_control: TimeControlInfo | None
     bot_level: str | None
+    host_seat: int | None = Field(
+        description="the seat holding the host's rights while the host is away"
+    )
+    events: list[EventInfo]
     version: int
     chance: bool
 
@@ -210,6 +233,7 @@ class Finished(Answer):
 class Record(Answer):
     record: dict[str, Any] = Field(description="the game record (GameRecord.to_dict)")
     text: str = Field(description="the same record as text (sequence replay reads it)")
+    events: list[EventInfo] = Field(description="the table's events, oldest first")
 
 
 class Replay(Answer):

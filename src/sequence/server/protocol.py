@@ -16,12 +16,15 @@ Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
     ``Accept-Language``;
 ``{"type": "lang", "lang": LANG}``
     error messages from now on in this language (the client switched; nothing is sent back);
-``{"type": "move", "move": "5H@c3", "version": N}``
-    make a move in the position at version ``N``;
+``{"type": "move", "move": "5H@c3", "version": N, "id": MOVE_ID}``
+    make a move in the position at version ``N``; with an ``id`` (text, at most 64 characters,
+    unique per move) it is applied once: a resend is answered by an ``ack`` and changes nothing;
 ``{"type": "roll", "version": N}``
     Sequence Dice: roll the dice for your turn;
 ``{"type": "penalty", "team": "B", "version": N}``
     the host imposes the table-talk penalty on a team;
+``{"type": "resign"}``
+    resign (see :meth:`sequence.server.hub.Hub.resign`);
 ``{"type": "back"}``
     take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``
@@ -46,7 +49,9 @@ Server to client:
 ``{"type": "reaction", "seat": N|null, "name": NAME|null, "reaction": ID}``,
 ``{"type": "chat", "seat": N|null, "name": NAME|null, "text": TEXT}``
     someone at the table (``seat`` ``null``: a spectator) reacted or said something;
-``{"type": "error", "code": CODE, "message": TEXT, "version": N|null}``
+``{"type": "ack", "id": MOVE_ID, "ply": N, "duplicate": BOOL}``
+    the move with that id is move number ``N`` (``duplicate``: it was already; nothing changed);
+``{"type": "error", "code": CODE, "message": TEXT, "version": N|null, "id": MOVE_ID?}``
     the request was refused and nothing changed; ``code`` is stable (one of
     :data:`ERROR_CODES`), ``message`` is for the player, in the connection's language.
 """
@@ -58,7 +63,7 @@ import time
 from typing import Any, Final, final
 
 from ..engine import State, StepKind, history, roll_reason
-from .table import Table
+from .table import Event, Table
 
 MAX_MESSAGE: Final = 4096
 """The largest message a client may send, in bytes; larger ones are refused."""
@@ -169,9 +174,18 @@ def table_meta(table: Table) -> dict[str, Any]:
         if table.clock is None
         else {"name": table.clock.name, "turn": table.clock.turn, "reserve": table.clock.reserve},
         "bot_level": table.bot_level,
+        "host_seat": table.host_seat,
+        "events": [e.to_dict() for e in table.events],
         "version": table.version,
         "chance": state is not None and state.next_step().kind is StepKind.ROLL,
     }
+
+
+def event_text(event: Event) -> str:
+    """An event as a record's tag holds it: ``ply kind seat by detail`` (``-`` for none), e.g.
+    ``12 resign 1 1 lost``; seats counted from 0."""
+    parts = (event.ply, event.kind, event.seat, event.by_seat, event.detail)
+    return " ".join("-" if p is None else str(p) for p in parts)
 
 
 def table_meta_json(table: Table) -> str:
@@ -212,7 +226,9 @@ def state_payload(table: Table, seat: int | None, host: bool) -> Payload:
     return Payload(text, _SEAL)
 
 
-def error_payload(code: str, message: str, version: int | None = None) -> Payload:
+def error_payload(
+    code: str, message: str, version: int | None = None, move_id: str | None = None
+) -> Payload:
     """An error: the request was refused and nothing changed.
 
     ``message`` is already in the connection's language
@@ -220,8 +236,17 @@ def error_payload(code: str, message: str, version: int | None = None) -> Payloa
     """
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "version": version}
+    if move_id is not None:
+        out["id"] = move_id  # the refused move's id: the client drops it from its queue
+    return Payload(_dumps(out), _SEAL)
+
+
+def ack_payload(move_id: str, ply: int, duplicate: bool) -> Payload:
+    """A move with an id was applied as move number ``ply``; ``duplicate``: it already had been,
+    and this resend changed nothing."""
     return Payload(
-        _dumps({"type": "error", "code": code, "message": message, "version": version}), _SEAL
+        _dumps({"type": "ack", "id": move_id, "ply": ply, "duplicate": duplicate}), _SEAL
     )
 
 

@@ -16,8 +16,8 @@ from typing import Any
 from ..engine import Config, Move, State, config_from_dict
 from ..i18n import N_
 from .errors import RequestError
-from .store import SeatData, Store, TableData
-from .table import Seat, Table, TimeControl, Turn
+from .store import EventData, SeatData, Store, TableData
+from .table import Event, Seat, Table, TimeControl, Turn
 
 log = logging.getLogger("sequence.server")
 
@@ -53,7 +53,12 @@ def table_from(data: TableData) -> Table:
         result=data.result,
         rematch_code=data.rematch_code,
         bot_level=data.bot_level,
+        events=[Event(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in data.events],
+        move_ids={(seat, mid): ply for ply, seat, mid in data.move_ids if seat is not None},
     )  # fmt: skip
+    hosts = [e for e in table.events if e.kind == "host"]
+    if hosts:  # whoever held the host's rights still does, until the connections say otherwise
+        table.host_seat = hosts[-1].seat
     if data.turn_seconds is not None:
         table.clock = TimeControl(data.time_control, data.turn_seconds, data.reserve_seconds or 0)
         if data.clock_seat is not None and data.clock_left is not None:
@@ -252,9 +257,22 @@ class TableRegistry:
         """Store that ``table`` started, or its rematch (the table itself is the caller's)."""
         await self.store.run(self.store.set_status, table.id, status, rematch_code)
 
-    async def append_move(self, table: Table, state: State, seat: int | None) -> None:
-        """Store the last move of ``state`` (the table's next), made by ``seat``, with the result
-        if it ended the game; return once it is committed (raise if it could not be)."""
+    async def add_event(self, table: Table, event: Event) -> None:
+        """Record ``event`` (stored first, then kept on the table)."""
+        data = EventData(event.ply, event.kind, event.seat, event.by_seat, event.detail)
+        await self.store.run(self.store.add_event, table.id, data)
+        table.events.append(event)
+
+    async def finish(self, table: Table, result: str) -> None:
+        """Store that ``table`` ended with ``result`` without a move (a resignation)."""
+        await self.store.run(self.store.finish, table.id, result)
+
+    async def append_move(
+        self, table: Table, state: State, seat: int | None, move_id: str | None = None
+    ) -> None:
+        """Store the last move of ``state`` (the table's next), made by ``seat`` (with the id its
+        client gave it), with the result if it ended the game; return once it is committed
+        (raise if it could not be)."""
         moves = state.move_stack
         outcome = state.outcome
         await self.store.append_move(
@@ -264,4 +282,5 @@ class TableRegistry:
             seat,
             None if outcome is None else outcome.result(),
             outcome is not None,
+            move_id,
         )

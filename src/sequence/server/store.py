@@ -12,13 +12,13 @@ import asyncio
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload, sessionmaker
 
-from .db import MoveRow, SeatRow, TableRow, make_engine, migrate, now
+from .db import EventRow, MoveRow, SeatRow, TableRow, make_engine, migrate, now
 
 T = TypeVar("T")
 
@@ -58,6 +58,20 @@ class TableData:
     bot_level: str | None = None
     clock_seat: int | None = None
     clock_left: float | None = None
+    move_ids: list[tuple[int, int | None, str]] = field(default_factory=list)
+    """(ply, seat, move id) of every move a client gave an id."""
+    events: list[EventData] = field(default_factory=list)
+
+
+@dataclass
+class EventData:
+    """A table event as stored (see :class:`sequence.server.table.Event`)."""
+
+    ply: int
+    kind: str
+    seat: int | None = None
+    by_seat: int | None = None
+    detail: str | None = None
 
 
 @dataclass
@@ -69,6 +83,7 @@ class _Pending:
     result: str | None
     finished: bool
     future: asyncio.Future[None]
+    move_id: str | None = None
 
 
 def _data(row: TableRow, with_moves: bool = True) -> TableData:
@@ -87,6 +102,10 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
             for s in row.seats
         ],
         moves=[m.move for m in row.moves] if with_moves else [],
+        move_ids=[(m.ply, m.seat, m.move_id) for m in row.moves if m.move_id] if with_moves else [],
+        events=[EventData(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in row.events]
+        if with_moves
+        else [],
         finished_at=row.finished_at.isoformat() if row.finished_at else None,
         time_control=row.time_control,
         turn_seconds=row.turn_seconds,
@@ -171,6 +190,26 @@ class Store:
                     if data.seat == s.seat:
                         s.reserve, s.timeouts = data.reserve, data.timeouts
 
+    def add_event(self, table_id: int, event: EventData) -> None:
+        """Record a table event."""
+        with self._sessions.begin() as session:
+            session.add(
+                EventRow(
+                    table_id=table_id,
+                    ply=event.ply,
+                    kind=event.kind,
+                    seat=event.seat,
+                    by_seat=event.by_seat,
+                    detail=event.detail,
+                )
+            )
+
+    def finish(self, table_id: int, result: str) -> None:
+        """Mark a table finished with ``result`` (a resignation: no move ended it)."""
+        with self._sessions.begin() as session:
+            row = session.get_one(TableRow, table_id)
+            row.status, row.result, row.finished_at = "finished", result, now()
+
     def set_status(self, table_id: int, status: str, rematch_code: str | None = None) -> None:
         """Mark a table started (``playing``) or record its rematch."""
         with self._sessions.begin() as session:
@@ -184,7 +223,11 @@ class Store:
     def _commit_moves(self, batch: list[_Pending]) -> None:
         with self._sessions.begin() as session:
             for p in batch:
-                session.add(MoveRow(table_id=p.table_id, ply=p.ply, move=p.move, seat=p.seat))
+                session.add(
+                    MoveRow(
+                        table_id=p.table_id, ply=p.ply, move=p.move, seat=p.seat, move_id=p.move_id
+                    )
+                )
             session.flush()
             for p in batch:
                 if p.finished:
@@ -197,7 +240,11 @@ class Store:
             rows = session.scalars(
                 select(TableRow)
                 .where(TableRow.status.in_(("lobby", "playing")))
-                .options(selectinload(TableRow.seats), selectinload(TableRow.moves))
+                .options(
+                    selectinload(TableRow.seats),
+                    selectinload(TableRow.moves),
+                    selectinload(TableRow.events),
+                )
             ).all()
             return [_data(r) for r in rows]
 
@@ -207,7 +254,11 @@ class Store:
             row = session.scalars(
                 select(TableRow)
                 .where(TableRow.code == code)
-                .options(selectinload(TableRow.seats), selectinload(TableRow.moves))
+                .options(
+                    selectinload(TableRow.seats),
+                    selectinload(TableRow.moves),
+                    selectinload(TableRow.events),
+                )
             ).one_or_none()
             return None if row is None else _data(row)
 
@@ -244,10 +295,12 @@ class Store:
         seat: int | None,
         result: str | None,
         finished: bool,
+        move_id: str | None = None,
     ) -> None:
-        """Store move number ``ply``; return once it is committed (raise if it could not be)."""
+        """Store move number ``ply`` (with the id its client gave it); return once it is
+        committed (raise if it could not be)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(table_id, ply, move, seat, result, finished, future))
+        self._pending.append(_Pending(table_id, ply, move, seat, result, finished, future, move_id))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().create_task(self._flush())

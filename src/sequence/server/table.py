@@ -34,6 +34,9 @@ class Seat:
     """Seconds of the turn clock's reserve this seat has left (see :class:`TimeControl`)."""
     timeouts: int = 0
     """Turns in a row the seat's clock ran out (a bot played them); 0 once the player moves."""
+    left_at: float = field(default_factory=time.monotonic)
+    """When the seat's player last lost their last connection (``time.monotonic``): after
+    :attr:`Hub.away_seconds` any seated player may hand the seat to a bot."""
 
     @property
     def kind(self) -> str:
@@ -66,6 +69,36 @@ class TimeControl:
     """Seconds a turn."""
     reserve: float
     """Seconds each seat may spend beyond its turns, over the game."""
+
+
+EVENT_KINDS = ("host", "bot", "resign")
+"""What a table's :class:`Event` may record."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """A change at a table that is not a move, recorded with the moves and shown to everyone.
+
+    ``host``: the host's rights passed to ``seat``'s player (``None``: back to the host);
+    ``bot``: ``by_seat``'s player (``None``: the host) handed ``seat``, away a while, to a bot
+    (``detail``: its level); ``resign``: ``seat``'s player resigned, and ``detail`` says what
+    followed (``lost``: the game ended, ``bot``: a bot plays the seat for its team)."""
+
+    ply: int
+    """The game's version when it happened (after that many moves; 0 in the lobby)."""
+    kind: str
+    seat: int | None = None
+    by_seat: int | None = None
+    detail: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "ply": self.ply,
+            "kind": self.kind,
+            "seat": self.seat,
+            "by": self.by_seat,
+            "detail": self.detail,
+        }
 
 
 @dataclass
@@ -108,6 +141,15 @@ class Table:
     """The person's turn the clock is running for (set by the scheduler)."""
     result: str | None = None
     rematch_code: str | None = None
+    events: list[Event] = field(default_factory=list)
+    """Every recorded :class:`Event`, oldest first."""
+    move_ids: dict[tuple[int, str], int] = field(default_factory=dict)
+    """The ply of every move a client gave an id, by (seat, id): a resend is not applied."""
+    host_seat: int | None = None
+    """The seat whose player holds the host's rights while nobody holding the host token is
+    connected (``None``: the host's own)."""
+    host_connections: int = 0
+    """Connections holding the host token."""
     spectators: int = 0
     """Connections without a seat."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

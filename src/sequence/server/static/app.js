@@ -211,13 +211,61 @@ function resultText(result) {
 }
 
 /* ---- table ------------------------------------------------------------------------------- */
-const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false };
+const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [] };
 window.seq = table;
 
 function send(msg) {
   if (table.ws && table.ws.readyState === 1) table.ws.send(JSON.stringify(msg));
 }
-function sendMove(move) { send({ type: "move", move, version: table.msg.version }); table.selected = null; }
+function sendMove(move) { sendAct({ type: "move", move, version: table.msg.version }); table.selected = null; }
+
+/* ---- no silent loss: every move has an id and waits in the outbox until the server answers ---- */
+function newMoveId() {
+  return (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).slice(0, 64);
+}
+function sendAct(msg) {
+  msg.id = newMoveId();
+  msg.offline = !(table.ws && table.ws.readyState === 1);
+  msg.as = table.token; // the seat it was made for: sent again only as that seat
+  table.outbox.push(msg);
+  if (!msg.offline) send(Object.assign({}, msg, { offline: undefined, as: undefined }));
+}
+/* The connection is back (just after hello): send what is waiting; a move already applied is only
+   acknowledged, one made at a version the game has left is refused as stale. */
+function flushOutbox(ws) {
+  for (const m of table.outbox) {
+    if (m.as === table.token) ws.send(JSON.stringify(Object.assign({}, m, { offline: undefined, as: undefined })));
+  }
+}
+/* An ack or an error for a move id: the move is settled; a queued one gone stale is explained. */
+function settleMove(msg) {
+  const i = table.outbox.findIndex((m) => m.id === msg.id);
+  if (i < 0) return false;
+  const [m] = table.outbox.splice(i, 1);
+  if (msg.type === "error" && msg.code === "stale" && m.offline) {
+    table.error = t("Your move made while offline was not played: the game moved on. Play again.");
+    send({ type: "sync" });
+    renderTable();
+    return true;
+  }
+  return false;
+}
+/* Offline: a blocking reconnecting layer over the table, never a live-looking board. */
+function showOffline(on) {
+  let el = document.getElementById("reconnecting");
+  if (!on) { if (el) el.remove(); return; }
+  if (el || !table.code) return;
+  el = h("div", { id: "reconnecting", class: "reconnecting", role: "alertdialog", "aria-live": "assertive" },
+    h("div", {}, h("strong", {}, t("Reconnecting…")),
+      h("p", {}, t("The connection is down. Moves you made will be sent when it is back."))));
+  document.body.append(el);
+}
+window.addEventListener("offline", () => {
+  if (!table.code || !table.ws) return;
+  showOffline(true);
+  table.ws.close();
+});
+window.addEventListener("online", () => { if (table.code) { table.retry = 0; connect(table.code); } });
 
 function connect(code) {
   if (table.ws) { table.closing = true; table.ws.close(); }
@@ -227,7 +275,9 @@ function connect(code) {
   ws.onopen = () => {
     table.retry = 0;
     $("#conn").textContent = "";
-    ws.send(JSON.stringify({ type: "hello", token: passplay.token(code, seatToken(code)), host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    table.token = passplay.token(code, seatToken(code));
+    ws.send(JSON.stringify({ type: "hello", token: table.token, host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    flushOutbox(ws);
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -235,11 +285,16 @@ function connect(code) {
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
+      adoptResignation(msg);
+      showOffline(false);
       if (passplay.intercept(msg, code)) return; // a hand-over between seats on this device
       table.msg = msg; table.error = null; renderTable();
+    } else if (msg.type === "ack") {
+      settleMove(msg);
     } else if (msg.type === "reaction" || msg.type === "chat") {
       heard(msg); // talk.js
     } else if (msg.type === "error") {
+      if (msg.id && settleMove(msg)) return;
       if (msg.code === "stale") send({ type: "sync" });
       // No such table: the server hangs up, and there is nothing to reconnect to.
       if (msg.code === "unknown_table") table.closing = true;
@@ -254,13 +309,14 @@ function connect(code) {
   ws.onclose = () => {
     if (table.ws !== ws || table.closing) return;
     $("#conn").textContent = t("Reconnecting…");
+    showOffline(true);
     table.retry = Math.min(table.retry + 1, 6);
     setTimeout(() => { if (table.code === code) connect(code); }, 300 * table.retry);
   };
 }
 
 async function tablePage(code) {
-  table.code = code; table.msg = null; talk.heard = []; table.selected = null; table.error = null;
+  table.code = code; table.msg = null; talk.heard = []; table.selected = null; table.error = null; table.outbox = [];
   app.innerHTML = "";
   app.append(h("p", {}, t("Connecting…")));
   connect(code);
@@ -321,8 +377,40 @@ function lobbyView(m) {
 }
 
 async function setBot(seat, level) {
-  try { await api("POST", `/api/tables/${table.code}/seats/${seat}/bot`, { host_token: hostToken(table.code), level }); }
+  // The host token, or else a seat token (host rights passed on, or a seat away a while).
+  const token = hostToken(table.code) || seatToken(table.code);
+  try { await api("POST", `/api/tables/${table.code}/seats/${seat}/bot`, { host_token: token, level }); }
   catch (e) { table.error = e.message; renderTable(); }
+}
+
+/* ---- nobody is indispensable: resigning, and the table events in words ---------------------- */
+/* A game ended by a resignation has no engine outcome: show it as the end all the same. */
+function adoptResignation(msg) {
+  const v = msg.view;
+  if (!v || v.outcome || msg.table.status !== "finished" || !msg.table.result) return;
+  const letter = msg.table.result.split(" ")[0];
+  v.outcome = { winner: v.teams.findIndex((tm) => tm.letter === letter), termination: "resigned" };
+  v.legal_moves = [];
+}
+function resignButton(m) {
+  const mine = m.you.seat !== null && m.table.seats[m.you.seat];
+  if (!mine || mine.kind !== "human" || m.view.outcome) return null;
+  return h("button", { id: "resign", onclick: () => {
+    if (confirm(t("Resign? Alone on your side you lose the game; with a partner a bot takes your seat."))) send({ type: "resign" });
+  } }, t("Resign"));
+}
+function eventText(m, e) {
+  const name = e.seat === null ? "" : seatLabel(m, e.seat);
+  if (e.kind === "host") return e.seat === null ? t("The host is back.") : t("{name} holds the host's rights while the host is away.", { name });
+  if (e.kind === "bot") return e.by === null ? t("The host handed {name}'s seat to a bot.", { name }) : t("{by} handed {name}'s seat to a bot.", { by: seatLabel(m, e.by), name });
+  if (e.kind === "resign") return e.detail === "lost" ? t("{name} resigned: the game is lost.", { name }) : t("{name} resigned: a bot plays the seat.", { name });
+  return e.kind;
+}
+function eventsPanel(m) {
+  const events = m.table.events || [];
+  if (!events.length) return null;
+  return h("section", { class: "panel", id: "events" }, h("h2", {}, t("Table events")),
+    h("ul", {}, events.map((e) => h("li", {}, eventText(m, e)))));
 }
 
 const SHAPES = ["circle", "square", "triangle", "diamond"];
@@ -418,8 +506,8 @@ function renderTable() {
   };
   // A tap on a space the move cannot go to asks the server, which says why (a tap, not a hover).
   const onOther = (name) => {
-    if (dice && v.roll && v.to_move === you.seat && legal.length) send({ type: "move", move: `@${name}`, version: m.version });
-    else if (!dice && sel && v.hand && v.hand.includes(sel)) send({ type: "move", move: `${sel}@${name}`, version: m.version });
+    if (dice && v.roll && v.to_move === you.seat && legal.length) sendAct({ type: "move", move: `@${name}`, version: m.version });
+    else if (!dice && sel && v.hand && v.hand.includes(sel)) sendAct({ type: "move", move: `${sel}@${name}`, version: m.version });
   };
   const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace, onOther));
   const side = h("div");
@@ -470,14 +558,14 @@ function renderTable() {
     if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
     const draw = legal.find((x) => x.startsWith("draw:"));
     if (draw) acts.append(h("button", { id: "act-draw", class: "primary", onclick: () => sendMove(draw) }, t("Draw a card")));
-    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => send({ type: "roll", version: m.version }) }, t("Roll the dice")));
+    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => sendAct({ type: "roll", version: m.version }) }, t("Roll the dice")));
     handBox.append(acts);
     if (v.draft && v.draft.length) handBox.append(h("h2", {}, t("Draft")), h("div", { class: "hand", id: "draft" }, v.draft.map((c) => h("button", {
       class: ["card", "small", isRed(c) && "red", sel === c && "selected"], "data-card": c,
       onclick: () => { table.selected = sel === c ? null : c; renderTable(); } }, cardText(c)))));
   } else if (you.seat !== null && dice) {
     const acts = h("div", { class: "actions", id: "actions" });
-    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => send({ type: "roll", version: m.version }) }, t("Roll the dice")));
+    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => sendAct({ type: "roll", version: m.version }) }, t("Roll the dice")));
     if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
     handBox.append(acts);
   }
@@ -490,7 +578,7 @@ function renderTable() {
       !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
-      you.host && !s.connected && s.kind === "human" && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, meta.bots[0]) }, t("Hand to a bot")) : null))),
+      (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", t("{team}: {n} of {need} sequences", { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
@@ -502,7 +590,12 @@ function renderTable() {
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
   if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
-  side.append(players, talkPanel(m), log); // talk.js: reactions, chat where the rules allow it
+  const resign = resignButton(m);
+  if (resign) players.append(h("div", { class: "actions" }, resign));
+  side.append(players);
+  const events = eventsPanel(m);
+  if (events) side.append(events);
+  side.append(talkPanel(m), log); // talk.js: reactions, chat where the rules allow it
   app.append(h("div", { class: "game" }, h("div", {}, board), side));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
   keys.decorate(); // keys.js: labels, and the cursor for keyboard play
@@ -570,6 +663,7 @@ function route() {
     return tablePage(code);
   }
   if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }
+  showOffline(false);
   if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
   if ((m = /^\/rules\/([a-z]+)/.exec(p))) return rulesPage(m[1]);
   return lobby();
