@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Render the web app's icons (icon-192.png, icon-512.png) from static/favicon.svg in Chromium.
 
-The PNGs are committed; run this again after changing the favicon:
-``PYTHONPATH=src python scripts/icons.py``.
+The PNGs are committed; run this again after changing the favicon: ``scripts/icons.py``.
 """
 
 from __future__ import annotations
@@ -10,6 +9,7 @@ from __future__ import annotations
 import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
 
 # isort: split
+import argparse
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -19,6 +19,7 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     svg = (STATIC / "favicon.svg").read_text()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
