@@ -184,3 +184,40 @@ def test_dice_shows_no_hand_and_rolls_by_button(browser: Any, web: ServerThread)
         page.click(f'#board g[data-space="{target[1:]}"].target')
         page.wait_for_function(f"() => window.seq.msg.version > {version}")
     ctx.close()
+
+
+def test_waiting_room_says_why_start_waits_and_adds_a_bot_of_the_chosen_level(
+    browser: Any, web: ServerThread
+) -> None:
+    with web.http() as http:
+        created = http.post(
+            "/api/tables",
+            json={"game": "classic", "players": 3, "bots": [None, None, None], "name": "Ann"},
+        ).json()
+    code = created["code"]
+    page = browser.new_context().new_page()
+    page.goto(web.url + "/")
+    page.evaluate(
+        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
+        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}'); }}"
+    )
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_selector("#start[disabled]")
+    assert page.inner_text("#start-why").strip() == "2 seats are still empty"
+    page.select_option("#add-bot-level", "hard")
+    page.click("button.add-bot")
+    page.wait_for_function(
+        "() => window.seq.msg.table.seats.filter((s) => s.kind === 'bot').length === 1"
+    )
+    bot = next(s for s in state(page)["table"]["seats"] if s["kind"] == "bot")
+    assert bot["bot"] == "hard"
+    page.wait_for_function(
+        "() => document.querySelector('#start-why').innerText.trim() === '1 seat is still empty'"
+    )
+    assert page.input_value("#add-bot-level") == "hard"  # the choice stays for the next bot
+    page.click("button.add-bot")
+    page.wait_for_selector("#start:not([disabled])")
+    assert page.locator("#start-why").count() == 0
+    page.click("#start")
+    page.wait_for_selector("#board")
+    assert page.get_by_text("A: 0 of 1 sequence", exact=True).count() == 1  # one, not "sequences"

@@ -211,7 +211,7 @@ function resultText(result) {
 }
 
 /* ---- table ------------------------------------------------------------------------------- */
-const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [] };
+const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null };
 window.seq = table;
 
 function send(msg) {
@@ -351,6 +351,9 @@ function lobbyView(m) {
   const code = m.table.code;
   const you = m.you;
   const link = `${location.origin}/t/${code}`;
+  // The level of a bot the host adds, from the levels GET /api/meta lists; kept between renders.
+  const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
+    meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
   const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
   const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
@@ -363,17 +366,20 @@ function lobbyView(m) {
         remember(code, r.seat_token); connect(code);
       } catch (e) { table.error = e.message; renderTable(); }
     } }, t("Sit here")) : null,
-    s.kind === "empty" && you.host ? h("button", { onclick: () => setBot(s.seat, meta.bots[0]) }, t("Add a bot")) : null)));
-  const full = m.table.seats.every((s) => s.kind !== "empty");
+    s.kind === "empty" && you.host ? h("button", { class: "add-bot", onclick: () => setBot(s.seat, botLevel.value) }, t("Add a bot")) : null)));
+  const empty = m.table.seats.filter((s) => s.kind === "empty").length;
+  const full = empty === 0;
   return h("section", { class: "panel" },
     h("h2", {}, t("Table {code}", { code })),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
     you.seat === null ? h("label", {}, t("Your name"), nameIn) : null,
     list,
-    you.host ? h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
+    you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,
+    you.host ? h("p", {}, h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
       try { await api("POST", `/api/tables/${code}/start`, { host_token: hostToken(code) }); } catch (e) { table.error = e.message; renderTable(); }
-    } }, t("Start")) : h("p", {}, t("Waiting for the host to start.")));
+    } }, t("Start")), full ? null : h("span", { id: "start-why" }, " ", tn("{n} seat is still empty", "{n} seats are still empty", empty)))
+      : h("p", {}, t("Waiting for the host to start.")));
 }
 
 async function setBot(seat, level) {
@@ -580,7 +586,7 @@ function renderTable() {
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
-    h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", t("{team}: {n} of {need} sequences", { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
+    h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", tn("{team}: {n} of {need} sequence", "{team}: {n} of {need} sequences", v.sequences_to_win, { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
     h("p", {}, copyLinkButton(`${location.origin}/t/${m.table.code}`)));
   if (you.host && !o && v.config.game === "classic" && v.teams.some((tm) => tm.seats.length > 1)) {
