@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -111,3 +112,20 @@ def test_no_bot_process_outlives_the_server(tmp_path: Path, how: str) -> None:
         for pid in workers:  # orphans of a failed run: ours, ended by their id
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_port_already_taken_is_one_clear_line_and_no_open_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = free_port()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as other:
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        status = main(["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert status == 3
+    out, err = capsys.readouterr()
+    assert "open http" not in out
+    assert err.strip().splitlines() == [
+        f"sequence serve: port {port} is already in use on 127.0.0.1"
+        " (another server? choose another port with --port)"
+    ]

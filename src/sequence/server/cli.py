@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -96,6 +98,27 @@ def make_executor(workers: int, threads: bool) -> Executor:
     )
 
 
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (as uvicorn binds it), or ``None``.
+
+    Checked before the "open" line is printed, so that a port already taken is one clear line
+    rather than an address to open followed by uvicorn's error.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except OSError as exc:
+        shown = f"[{host}]" if ":" in host else host
+        if exc.errno == errno.EADDRINUSE:
+            hint = "another server? choose another port with --port"  # i18n: ignore
+            return f"port {port} is already in use on {shown} ({hint})"  # i18n: ignore
+        reason = exc.strerror or str(exc)
+        return f"cannot listen on {shown}:{port}: {reason}"  # i18n: ignore (for the operator)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
@@ -120,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"sequence serve: {problem}", file=sys.stderr)  # i18n: ignore (for the operator)
         return 2
+    taken = cannot_listen(args.host, args.port)
+    if taken:
+        print(f"sequence serve: {taken}", file=sys.stderr)  # i18n: ignore (for the operator)
+        return 3  # uvicorn's status when it cannot start
     executor = make_executor(args.bot_workers, args.bot_threads)
     app = create_app(
         db=args.db, bot_delay=args.bot_delay, executor=executor, away_seconds=args.away_seconds
