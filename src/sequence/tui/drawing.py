@@ -205,8 +205,10 @@ class Drawing:
         """The hand bar: its title, the cards, the chosen one, a note on it."""
         _ = self._
         if not view.config.spec.uses_cards:
+            # The roll, once, on one line; the hint below says what to do with it.
             if view.roll is not None and self.turns.viewer == view.to_move:
-                return _("Dice:"), [], None, _("Rolled {total}.").format(total=sum(view.roll))
+                a, b = view.roll
+                return _("Dice: {a} + {b} = {total}").format(a=a, b=b, total=a + b), [], None, ""
             return "", [], None, ""
         if view.hand is None:
             return _("Hand hidden."), [], None, ""
@@ -286,14 +288,10 @@ class Drawing:
         if legal and all(m.kind is MoveKind.PASS for m in legal):
             return _("Nothing can be done: press Enter to pass.")
         if view.phase is Phase.ACT and view.roll is not None:
-            total = sum(view.roll)
+            # The roll itself is on the hand bar's "Dice:" line.
             if any(m.kind is MoveKind.PLACE for m in legal):
-                return _("You rolled {total}: choose a space marked + and press Enter.").format(
-                    total=total
-                )
-            return _("You rolled {total}: choose a chip marked x and press Enter.").format(
-                total=total
-            )
+                return _("Choose a space marked + and press Enter.")
+            return _("Choose a chip marked x and press Enter.")
         if view.phase is Phase.FORFEIT:
             return _("Table talk penalty: choose a card to give up, then press Enter.")
         if view.phase in (Phase.PICK, Phase.PICK_DEAD):

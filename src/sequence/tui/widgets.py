@@ -451,7 +451,8 @@ def players_text(
         for card in view.draft:
             out.append(card_label(card, _) + " ", style=card_style(card))
         out.append("\n")
-    if view.roll is not None:
+    # On the viewer's own turn the roll is on the hand bar's "Dice:" line: once is enough.
+    if view.roll is not None and (viewer is None or viewer != view.to_move):
         a, b = view.roll
         out.append(
             _("Dice: {a} + {b} = {total}").format(a=a, b=b, total=a + b) + "\n", style="bold"
