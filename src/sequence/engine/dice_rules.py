@@ -57,32 +57,52 @@ class DiceRules:
 
     # --- generation -----------------------------------------------------------------------------
 
-    def moves(self, st: State) -> list[Move]:
-        """The actor's legal moves for the roll being acted on."""
+    def allowance(self, st: State) -> tuple[str, Bitboard]:
+        """What the roll being acted on lets the seat do (RULES.md §4): a code and the spaces it
+        concerns. One decision, read by :meth:`moves` and by the explanation a player is shown
+        (:func:`~.narrate.roll_reason`).
+
+        ``defence`` (remove another team's chip, not on a 2 or 12) / ``defence_none``;
+        ``out_of_chips`` (no chip left to place: pass); ``wild`` (a chip on any open space) /
+        ``wild_full`` (a full board: replace another team's chip, or pass) / ``wild_none``;
+        ``number`` (a chip on an open space of the number) / ``number_replace`` (all are taken:
+        replace another team's chip on one) / ``number_none`` (all hold the team's chips).
+        """
         team = st._to_move % st._teams
-        t = st._t
         assert st._roll is not None
         total = st._roll[0] + st._roll[1]
-        can_place = has_supply(st, team)
-        moves: list[Move] = []
         if total == DEFENCE:
-            expand(t.remove[None], self.defence_targets(st, team), moves)
-        elif total == WILD:
-            if can_place:
-                empty = open_spaces(st)
-                if empty:
-                    expand(t.place[None], empty, moves)
-                else:  # a full board: the seat *may* replace any opponent chip (§4 Decision)
-                    expand(t.replace, self.opponents(st, team), moves)
-                    if moves:
-                        moves.append(PASS)
-        elif can_place:
-            spaces = self.number_spaces(st, total)
-            empty = spaces & ~st._occ
+            targets = self.defence_targets(st, team)
+            return ("defence" if targets else "defence_none"), targets
+        if not has_supply(st, team):
+            return "out_of_chips", 0
+        if total == WILD:
+            empty = open_spaces(st)
             if empty:
-                expand(t.place[None], empty, moves)
-            else:
-                expand(t.replace, spaces & self.opponents(st, team), moves)
+                return "wild", empty
+            opponents = self.opponents(st, team)
+            return ("wild_full" if opponents else "wild_none"), opponents
+        spaces = self.number_spaces(st, total)
+        empty = spaces & ~st._occ
+        if empty:
+            return "number", empty
+        taken = spaces & self.opponents(st, team)
+        return ("number_replace" if taken else "number_none"), taken
+
+    def moves(self, st: State) -> list[Move]:
+        """The actor's legal moves for the roll being acted on."""
+        code, spaces = self.allowance(st)
+        t = st._t
+        moves: list[Move] = []
+        if code == "number" or code == "wild":
+            expand(t.place[None], spaces, moves)
+        elif code == "defence":
+            expand(t.remove[None], spaces, moves)
+        elif code == "number_replace":
+            expand(t.replace, spaces, moves)
+        elif code == "wild_full":  # the seat *may* replace any opponent chip (§4 Decision)
+            expand(t.replace, spaces, moves)
+            moves.append(PASS)
         return moves or [PASS]
 
     # --- refusals -------------------------------------------------------------------------------

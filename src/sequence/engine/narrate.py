@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .board import space_name
-from .card_rules import has_supply, open_spaces
 from .cards import card_name
 from .dice_rules import DEFENCE, EXTRA_TURN, WILD, DiceRules
 from .moves import MoveKind
@@ -87,6 +86,7 @@ def history(state: State) -> list[dict[str, Any]]:
     return out
 
 
+_DICE = DiceRules()
 _REMOVE = MoveKind.REMOVE
 _REPLACE = MoveKind.REPLACE
 
@@ -106,23 +106,5 @@ def roll_reason(state: State) -> dict[str, Any] | None:
     if roll is None or state._outcome is not None or state._phase is Phase.ROLL:
         return None
     total = roll[0] + roll[1]
-    team = state._to_move % state._teams
-    code: str
-    if total == DEFENCE:
-        code = "defence" if DiceRules.defence_targets(state, team) else "defence_none"
-    elif not has_supply(state, team):
-        code = "out_of_chips"
-    elif total == WILD:
-        if open_spaces(state):
-            code = "wild"
-        else:
-            code = "wild_full" if DiceRules.opponents(state, team) else "wild_none"
-    else:
-        spaces = DiceRules.number_spaces(state, total)
-        if spaces & ~state._occ:
-            code = "number"
-        elif spaces & DiceRules.opponents(state, team):
-            code = "number_replace"
-        else:
-            code = "number_none"
+    code, _ = _DICE.allowance(state)
     return {"code": code, "total": total, "dice": list(roll), "extra_turn": total in EXTRA_TURN}
