@@ -31,7 +31,7 @@ from sequence.engine import (
 )
 from sequence.engine.board import parse_space
 from sequence.engine.cards import parse_card
-from sequence.engine.errors import LEGACY, MESSAGES, RecordError
+from sequence.engine.errors import MESSAGES, RecordError
 from sequence.engine.moves import roll_move
 from sequence.engine.record import FORMAT
 from sequence.i18n import SUPPORTED, load_catalog, translator
@@ -47,7 +47,6 @@ OTHER_LANGUAGES = [lang for lang in SUPPORTED if lang != "en"]
 
 def test_codes_are_unique_across_tables() -> None:
     assert len(CODES) == sum(len(t) for t in TABLES.values())
-    assert LEGACY not in CODES
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
@@ -494,6 +493,5 @@ def test_errors_cross_processes_as_they_are() -> None:
 def test_text_and_other_exceptions_are_returned_unchanged() -> None:
     assert translate_error(ValueError("database is locked"), "ru") == "database is locked"
     assert translate_error("5H@c3: c3 is taken", "fr") == "5H@c3: c3 is taken"
-    legacy = SequenceError("an English sentence without a code")
-    assert legacy.code == LEGACY
-    assert translate_error(legacy, "de") == "an English sentence without a code"
+    with pytest.raises(KeyError, match="no message for the code"):
+        SequenceError("an English sentence without a code")  # every error has a code

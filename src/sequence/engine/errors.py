@@ -222,9 +222,6 @@ MESSAGES: dict[str, str] = {
 }
 """Every code the engine can raise, with its English template (the catalogues' msgid)."""
 
-LEGACY = "legacy"
-"""The code of a message not yet given one (being phased out: every error gets a code)."""
-
 
 class SequenceError(ValueError):
     """Base class of every error the engine raises on bad input.
@@ -247,10 +244,8 @@ class SequenceError(ValueError):
 
     def __init__(self, code: str, /, **params: Any) -> None:
         template = self.messages.get(code)
-        if template is None:  # an English sentence not yet given a code
-            self.code, self.params = LEGACY, {}
-            super().__init__(code)
-            return
+        if template is None:  # a programming error: every refusal has a code and a message
+            raise KeyError(f"{type(self).__name__}: no message for the code {code!r}")
         self.code, self.params = code, params
         super().__init__(template.format(**{k: _english(v) for k, v in params.items()}))
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sequence.engine.errors import LEGACY, IllegalMoveError, SequenceError
+from sequence.engine.errors import IllegalMoveError, SequenceError
 
 from . import N_, translator
 from .terms import card_text_label, move_kind_words
@@ -38,9 +38,9 @@ def translate_error(exc: BaseException | str, lang: str | None) -> str:
     """An error's message in ``lang``.
 
     A :class:`~sequence.engine.SequenceError` is rendered from its code; anything else (text, an
-    operating system's error, a message not yet given a code) is returned as it is, in English.
+    operating system's error) is returned as it is, in English.
     """
-    if not isinstance(exc, SequenceError) or exc.code == LEGACY:
+    if not isinstance(exc, SequenceError):
         return str(exc)
     reason = render_reason(exc, lang)
     if isinstance(exc, IllegalMoveError) and exc.move is not None:
@@ -51,7 +51,7 @@ def translate_error(exc: BaseException | str, lang: str | None) -> str:
 def render_reason(exc: SequenceError, lang: str | None) -> str:
     """The message of ``exc`` in ``lang`` without an illegal move's notation in front."""
     template = exc.messages.get(exc.code)
-    if template is None:  # a message not yet given a code
+    if template is None:  # rebuilt in another process with a code this table lacks
         return exc.reason
     values = {name: _localized(name, value, lang) for name, value in exc.params.items()}
     return translator(lang).gettext(template).format(**values)

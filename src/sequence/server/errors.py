@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine import OPTIONS, ConfigError, IllegalMoveError
-from ..engine.errors import LEGACY
 from ..i18n import N_, translator
 from ..i18n.errors import render_reason, translate_error
 
@@ -44,7 +43,7 @@ class RequestError(Exception):
 
     def text(self, lang: str | None) -> str:
         """The message in ``lang`` (English where the catalogue has no translation)."""
-        if isinstance(self.engine, IllegalMoveError) and self.engine.code != LEGACY:
+        if isinstance(self.engine, IllegalMoveError):
             # A person clicked the move: the reason alone, not the move's notation before it.
             return render_reason(self.engine, lang)
         if self.engine is not None:
