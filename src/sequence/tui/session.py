@@ -70,9 +70,14 @@ class Marked(Exception):
     """
 
     def __init__(self, msgid: str, **values: object) -> None:
-        super().__init__(msgid.format(**values))
+        # Not the engine's coded constructor (for the engine error types mixed in below): the
+        # message is the terminal game's own, a catalogue msgid; the engine's fields say so.
+        Exception.__init__(self, msgid.format(**values))
         self.msgid = msgid
         self.values = values
+        self.code: str = "terminal"
+        self.params: dict[str, object] = {}
+        self.move: str | None = None
 
 
 class Refused(Marked, IllegalMoveError):
