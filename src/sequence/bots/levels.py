@@ -19,9 +19,9 @@ spec: ``make_bot("hard@deals=40")``.
 
 >>> from sequence.bots import make_bot
 >>> make_bot("easy").notice, make_bot("hard").time, make_bot("hard").deals
-(0.3, 1.0, 10)
+(0.3, 1.0, 8)
 >>> make_bot("expert").time, make_bot("expert").deals
-(5.0, 40)
+(5.0, 32)
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ class MediumBot(GreedyBot):
     name = "medium"
 
 
-HARD_DEALS = 10
+HARD_DEALS = 8
 """Deals ``hard`` searches a move (each candidate played out in every deal)."""
-EXPERT_DEALS = 40
+EXPERT_DEALS = 32
 """Deals ``expert`` searches a move."""
 
 
