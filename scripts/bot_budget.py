@@ -75,8 +75,9 @@ def main() -> None:
             times.sort()
             p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
             print(
-                f"{level:7} {name:9} {len(times):5} searched moves: mean {statistics.mean(times):.3f}"
-                f" s, 99th percentile {p99:.3f} s, max {times[-1]:.3f} s (CPU)",
+                f"{level:7} {name:9} {len(times):5} searched moves:"
+                f" mean {statistics.mean(times):.3f} s, 99th percentile {p99:.3f} s,"
+                f" max {times[-1]:.3f} s (CPU)",
                 flush=True,
             )
 

@@ -1,5 +1,5 @@
-"""The informed evaluation (hard and expert): a window only a two-eyed Jack can finish, because
-every copy of a missing space's card is gone, is worth less; one no Jack left can finish, nothing."""
+"""The informed evaluation (hard and expert): a window only a two-eyed Jack can finish (every copy
+of a missing space's card is gone) is worth less; one no Jack left can finish, nothing."""
 
 from __future__ import annotations
 

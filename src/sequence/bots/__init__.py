@@ -1,9 +1,9 @@
 """Bots: players that see only their seat's view.
 
-:func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``, ``expert``), a bot
-(``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class`` (or
-``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets constructor
-arguments (``mcts@time=0.5,depth=8``).
+:func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``, ``expert``),
+a bot (``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class``
+(or ``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets
+constructor arguments (``mcts@time=0.5,depth=8``).
 
 >>> make_bot("greedy", seed=3).name
 'greedy'

@@ -25,9 +25,9 @@ used.
 Both ways:
 
 - :class:`CourseAgent` (and :class:`ExpertAgent`, :class:`HardAgent`, :class:`MediumAgent`,
-  :class:`EasyAgent`): our bots as course agents. ``from sequence.compat.comp90054 import HardAgent as myAgent`` in a file of
-  the framework's agents folder; it reads what its seat may see of ``game_state`` (chips, draft,
-  its own hand, how many cards the deck holds), rebuilds a :class:`~sequence.engine.State` with
+  :class:`EasyAgent`): our bots as course agents. ``from sequence.compat.comp90054 import
+  HardAgent as myAgent`` in a file of the framework's agents folder; it reads what its seat may
+  see of ``game_state`` (chips, draft, its own hand, how many cards the deck holds), rebuilds a :class:`~sequence.engine.State` with
   :meth:`~sequence.engine.State.from_position` (the unseen cards dealt in an arbitrary order),
   asks our bot, and answers with one of ``actions``.
 - :class:`CourseAgentBot`: a course agent in our tournaments, ``sequence tournament --bot
