@@ -27,9 +27,9 @@ Both ways:
 - :class:`CourseAgent` (and :class:`ExpertAgent`, :class:`HardAgent`, :class:`MediumAgent`,
   :class:`EasyAgent`): our bots as course agents. ``from sequence.compat.comp90054 import
   HardAgent as myAgent`` in a file of the framework's agents folder; it reads what its seat may
-  see of ``game_state`` (chips, draft, its own hand, how many cards the deck holds), rebuilds a :class:`~sequence.engine.State` with
-  :meth:`~sequence.engine.State.from_position` (the unseen cards dealt in an arbitrary order),
-  asks our bot, and answers with one of ``actions``.
+  see of ``game_state`` (chips, draft, its own hand, how many cards the deck holds), rebuilds
+  a :class:`~sequence.engine.State` with :meth:`~sequence.engine.State.from_position` (the
+  unseen cards dealt in an arbitrary order), asks our bot, and answers with one of ``actions``.
 - :class:`CourseAgentBot`: a course agent in our tournaments, ``sequence tournament --bot
   comp90054:path/to/myTeam.py``. It loads the file in the bot's own process (as every user's bot
   is), feeds it a game state built from its seat's :class:`~sequence.engine.View` (others' hands
