@@ -66,6 +66,7 @@ def test_lookahead_finishes_games_with_legal_moves(
         "medium",
         "casual@notice=0.5",
         "hard@deals=2,time=0,depth=2",
+        "expert@deals=2,time=0",
         "mcts@iterations=8,time=0,leaf=path,bias=1",
         "lookahead@deals=3,time=0,leaf=path",
         "lookahead@time=0.01",
@@ -78,11 +79,14 @@ def test_every_level_plays_a_short_game(spec: str) -> None:
 
 
 def test_registry_names_levels_and_bots() -> None:
-    for name in ("random", "greedy", "casual", "mcts", "lookahead", "easy", "medium", "hard"):
+    names = ("random", "greedy", "casual", "mcts", "lookahead", "easy", "medium", "hard", "expert")
+    for name in names:
         assert name in BOTS
         assert make_bot(name).name == name
-    assert make_bot("hard").time == 1.0
-    assert make_bot("hard").k == 6
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert (hard.time, hard.deals, hard.k, hard.cards) == (1.0, 8, 6, True)
+    assert (expert.time, expert.deals, expert.k, expert.cards) == (5.0, 32, 8, True)
+    assert make_bot("hard@deals=0").deals is None  # no deal limit: the time decides
     assert make_bot("easy").notice == 0.3
 
 
