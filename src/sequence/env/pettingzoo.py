@@ -37,7 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import Config, State, StepKind, Termination, draw_move, make_config
+from ..engine import Config, State, StepKind, Termination, make_config
 from .actions import IllegalActionError, action_space
 from .arrays import Observer
 from .environment import NO_WINNER
@@ -45,7 +45,7 @@ from .gym import board_picture, observer_space
 
 Observation = dict[str, Any]
 
-_ROLL, _DRAW, _MOVE = StepKind.ROLL, StepKind.DRAW, StepKind.MOVE
+_MOVE = StepKind.MOVE
 
 
 class SequenceAECEnv(AECEnv[str, Observation, int | None]):
@@ -203,19 +203,9 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
 
     def _advance(self) -> None:
         """Roll the dice and take manual draws until a seat is to move or the game is over:
-        what happens next is the engine's :meth:`~sequence.engine.State.next_step`."""
-        state = self._require_state()
-        while True:
-            step = state.next_step()
-            kind, seat = step.kind, step.seat
-            if kind is _ROLL:
-                state.push(state.sample_chance())
-            elif kind is _DRAW:
-                assert seat is not None
-                state.push(draw_move(seat), seat=seat)
-            else:
-                self._mover = seat if kind is _MOVE else None
-                return
+        the engine's :meth:`~sequence.engine.State.play_forced`."""
+        step = self._require_state().play_forced()
+        self._mover = step.seat if step.kind is _MOVE else None
 
     def _info(self) -> dict[str, Any]:
         state = self._require_state()
