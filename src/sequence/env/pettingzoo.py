@@ -41,7 +41,7 @@ from ..engine import Config, State, StepKind, Termination, make_config
 from .actions import IllegalActionError, action_space
 from .arrays import Observer
 from .environment import NO_WINNER
-from .gym import board_picture, observer_space
+from .gym import board_picture, mask_array, observer_space
 
 Observation = dict[str, Any]
 
@@ -104,7 +104,6 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
             )
             for a in self.possible_agents
         }
-        self._no_actions = np.zeros(n, dtype=np.int8)
         self._rng = np.random.default_rng()
         self._state: State | None = None
         self._mover: int | None = None  # the seat next_step says is to move (None: over)
@@ -136,10 +135,9 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         state = self._require_state()
         seat = self._seat(agent)
         view = state.view(seat)
-        mask = self._no_actions.copy()
-        if seat == self._mover:
-            index = self._actions.index
-            mask[[index[m] for m in view.legal_moves]] = 1
+        index = self._actions.index
+        legal = map(index.__getitem__, view.legal_moves) if seat == self._mover else ()
+        mask = mask_array(legal, self._actions.n)
         return {"observation": self.observer.encode(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
