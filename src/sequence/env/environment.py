@@ -11,8 +11,8 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
   winning team; :data:`NO_WINNER`, -1, while playing, after a draw or an illegal action),
   ``termination`` (``""`` while playing), ``outcome`` (``None`` while playing) and
   ``illegal_action`` (``""`` unless the episode ended on one);
-- what happens between two decisions of the agent follows the engine's turn driver,
-  :meth:`~sequence.engine.State.next_step`;
+- what happens between two decisions of the agent follows the engine's turn driver:
+  :meth:`~sequence.engine.State.play_forced` makes the rolls and draws, the bots the moves;
 - observations are :func:`~sequence.env.encode_observation` of the agent's view, actions the ids
   of :func:`~sequence.env.action_space`;
 - reward 0 on every step but the last: +1 when the agent's team wins, -1 when it loses, 0 for a
