@@ -245,21 +245,26 @@ class RedisCluster(Solo):
         while True:
             await asyncio.sleep(BEAT * (0.8 + 0.4 * self._random.random()))
             try:
-                if time.monotonic() - self._renewed > LEASE_MS / 1000 * 0.8:
-                    self._fence()  # about to be taken for dead: stop before anyone may start
-                await self._renew()
-                if self._fenced:
-                    codes, self._fenced = sorted(self._fenced), set()
-                    await self.claim(codes)
-                    back = [code for code in codes if code in self.owned]
-                    if back:
-                        assert self._listener is not None
-                        self._listener.adopted(back)
-                await self._adopt()
+                await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("could not renew the lease of %s", self.proc)
+
+    async def tick(self) -> None:
+        """One beat: renew this process's lease (first stopping its tables if it is late),
+        claim back what it stopped and nobody took, and take over dead processes' tables."""
+        if time.monotonic() - self._renewed > LEASE_MS / 1000 * 0.8:
+            self._fence()  # about to be taken for dead: stop before anyone may start
+        await self._renew()
+        if self._fenced:
+            codes, self._fenced = sorted(self._fenced), set()
+            await self.claim(codes)
+            back = [code for code in codes if code in self.owned]
+            if back:
+                assert self._listener is not None
+                self._listener.adopted(back)
+        await self._adopt()
 
     async def _adopt(self) -> None:
         """Find the processes whose lease expired (those registered, and those heard from):
