@@ -231,3 +231,23 @@ def test_a_clock_runs_out_on_a_table_whose_owner_died() -> None:
         st = ann.wait(lambda s: s["version"] > v, timeout=40)  # the bot played the turn
         assert st["view"]["log"][-1]["seat"] == 0
         assert b.stored(code).seats[0].timeouts == 1
+
+
+def test_a_stopped_process_hands_its_tables_over_at_once() -> None:
+    with running(2, *BOTS) as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="kids", players=2, bots=["random", "random"])
+        code = t["code"]
+        start(a, code, t["host_token"])
+        watcher = Client(b, code)
+        st = watcher.wait(lambda s: s["version"] >= 2)
+        a.stop()  # SIGTERM, as systemctl stop sends: the lease is given up, not left to expire
+        stopped = time.monotonic()
+        deadline = stopped + 10
+        while cluster.owner(code) is not b:
+            assert time.monotonic() < deadline, "nobody took the table over"
+            time.sleep(0.05)
+        assert time.monotonic() - stopped < 3  # a beat or two, not the lease's 5 s
+        final = watcher.wait(lambda s: s["view"]["outcome"] is not None, timeout=120)
+        assert final["version"] > st["version"]
+        stored_plies_are_the_game(cluster, code, final["version"])
