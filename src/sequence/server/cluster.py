@@ -312,8 +312,8 @@ class RedisCluster(Solo):
                     break
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("could not publish %d notices; trying again", len(batch))
+                except Exception as exc:
+                    log.warning("could not publish %d notices (%s); trying again", len(batch), exc)
                     await asyncio.sleep(0.5)
 
     async def _listen(self, pubsub: Any) -> None:
@@ -333,13 +333,17 @@ class RedisCluster(Solo):
                     self._listener.notice(notice)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lost the notices channel; subscribing again")
+            except Exception as exc:
+                log.warning("lost the notices channel (%s); subscribing again", exc)
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                with contextlib.suppress(Exception):
+                try:
                     await pubsub.subscribe(self.channel)
-                    self._listener.resync()
-                    self.publish({"k": "hi"})
+                except Exception:
+                    continue  # Redis is still away: try again
+                # Notices may have gone by meanwhile: read every table back, and say who is
+                # connected here.
+                self._listener.resync()
+                self.publish({"k": "hi"})
