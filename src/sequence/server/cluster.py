@@ -248,8 +248,8 @@ class RedisCluster(Solo):
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("could not renew the lease of %s", self.proc)
+            except Exception as exc:
+                log.warning("could not renew the lease of %s (%s)", self.proc, exc)
 
     async def tick(self) -> None:
         """One beat: renew this process's lease (first stopping its tables if it is late),

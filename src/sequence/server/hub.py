@@ -773,6 +773,8 @@ class Hub:
         """A change stored here (seats, status, events; not a move): wake the scheduler, show
         it, and tell the other processes (``reset``: the clock of that seat's turn starts
         afresh, as :meth:`_seat_back` and a resignation do)."""
+        if table.status == "finished":  # a resignation ended it
+            self._soon(self._release(table))
         self.scheduler.wake(table)
         self.broadcast(table)
         self.cluster.publish({"k": "table", "t": table.code, "reset": reset})
