@@ -273,22 +273,8 @@ def own_redis() -> Iterator[tuple[str, Any]]:
             procs[-1].kill()
             procs[-1].wait(10)
             return
-        procs.append(
-            subprocess.Popen(
-                [
-                    binary,
-                    "--port",
-                    str(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ],
-                stdout=subprocess.DEVNULL,
-            )  # fmt: skip
-        )
+        cmd = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+        procs.append(subprocess.Popen([*cmd, "--appendonly", "no"], stdout=subprocess.DEVNULL))
         deadline = time.monotonic() + 10
         while redis_available(f"redis://127.0.0.1:{port}/0"):
             assert time.monotonic() < deadline, "redis-server did not start"
@@ -306,38 +292,41 @@ def own_redis() -> Iterator[tuple[str, Any]]:
 def test_redis_lost_and_back() -> None:
     """Redis goes away mid-game (``kill -9``) and comes back empty: a move made meanwhile is
     stored and shown where it was made, and the other process shows it once Redis is back."""
-    with own_redis() as (url, up), fresh_postgres() as db:
-        with ServeCluster(db, url, processes=2, extra=BOTS) as cluster:
-            a, b = cluster.servers
-            t = create_table(a, game="classic", players=2, name="Ann", seat=0)
-            code = t["code"]
-            bob = join(b, code, "Bob", 1)
-            start(a, code, t["host_token"])
-            players = {0: Client(a, code, t["seat_token"]), 1: Client(b, code, bob["seat_token"])}
-            watchers = {a: Client(a, code), b: Client(b, code)}
+    with (
+        own_redis() as (url, up),
+        fresh_postgres() as db,
+        ServeCluster(db, url, processes=2, extra=BOTS) as cluster,
+    ):
+        a, b = cluster.servers
+        t = create_table(a, game="classic", players=2, name="Ann", seat=0)
+        code = t["code"]
+        bob = join(b, code, "Bob", 1)
+        start(a, code, t["host_token"])
+        players = {0: Client(a, code, t["seat_token"]), 1: Client(b, code, bob["seat_token"])}
+        watchers = {a: Client(a, code), b: Client(b, code)}
 
-            def move(v: int) -> Client:
-                st = watchers[a].wait(lambda s: s["version"] == v and s["view"] is not None)
-                seat = st["view"]["to_move"]
-                mine = players[seat].wait(lambda s: s["version"] == v)
-                players[seat].send(
-                    {"type": "move", "move": mine["view"]["legal_moves"][0], "version": v}
-                )
-                return players[seat]
+        def move(v: int) -> Client:
+            st = watchers[a].wait(lambda s: s["version"] == v and s["view"] is not None)
+            seat = st["view"]["to_move"]
+            mine = players[seat].wait(lambda s: s["version"] == v)
+            players[seat].send(
+                {"type": "move", "move": mine["view"]["legal_moves"][0], "version": v}
+            )
+            return players[seat]
 
-            for v in range(2):
-                move(v)
-            for w in watchers.values():
-                w.wait(lambda s: s["version"] == 2)
-            up(False)
-            mover = move(2)
-            where = a if mover is players[0] else b
-            elsewhere = b if where is a else a
-            watchers[where].wait(lambda s: s["version"] == 3)  # stored and shown there
-            up(True)  # an empty Redis: no lease, no owner, nobody subscribed
-            watchers[elsewhere].wait(lambda s: s["version"] == 3, timeout=30)
-            for v in range(3, 6):  # and the game goes on through both
-                move(v)
-            for w in watchers.values():
-                w.wait(lambda s: s["version"] == 6)
-            stored_plies_are_the_game(cluster, code, 6)
+        for v in range(2):
+            move(v)
+        for w in watchers.values():
+            w.wait(lambda s: s["version"] == 2)
+        up(False)
+        mover = move(2)
+        where = a if mover is players[0] else b
+        elsewhere = b if where is a else a
+        watchers[where].wait(lambda s: s["version"] == 3)  # stored and shown there
+        up(True)  # an empty Redis: no lease, no owner, nobody subscribed
+        watchers[elsewhere].wait(lambda s: s["version"] == 3, timeout=30)
+        for v in range(3, 6):  # and the game goes on through both
+            move(v)
+        for w in watchers.values():
+            w.wait(lambda s: s["version"] == 6)
+        stored_plies_are_the_game(cluster, code, 6)
