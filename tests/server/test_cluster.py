@@ -112,10 +112,21 @@ def test_a_whole_game_with_people_on_three_processes(cluster: ServeCluster) -> N
         client.received.clear()
         client.raw.clear()
     start(c, code, t["host_token"])  # started through the third
+    # During play a spectator's chat reaches the spectators on every process, never a player.
+    chatter = Client(b, code)
+    chatter.wait(lambda s: s["view"] is not None)  # its process knows the game started
+    watcher.wait(lambda s: s["table"]["spectators"] == 2 and s["view"] is not None)
+    chatter.send({"type": "chat", "text": "spectators only"})
+    said(chatter, "spectators only")
     final = drive(watcher, {0: ann, 1: bob_c}, random.Random(20))
     assert final["view"]["outcome"] is not None
     for client in (ann, bob_c):
         client.wait(lambda s: s["version"] == final["version"])
+        assert all(m["type"] != "chat" for m in client.received)
+    chats = [i for i, m in enumerate(watcher.received) if m["type"] == "chat"]
+    assert [watcher.received[i]["text"] for i in chats] == ["spectators only"]
+    for i in reversed(chats):  # the rest is the game's states
+        del watcher.received[i], watcher.raw[i]
     check_messages(a, code, {0: ann, 1: bob_c, None: watcher}, racing=True)  # type: ignore[arg-type]
     stored_plies_are_the_game(cluster, code, final["version"])
 
