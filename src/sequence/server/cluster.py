@@ -109,12 +109,39 @@ class Listener(Protocol):
         """Notices may have been missed (Redis was unreachable): read every table again."""
 
 
+class Cluster(Protocol):
+    """What the hub asks of the processes serving the same tables (:class:`Solo` or
+    :class:`RedisCluster`)."""
+
+    proc: str
+    """This process's id."""
+    shared: bool
+    """Whether other processes serve the same tables."""
+
+    async def start(self, listener: Listener) -> None:
+        """Join the others (raises if they cannot be reached)."""
+
+    def owns(self, code: str) -> bool:
+        """Whether this process runs ``code``'s bots and clocks now."""
+
+    async def claim(self, codes: list[str]) -> None:
+        """Own each of ``codes`` that no live process owns."""
+
+    async def release(self, code: str) -> None:
+        """The table's game is over: nobody runs it any more."""
+
+    def publish(self, notice: dict[str, Any]) -> None:
+        """Tell the other processes."""
+
+    async def stop(self) -> None:
+        """Leave (a survivor takes this process's tables over)."""
+
+
 class Solo:
     """One server process: it owns every table and tells nobody (the default, no Redis)."""
 
     proc = "solo"
     shared = False
-    """Whether other processes serve the same tables."""
 
     async def start(self, listener: Listener) -> None:
         """Nothing to connect to."""
@@ -136,11 +163,7 @@ class Solo:
         """Nothing to stop."""
 
 
-Cluster = Solo
-"""The interface the hub uses (:class:`RedisCluster` is one too)."""
-
-
-class RedisCluster(Solo):
+class RedisCluster:
     """Server processes sharing their tables through the Redis at ``url``; every key and the
     channel start with ``prefix`` (several clusters, or tests, may share one Redis)."""
 
