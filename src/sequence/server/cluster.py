@@ -179,6 +179,8 @@ class RedisCluster:
         self.owned: set[str] = set()
         """The tables this process runs (a local copy of what Redis says, for :meth:`owns`)."""
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._batch: list[str] = []
+        """The notices being sent (kept until Redis took them)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0
         self._listener: Listener | None = None
@@ -236,6 +238,13 @@ class RedisCluster:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        # What was still to be sent goes now (a notice twice does no harm: each is applied
+        # only if it is news), so the others are not left behind this process's last moves.
+        unsent = self._batch
+        while not self._outbox.empty():
+            unsent.append(self._outbox.get_nowait())
+        with contextlib.suppress(Exception):
+            await self._send(unsent)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._key("proc", self.proc))
         self.owned.clear()
@@ -320,23 +329,27 @@ class RedisCluster:
                 self.owned.update(codes)
                 self._listener.adopted(codes)
 
+    async def _send(self, batch: list[str]) -> None:
+        if batch:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for text in batch:
+                    pipe.publish(self.channel, text)
+                await pipe.execute()
+
     async def _publish_loop(self) -> None:
         while True:
-            first = await self._outbox.get()
-            batch = [first]
+            self._batch = [await self._outbox.get()]
             while not self._outbox.empty():
-                batch.append(self._outbox.get_nowait())
+                self._batch.append(self._outbox.get_nowait())
             while True:
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for text in batch:
-                            pipe.publish(self.channel, text)
-                        await pipe.execute()
+                    await self._send(self._batch)
+                    self._batch = []
                     break
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
-                    log.warning("could not publish %d notices (%s); trying again", len(batch), exc)
+                    log.warning("could not publish %d notices (%s)", len(self._batch), exc)
                     await asyncio.sleep(0.5)
 
     async def _listen(self, pubsub: Any) -> None:

@@ -788,13 +788,16 @@ class Hub:
         if await self.registry.catch_up(table):
             self._after_catch_up(table)
 
-    def _after_catch_up(self, table: Table) -> None:
+    def _after_catch_up(self, table: Table, moved_only: bool = False) -> None:
+        """Show a table this process brought up to another's change, and go on from it (a
+        change of seats or events may pass the host's rights on; a move alone does not)."""
         table.active = time.monotonic()
         if table.status == "finished":
             self._soon(self._release(table))
         self.scheduler.wake(table)
         self.broadcast(table)
-        self._rehost_soon(table)
+        if not moved_only:
+            self._rehost_soon(table)
 
     def notice(self, notice: dict[str, Any]) -> None:
         """Another process published ``notice`` (see :mod:`.cluster`): apply it here."""
@@ -858,7 +861,7 @@ class Hub:
                 if ply <= table.version:
                     return  # this process has it already (it caught up meanwhile)
                 if ply == table.version + 1 and self._push_notice(table, notice):
-                    self._after_catch_up(table)
+                    self._after_catch_up(table, moved_only=True)
                     return
             changed = await self.registry.catch_up(table)
             turn = table.turn
