@@ -341,3 +341,54 @@ def test_redis_lost_and_back() -> None:
         for w in watchers.values():
             w.wait(lambda s: s["version"] == 6)
         stored_plies_are_the_game(cluster, code, 6)
+
+
+def test_a_seat_a_start_and_a_rematch_asked_of_two_processes_at_once() -> None:
+    with running(2, *BOTS) as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="classic", players=2, name="Ann", seat=0)
+        code = t["code"]
+
+        def both(path: str, first: dict[str, Any], second: dict[str, Any]) -> list[Any]:
+            """POST ``first`` to the first process and ``second`` to the second, at once."""
+            answers: list[Any] = [None, None]
+            barrier = threading.Barrier(2)
+
+            def go(i: int, server: Any, body: dict[str, Any]) -> None:
+                with server.http() as http:
+                    barrier.wait()
+                    answers[i] = http.post(f"/api/tables/{code}/{path}", json=body)
+
+            threads = [
+                threading.Thread(target=go, args=(0, a, first)),
+                threading.Thread(target=go, args=(1, b, second)),
+            ]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            return answers
+
+        joined = both("join", {"name": "Bob", "seat": 1}, {"name": "Cid", "seat": 1})
+        assert sorted(r.status_code for r in joined) == [200, 409]
+        loser = next(r for r in joined if r.status_code == 409)
+        assert loser.json() == {"error": "bad_message", "message": "seat 1 is taken"}
+        winner = next(r for r in joined if r.status_code == 200).json()
+        host = {"host_token": t["host_token"]}
+        started = both("start", host, host)
+        assert sorted(r.status_code for r in started) == [200, 409]
+        ann = Client(a, code, t["seat_token"])
+        ann.wait(lambda s: s["view"] is not None)
+        ann.send({"type": "resign"})  # alone on her side: the game is over
+        ann.wait(lambda s: s["table"]["status"] == "finished")
+        Client(b, code).wait(lambda s: s["table"]["status"] == "finished")
+        rematches = both("rematch", {"token": t["seat_token"]}, {"token": winner["seat_token"]})
+        assert [r.status_code for r in rematches] == [200, 200]
+        new = {r.json()["code"] for r in rematches}
+        assert len(new) == 1  # one rematch, whichever process was asked
+        assert b.stored(code).rematch_code == new.pop()
+        import psycopg
+
+        with psycopg.connect(a.db.replace("+psycopg", "")) as conn:
+            row = conn.execute("SELECT count(*) FROM game_tables").fetchone()
+        assert row is not None and row[0] == 2  # the loser's table was not kept
