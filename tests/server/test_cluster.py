@@ -344,6 +344,7 @@ def test_redis_lost_and_back() -> None:
 
 
 def test_a_seat_a_start_and_a_rematch_asked_of_two_processes_at_once() -> None:
+    """Also: a process started later learns who is connected to the others."""
     with running(2, *BOTS) as cluster:
         a, b = cluster.servers
         t = create_table(a, game="classic", players=2, name="Ann", seat=0)
@@ -379,6 +380,13 @@ def test_a_seat_a_start_and_a_rematch_asked_of_two_processes_at_once() -> None:
         assert sorted(r.status_code for r in started) == [200, 409]
         ann = Client(a, code, t["seat_token"])
         ann.wait(lambda s: s["view"] is not None)
+        # A process started now learns who is connected to the others.
+        late = cluster.add()
+        deadline = time.monotonic() + 10
+        with late.http() as http:
+            while not http.get(f"/api/tables/{code}").json()["seats"][0]["connected"]:
+                assert time.monotonic() < deadline, "the new process thinks Ann is away"
+                time.sleep(0.1)
         ann.send({"type": "resign"})  # alone on her side: the game is over
         ann.wait(lambda s: s["table"]["status"] == "finished")
         Client(b, code).wait(lambda s: s["table"]["status"] == "finished")

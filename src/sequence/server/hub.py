@@ -117,6 +117,7 @@ class Hub:
         tables = await self.registry.resume()
         await self.cluster.claim([t.code for t in tables])
         for table in tables:
+            self._recount(table)  # who is connected to the other processes (their "here")
             self.scheduler.wake(table)
         return len(tables)
 
