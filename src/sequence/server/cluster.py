@@ -366,7 +366,10 @@ class RedisCluster:
                     if not isinstance(notice, dict) or notice.get("p") == self.proc:
                         continue
                     self._peers.add(str(notice.get("p")))
-                    self._listener.notice(notice)
+                    try:
+                        self._listener.notice(notice)
+                    except Exception:  # a bug, not the channel's fault: keep listening
+                        log.exception("could not apply the notice %s", message["data"][:200])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
