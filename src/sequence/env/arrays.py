@@ -96,13 +96,8 @@ class Observer:
         self._pos = pos
         # Per card id: where one copy of it counts in the hand and discards segments.
         self._hand_at = [at("hand") + i if i >= 0 else -1 for i in pos]
-        self._discards_slice = slice(at("discards"), at("discards") + c)
+        self._discards_at = [at("discards") + i if i >= 0 else -1 for i in pos]
         self._seats = [[(me + k) % p for k in range(p)] for me in range(p)]
-        self._teams = [[(team + k) % t for k in range(t)] for team in range(t)]
-        self._inv_high_tail = self._inv_high[self._tail :]
-        # The discard piles last counted and their counts (see _discard_counts).
-        self._piles: tuple[tuple[int, ...], ...] = ()
-        self._pile_counts = np.zeros(c, dtype=np.int64)
         # Scalar entries (counts, not one-hot): where each lies in the tail, in the order
         # _scalars gives them.
         scalar_pos: list[int] = []
@@ -162,14 +157,14 @@ class Observer:
         if view.config is not self.config and view.config != self.config:
             raise ValueError("the view is of another configuration than this observer")
         bits = self._board_bits(view)
+        out = np.empty(self.layout.size, dtype=np.float32)
+        self._fill_tail(view, out[self._tail :])
         if not self.planes:
-            out = np.empty(self.layout.size, dtype=np.float32)
-            # The board and locked segments are 0/1 flags (their bound is 1): no scaling.
             out[: self._tail] = bits[self._flat_order]
-            self._fill_tail(view, out[self._tail :])
+            out *= self._inv_high
             return out
-        features = np.empty(self._tail_len, dtype=np.float32)
-        self._fill_tail(view, features)
+        features = out[self._tail :]
+        features *= self._inv_high[self._tail :]
         return {"board": self._board_planes(view, bits), "features": features}
 
     def _board_bits(self, view: View) -> NDArray[np.uint8]:
@@ -197,13 +192,13 @@ class Observer:
         return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
 
     def _fill_tail(self, view: View, out: NDArray[np.float32]) -> None:
-        """Every segment after ``locked`` into ``out``, scaled: one-hot entries and card counts
-        by one bincount, the discard piles' counts from a cache, then the counts at their
-        places, then one multiplication by the bounds."""
+        """Every segment after ``locked`` into ``out``, unscaled: one-hot entries and card
+        counts by one bincount, then the counts at their places."""
         at, pos, c = self._at, self._pos, self._c
         t, p = self._t, self._p
         me = view.seat
         assert me is not None
+        my_team = me % t
         seats = self._seats[me]
         ones: list[int] = []
         if c:
@@ -223,7 +218,9 @@ class Observer:
                 pile = discards[seat]
                 if pile:
                     ones.append(base + k * c + pos[pile[-1]])
-        ones.append(at["phase"] + view.phase)
+            off = self._discards_at
+            ones += [off[card] for pile in discards for card in pile]
+        ones.append(at["phase"] + int(view.phase))
         ones.append(at["to_move"] + (view.to_move - me) % p)
         if self.config.manual_draw:
             base = at["pending_draws"]
@@ -237,46 +234,14 @@ class Observer:
             base = at["history"]
             recent = view.move_stack[-self.history :][::-1]
             ones += [base + k * width + index.get(m, none) for k, m in enumerate(recent)]
-        counts = np.bincount(ones, minlength=self._tail_len)
-        if c:
-            counts[self._discards_slice] += self._discard_counts(view.discards)
-        chips, seqs, limits = view.chips, view.sequences, self.config.chips
-        teams = self._teams[me % t]
-        scalars = [len(seqs[team]) for team in teams]
-        scalars += [limits[team] - chips[team].bit_count() for team in teams]
+        out[:] = np.bincount(ones, minlength=self._tail_len)
+        teams = [(my_team + k) % t for k in range(t)]
+        scalars = [len(view.sequences[team]) for team in teams]
+        scalars += [view.supply(team) for team in teams]
         sizes = view.hand_sizes
         scalars += [sizes[seat] for seat in seats]
-        scalars += [view.deck_size, view.turns, view.dead_card_exchanged, view.passes]
-        counts[self._scalar_pos] = scalars
-        np.multiply(counts, self._inv_high_tail, out=out, casting="unsafe")
-
-    def _discard_counts(self, discards: tuple[tuple[int, ...], ...]) -> NDArray[np.int64]:
-        """Copies of each card in all discard piles together (the ``discards`` segment).
-
-        Piles only grow between two draws from a reshuffle, so the counts of the last piles
-        seen are kept and only the cards added since are counted; anything else (a reshuffle,
-        another game) counts them afresh. Checked against the piles, so always exact."""
-        seen = self._piles
-        counts = self._pile_counts
-        if discards is seen:
-            return counts
-        pos = self._pos
-        grown = len(discards) == len(seen)
-        if grown:
-            for new, old in zip(discards, seen, strict=True):
-                if len(new) < len(old) or new[: len(old)] != old:
-                    grown = False
-                    break
-        if grown:
-            for new, old in zip(discards, seen, strict=True):
-                for card in new[len(old) :]:
-                    counts[pos[card]] += 1
-        else:
-            counts = np.bincount(
-                [pos[card] for pile in discards for card in pile], minlength=self._c
-            )
-        self._piles, self._pile_counts = discards, counts
-        return counts
+        scalars += [view.deck_size, view.turns, int(view.dead_card_exchanged), view.passes]
+        out[self._scalar_pos] = scalars
 
     def _board_planes(self, view: View, bits: NDArray[np.uint8]) -> FloatArray:
         rows, cols = self.rows, self.cols
