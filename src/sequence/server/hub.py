@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -66,6 +67,31 @@ def clean_name(name: Any) -> str:
     return shown
 
 
+def take_seats(
+    seats: list[Seat], claims: Sequence[tuple[Any, Any]], taken: str, status: int = 400
+) -> list[tuple[int, str]]:
+    """Give each (seat, name) of ``claims`` to a person: a fresh token for each, in order.
+
+    Every claim is checked (the seat exists, is empty and is named once; the name) before any
+    seat changes, so a refused request takes none. ``taken`` is the refusal for a seat that is
+    not empty, with ``status``."""
+    checked: list[tuple[int, str]] = []
+    for seat, name in claims:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
+            raise no_seat(seat, len(seats))
+        if seats[seat].kind != "empty":
+            raise RequestError("bad_message", taken, status, n=seat)
+        if any(seat == n for n, _ in checked):
+            raise RequestError("bad_message", N_("seat {n} is named twice"), n=seat)
+        checked.append((seat, clean_name(name)))
+    tokens = []
+    for seat, shown in checked:
+        token, seats[seat].token_hash = access.new_token()
+        seats[seat].name = shown
+        tokens.append((seat, token))
+    return tokens
+
+
 class Hub:
     """Every request on a table, from the lobby to the last move."""
 
@@ -112,11 +138,14 @@ class Hub:
         seat: int | None,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
-    ) -> tuple[Table, str, str | None, int | None]:
-        """Create a table; return it, the host token, and the creator's seat token and seat.
+        local: Sequence[tuple[Any, Any]] = (),
+    ) -> tuple[Table, str, str | None, int | None, list[tuple[int, str]]]:
+        """Create a table; return it, the host token, the creator's seat token and seat, and
+        the seat and token of each seat in ``local``.
 
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
-        whose time ran out."""
+        whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
+        for pass-and-play: every one is checked before any is taken."""
         if bot_level is not None:
             check_level(bot_level)
         if len(bots) > config.players:
@@ -132,45 +161,40 @@ class Hub:
                 seats[i].bot = check_level(level)
                 seats[i].name = level
         host_token, host_hash = access.new_token()
-        seat_token = None
-        if name is not None:
+        if name is not None and seat is None:
+            wanted = {n for n, _ in local}
+            seat = next((s.seat for s in seats if s.kind == "empty" and s.seat not in wanted), None)
             if seat is None:
-                seat = next((s.seat for s in seats if s.kind == "empty"), None)
-                if seat is None:
-                    raise RequestError(
-                        "bad_message", N_("every seat is a bot: leave one for yourself")
-                    )
-            if not 0 <= seat < config.players:
-                raise no_seat(seat, config.players)
-            if seats[seat].kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is not free"), n=seat)
-            seat_token, seats[seat].token_hash = access.new_token()
-            seats[seat].name = clean_name(name)
+                raise RequestError("bad_message", N_("every seat is a bot: leave one for yourself"))
+        claims = [] if name is None else [(seat, name)]
+        tokens = take_seats(seats, [*claims, *local], N_("seat {n} is not free"))
+        seat_token = tokens[0][1] if claims else None
         table = await self.registry.create(
             config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level
         )
-        return table, host_token, seat_token, seat if seat_token else None
+        return table, host_token, seat_token, seat if claims else None, tokens[len(claims) :]
 
-    async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
-        """Take a seat in the lobby; return it and its secret token (``name`` is checked here)."""
+    async def join(
+        self, table: Table, seat: int | None, name: Any, local: Sequence[tuple[Any, Any]] = ()
+    ) -> tuple[int, str, list[tuple[int, str]]]:
+        """Take a seat in the lobby; return it, its secret token, and the seat and token of each
+        seat in ``local``: more (seat, name) pairs the same device takes for pass-and-play.
+        Names are checked here; every seat is checked before any is taken."""
         async with table.lock:
             if table.status != "lobby":
                 raise RequestError("bad_message", N_("the game has started: you can watch it"), 409)
             if seat is None:
-                seat = next((s.seat for s in table.seats if s.kind == "empty"), None)
+                wanted = {n for n, _ in local}
+                free = (s.seat for s in table.seats if s.kind == "empty" and s.seat not in wanted)
+                seat = next(free, None)
                 if seat is None:
                     raise RequestError("bad_message", N_("the table is full"), 409)
-            if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise no_seat(seat, len(table.seats))
-            target = table.seats[seat]
-            if target.kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat)
-            target.name = clean_name(name)
-            token, target.token_hash = access.new_token()
-            await self.registry.save_seat(table, target)
+            tokens = take_seats(table.seats, [(seat, name), *local], N_("seat {n} is taken"), 409)
+            for n, _ in tokens:
+                await self.registry.save_seat(table, table.seats[n])
             table.touch()
             self.broadcast(table)
-            return seat, token
+            return seat, tokens[0][1], tokens[1:]
 
     async def set_bot(self, table: Table, seat: int, level: str | None, token: str | None) -> None:
         """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one;
@@ -280,10 +304,21 @@ class Hub:
     # --- connections ----------------------------------------------------------------------------
 
     def attach(
-        self, table: Table, conn: Connection, token: str | None, host_token: str | None
+        self,
+        table: Table,
+        conn: Connection,
+        token: str | None,
+        host_token: str | None,
+        local: Sequence[str] = (),
     ) -> None:
-        """Seat a connection by its token (a spectator without one) and send it the state."""
-        conn.rights = Rights.of(table, token, host_token)
+        """Seat a connection by its token (a spectator without one) and send it the state.
+
+        ``local`` holds the tokens of the other seats the client's device holds (pass-and-play):
+        those seats count as present (not away) while it is connected, but it sees and acts
+        only for its token's seat."""
+        rights = Rights.of(table, token, host_token)
+        held = access.held_seats(table, local, rights.seat)
+        conn.rights, conn.held = rights, held
         self._rooms.setdefault(table.code, set()).add(conn)
         if conn.rights.host:
             table.host_connections += 1
@@ -291,10 +326,11 @@ class Hub:
             table.spectators += 1
         else:
             s = table.seats[conn.seat]
-            s.connections += 1
             if s.stand_in and table.status == "playing":  # the player is back: the bot leaves
                 self._seat_back(table, s)
                 asyncio.get_running_loop().create_task(self.registry.save_seat(table, s))
+        for seat in conn.present:
+            table.seats[seat].connections += 1
         table.touch()
         self.scheduler.wake(table)
         self.broadcast(table)
@@ -345,8 +381,8 @@ class Hub:
             table.host_connections -= 1
         if conn.seat is None:
             table.spectators -= 1
-        else:
-            s = table.seats[conn.seat]
+        for seat in conn.present:
+            s = table.seats[seat]
             s.connections -= 1
             if s.connections == 0:
                 s.left_at = time.monotonic()
