@@ -166,9 +166,10 @@ async function lobby() {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
         clock: clockSel.value, bot_level: levelSel.value,
         public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
+        local: passplay.localSeats(seatsBox, mine), // the other seats on this device
       });
       remember(r.code, r.seat_token, r.host_token);
-      await passplay.afterCreate(r, seatsBox); // the other seats on this device
+      passplay.afterCreate(r);
       go(`/t/${r.code}`);
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
@@ -267,8 +268,13 @@ window.addEventListener("offline", () => {
 });
 window.addEventListener("online", () => { if (table.code) { table.retry = 0; connect(table.code); } });
 
+/* A new connection is made before the old one is closed (once the new one has its first answer),
+   so a pass-and-play hand-over, which reconnects as another seat, never leaves the table without
+   this device: its seats and the host's rights stay where they are. */
 function connect(code) {
-  if (table.ws) { table.closing = true; table.ws.close(); }
+  const old = table.ws;
+  let dropped = false;
+  const dropOld = () => { if (old && !dropped) { dropped = true; old.close(); } };
   table.closing = false;
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`);
   table.ws = ws;
@@ -276,10 +282,14 @@ function connect(code) {
     table.retry = 0;
     $("#conn").textContent = "";
     table.token = passplay.token(code, seatToken(code));
-    ws.send(JSON.stringify({ type: "hello", token: table.token, host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    const hello = { type: "hello", token: table.token, host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version };
+    if (passplay.active(code)) hello.local = passplay.held(code); // passplay.js
+    ws.send(JSON.stringify(hello));
     flushOutbox(ws);
   };
   ws.onmessage = (ev) => {
+    dropOld();
+    if (table.ws !== ws) return; // an old connection's last words
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
@@ -307,6 +317,7 @@ function connect(code) {
     }
   };
   ws.onclose = () => {
+    dropOld();
     if (table.ws !== ws || table.closing) return;
     $("#conn").textContent = t("Reconnecting…");
     showOffline(true);
@@ -359,7 +370,8 @@ function lobbyView(m) {
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
     you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
-    s.kind === "empty" && you.seat === null ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
+    you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null,
+    s.kind === "empty" && you.seat === null && !passplay.active(code) ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
       try {
         localStorage.setItem("seq.name", nameIn.value);
         const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player") });
