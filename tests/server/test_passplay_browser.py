@@ -238,3 +238,92 @@ def test_a_team_game_two_on_the_tablet_and_two_remote(
     assert {e["kind"] for e in events} <= {"host"}, events
     assert len(events) <= 4, events
     ctx.close()
+
+
+def reveal(page: Any, name: str) -> dict[str, Any]:
+    """Wait for the hand-over to ``name``, check it hides everything, tap; the state shown."""
+    page.wait_for_selector("#handover")
+    assert name in page.locator("#handover h2").inner_text()
+    no_card_shown(page)
+    page.click("#reveal")
+    page.wait_for_selector("#hand")
+    msg: dict[str, Any] = page.evaluate("() => window.seq.msg")
+    return msg
+
+
+def sizes(page: Any) -> list[int]:
+    return list(page.evaluate("() => window.seq.msg.view.hand_sizes"))
+
+
+def test_the_penalty_and_the_manual_draw_with_two_on_the_tablet(
+    browser: Any, web: ServerThread
+) -> None:
+    """Anna and Ben (teams A and B) share the tablet, two bots are their partners; the draw is
+    manual. The host's table-talk penalty on team B hands the tablet to Ben, who gives up a card
+    of his own; Anna's open draw keeps her hand (never Ben's) until she draws, and only then is
+    the tablet handed over; Ben's draw left open lapses when the next seat has played and drawn,
+    and his hand is hidden then."""
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    page.goto(web.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#players", "4")
+    page.select_option("#teams", "2")
+    page.check("#opt-manual_draw")
+    page.select_option("#seat-0", "local")
+    page.fill("#local-name-0", "Anna")
+    page.select_option("#seat-1", "local")
+    page.fill("#local-name-1", "Ben")
+    page.select_option("#seat-2", "random")
+    page.select_option("#seat-3", "random")
+    page.click("#create")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    msg = reveal(page, "Anna")
+    assert msg["you"]["seat"] == 0 and msg["view"]["to_move"] == 0
+    anna_hand = msg["view"]["hand"]
+    assert sizes(page) == [6, 6, 6, 6]
+
+    # Table talk in team B: the tablet goes to Ben, who gives up a card of his own.
+    page.click('button.penalty[data-team="B"]')
+    msg = reveal(page, "Ben")
+    assert msg["you"]["seat"] == 1
+    ben_hand = msg["view"]["hand"]
+    assert ben_hand != anna_hand
+    assert all(m.startswith("forfeit:") for m in msg["view"]["legal_moves"])
+    assert page.locator("#actions").inner_text().startswith("Table talk")
+    card = ben_hand[0]
+    page.click(f'#hand [data-card="{card}"]')
+    page.click("#act-forfeit")
+    # The bot partner gives up its card too, then play goes back to Anna: handed over again.
+    msg = reveal(page, "Anna")
+    assert msg["view"]["hand"] == anna_hand  # Anna kept every card
+    assert sizes(page) == [6, 5, 6, 5]
+    assert msg["view"]["discards"][1] == [card]
+
+    # Anna plays; her draw is open while Ben is to play: her hand stays, no hand-over yet.
+    play_first_move(page)
+    page.wait_for_selector("#act-draw")
+    msg = page.evaluate("() => window.seq.msg")
+    assert msg["you"]["seat"] == 0 and msg["view"]["to_move"] == 1
+    assert page.locator("#handover").count() == 0
+    assert "Ben" in page.locator("#draw-first").inner_text()
+    assert sizes(page)[0] == 5
+    page.reload()  # a reload keeps Anna's hand, never Ben's
+    page.wait_for_selector("#act-draw")
+    assert page.evaluate("() => window.seq.msg.you.seat") == 0
+    page.click("#act-draw")
+    msg = reveal(page, "Ben")
+    assert sizes(page)[:2] == [6, 5]
+
+    # Ben plays and leaves his draw: the bot after him plays and draws, and Ben's draw lapses.
+    play_first_move(page)
+    page.wait_for_function(
+        "() => document.querySelector('#handover') || (window.seq.msg && window.seq.msg.view"
+        " && window.seq.msg.you.seat === null)",
+        timeout=15000,
+    )
+    msg = reveal(page, "Anna")
+    assert msg["view"]["hand_sizes"][1] == 4  # 5, one played, the draw lost
+    assert not any(m.startswith("draw:") for m in msg["view"]["legal_moves"])
+    ctx.close()

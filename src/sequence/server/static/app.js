@@ -576,6 +576,9 @@ function renderTable() {
     if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
     const draw = legal.find((x) => x.startsWith("draw:"));
     if (draw) acts.append(h("button", { id: "act-draw", class: "primary", onclick: () => sendMove(draw) }, t("Draw a card")));
+    if (draw && table.drawFirst != null && table.drawFirst === v.to_move) { // passplay.js: the next seat is on this device too
+      acts.append(h("p", { id: "draw-first" }, t("Draw your card, then pass the tablet to {name}.", { name: seatLabel(m, v.to_move) })));
+    }
     if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => sendAct({ type: "roll", version: m.version }) }, t("Roll the dice")));
     handBox.append(acts);
     if (v.draft && v.draft.length) handBox.append(h("h2", {}, t("Draft")), h("div", { class: "hand", id: "draft" }, v.draft.map((c) => h("button", {

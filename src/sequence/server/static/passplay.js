@@ -64,7 +64,10 @@ const passplay = (() => {
     const v = msg.view, you = msg.you.seat, s = shown(code);
     const toAct = v.to_move;
     const drawOpen = you !== null && v.legal_moves.some((m) => m.startsWith("draw:"));
-    if (you !== null && you === s && (toAct === s || drawOpen)) return false; // the shown hand plays
+    if (you !== null && you === s && (toAct === s || drawOpen)) { // the shown hand plays (or draws)
+      table.drawFirst = drawOpen && toAct !== s && isLocal(code, toAct) ? toAct : null;
+      return false;
+    }
     if (isLocal(code, toAct) && msg.table.seats[toAct].kind === "human") { // not a bot playing it
       setShown(code, null); // before anything is drawn: a reload comes back here
       handOver(msg, code, toAct);
