@@ -253,7 +253,9 @@ function soundToggle() {
   } }, on ? t("Sound: on") : t("Sound: off"));
 }
 function turnBanner(m) {
-  return h("div", { class: "turn banner", id: "turn", role: "status" }, t("Your turn")); // i18n: ignore (class names)
+  // On a device several people share (passplay.js), the banner names whose hand is shown.
+  const text = passplay.active(m.table.code) ? t("{name}, your turn", { name: seatLabel(m, m.you.seat) }) : t("Your turn");
+  return h("div", { class: "turn banner", id: "turn", role: "status" }, text); // i18n: ignore (class names)
 }
 
 /* ---- Dice you can see -------------------------------------------------------------------- */
