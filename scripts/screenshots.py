@@ -216,7 +216,9 @@ def passplay(browser: Any, url: str, wanted: set[str]) -> None:
             "([move, version]) => seq.ws.send(JSON.stringify({type: 'move', move, version}))",
             [move, msg["version"]],
         )
-        page.wait_for_function(f"() => !window.seq.msg || window.seq.msg.version > {msg['version']}")
+        page.wait_for_function(
+            f"() => !window.seq.msg || window.seq.msg.version > {msg['version']}"
+        )
     shoot(page, "passplay-handover", wanted)
     page.click("#reveal")
     page.wait_for_selector("#hand")

@@ -88,8 +88,8 @@ def test_join_takes_local_seats_all_or_none(server: ServerThread) -> None:
     code = r["code"]
     with server.http() as http:
         # Seat 2 is free but seat 0 is not: nothing is taken.
-        bad = http.post(f"/api/tables/{code}/join",
-                        json={"name": "Ben", "seat": 2, "local": [{"seat": 0, "name": "Cleo"}]})  # fmt: skip
+        body = {"name": "Ben", "seat": 2, "local": [{"seat": 0, "name": "Cleo"}]}
+        bad = http.post(f"/api/tables/{code}/join", json=body)
         assert bad.status_code == 409 and "seat 0 is taken" in bad.json()["message"]
         assert [s["kind"] for s in seats_of(server, code)] == ["human", "empty", "empty", "empty"]
         ok = http.post(f"/api/tables/{code}/join",

@@ -153,7 +153,9 @@ def test_every_control_has_a_name_for_a_screen_reader(browser: Any, web: ServerT
     page.click("#start")
     page.wait_for_selector("#handover")
     assert unnamed(page) == []
-    assert page.get_by_role("dialog", name=re.compile(r"^Pass the tablet to (Anna|Ben)$")).is_visible()
+    assert page.get_by_role(
+        "dialog", name=re.compile(r"^Pass the tablet to (Anna|Ben)$")
+    ).is_visible()
     page.click("#reveal")
     page.wait_for_selector("#hand")
     assert unnamed(page) == []
