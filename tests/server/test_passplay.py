@@ -151,3 +151,29 @@ def test_hello_local_tokens_are_checked(server: ServerThread) -> None:
         assert c.error()["code"] == code
         c.close()
     assert [s["connected"] for s in seats_of(server, r["code"])] == [False, False]
+
+
+def test_a_device_between_turns_is_no_spectator(server: ServerThread) -> None:
+    """A pass-and-play device watching between its seats' turns is not counted as watching,
+    may not chat during play (its players' table talk), and hears no spectator's chat."""
+    r = create_table(server, game="classic", players=4, bots=[None, None, "random", "random"],
+                     name="Anna", local=[{"seat": 1, "name": "Ben"}])  # fmt: skip
+    code, host = r["code"], r["host_token"]
+    tokens = [r["seat_token"], r["local"][0]["seat_token"]]
+    device = Client(server, code, None, host, local=tokens)
+    watcher = Client(server, code)
+    st = watcher.wait(lambda s: s["table"]["spectators"] == 1)
+    assert [s["connected"] for s in st["table"]["seats"]] == [True, True, True, True]
+    start(server, code, host)
+    device.wait(lambda s: s["view"] is not None)
+    device.send({"type": "chat", "text": "play the jack"})
+    assert device.error()["code"] == "table_talk"
+    watcher.send({"type": "chat", "text": "the jack!"})
+    while (msg := watcher.recv())["type"] != "chat":
+        pass
+    assert msg["text"] == "the jack!"  # spectators hear it; it was sent to everyone by now
+    device.send({"type": "ping"})
+    while (msg := device.recv())["type"] != "pong":
+        assert msg["type"] != "chat", msg
+    device.close()
+    watcher.close()

@@ -128,6 +128,14 @@ def test_two_people_and_a_bot_on_one_tablet(browser: Any, web: ServerThread) -> 
     assert turns >= 6
     assert any("Anna" in n for n in handovers) and any("Ben" in n for n in handovers)
     assert page.evaluate("() => window.seq.msg.view.outcome") is not None
+    # A rematch: the same people, so the same seats on this tablet, handed over as before.
+    first = page.evaluate("() => window.seq.code")
+    page.click("#rematch")
+    page.wait_for_function("(code) => window.seq.code && window.seq.code !== code", arg=first)
+    page.wait_for_selector("#handover")
+    no_card_shown(page)
+    seats = page.evaluate("() => window.seq.msg.table.seats.map((s) => s.connected)")
+    assert seats == [True, True, True]
     ctx.close()
 
 

@@ -322,9 +322,9 @@ class Hub:
         self._rooms.setdefault(table.code, set()).add(conn)
         if conn.rights.host:
             table.host_connections += 1
-        if conn.seat is None:
+        if not conn.present:
             table.spectators += 1
-        else:
+        if conn.seat is not None:
             s = table.seats[conn.seat]
             if s.stand_in and table.status == "playing":  # the player is back: the bot leaves
                 self._seat_back(table, s)
@@ -379,7 +379,7 @@ class Hub:
             del self._rooms[table.code]
         if conn.rights.host:
             table.host_connections -= 1
-        if conn.seat is None:
+        if not conn.present:
             table.spectators -= 1
         for seat in conn.present:
             s = table.seats[seat]
@@ -498,7 +498,7 @@ class Hub:
         talk.pace(conn, "chat", talk.CHAT_INTERVAL)
         payload = protocol.talk_payload("chat", conn.seat, self._speaker(table, conn), said)
         for other in list(self._rooms.get(table.code, ())):
-            if audience == "table" or other.seat is None:
+            if audience == "table" or not other.present:  # players' devices hear no spectator
                 other.send(payload)
 
     # --- moves ----------------------------------------------------------------------------------

@@ -680,7 +680,10 @@ function route() {
   if ((m = /^\/t\/([A-Za-z0-9]+)/.exec(p))) {
     const code = m[1].toUpperCase();
     // A rematch keeps the same people: their tokens carry over.
-    if (table.msg && table.msg.table.rematch === code) remember(code, seatToken(table.msg.table.code), hostToken(table.msg.table.code));
+    if (table.msg && table.msg.table.rematch === code) {
+      remember(code, seatToken(table.msg.table.code), hostToken(table.msg.table.code));
+      passplay.carry(table.msg.table.code, code); // passplay.js: the seats on this device
+    }
     return tablePage(code);
   }
   if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }

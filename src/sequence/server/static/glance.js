@@ -210,7 +210,7 @@ function endPanel(m) {
   box.append(h("p", { id: "game-length" }, tn("{n} turn", "{n} turns", v.turns), " · ", tn("{n} move", "{n} moves", v.moves.length)));
   const acts = h("div", { class: "actions" });
   if (you.seat !== null || you.host) acts.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
-    try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); go(r.url, true); }
+    try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); remember(r.code, seatToken(m.table.code), hostToken(m.table.code)); passplay.carry(m.table.code, r.code); go(r.url, true); }
     catch (e) { table.error = e.message; renderTable(); }
   } }, t("Rematch")));
   acts.append(h("button", { id: "to-replay", onclick: () => go(`/replay/${m.table.code}`) }, t("Replay")));

@@ -45,6 +45,12 @@ const passplay = (() => {
     return sel && sel.value === "local" && el && el.value.trim() ? el.value.trim() : fallback;
   }
 
+  /* A rematch keeps the same people, and their seat tokens: this device holds the same seats. */
+  function carry(from, to) {
+    const held = localStorage.getItem(key(from));
+    if (held && !localStorage.getItem(key(to))) { localStorage.setItem(key(to), held); setShown(to, null); }
+  }
+
   /* The token to say hello with: the shown seat's, or none (a spectator) between turns. */
   function token(code, fallback) {
     if (!active(code)) return fallback;
@@ -102,6 +108,6 @@ const passplay = (() => {
     document.title = t("Pass the tablet to {name}", { name });
   }
 
-  return { seatOption, nameInput, localSeats, afterCreate, creatorName, token, held, intercept, active, seats, isLocal };
+  return { seatOption, nameInput, localSeats, afterCreate, creatorName, carry, token, held, intercept, active, seats, isLocal };
 })();
 window.passplay = passplay;
