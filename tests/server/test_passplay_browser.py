@@ -11,6 +11,7 @@ the README and docs/server.md are made by ``scripts/screenshots.py``.)
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from typing import Any
@@ -139,6 +140,40 @@ def test_two_people_and_a_bot_on_one_tablet(browser: Any, web: ServerThread) -> 
     ctx.close()
 
 
+SHOT_COLOURS = """async (data) => {
+  const img = new Image();
+  img.src = "data:image/png;base64," + data;
+  await img.decode();
+  const c = document.createElement("canvas");
+  c.width = img.width; c.height = img.height;
+  const g = c.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const px = g.getImageData(0, 0, c.width, c.height).data;
+  const [r0, g0, b0] = [px[0], px[1], px[2]];
+  let red = 0, background = 0;
+  for (let i = 0; i < px.length; i += 4) {
+    const [r, gr, b] = [px[i], px[i + 1], px[i + 2]];
+    if (r > 150 && gr < 90 && b < 90) red++;
+    if (r === r0 && gr === g0 && b === b0) background++;
+  }
+  return { red, background: background / (px.length / 4) };
+}"""
+"""What a screenshot (PNG, base64) shows, decoded by the browser: how many pixels are a red
+suit's colour, and the share of the background's (the top-left pixel's)."""
+
+
+def shows_no_card(browser: Any, png: bytes) -> None:
+    """The screenshot is the hand-over alone: its background nearly everywhere, and not one
+    pixel of a red suit (a card of the hand or a space of the board)."""
+    viewer = browser.new_page()
+    try:
+        seen = viewer.evaluate(SHOT_COLOURS, base64.b64encode(png).decode())
+    finally:
+        viewer.close()
+    assert seen["red"] == 0, seen
+    assert seen["background"] > 0.85, seen
+
+
 PRESENT = """(seats) => {
   const m = window.seq && window.seq.msg;
   if (!m || !m.view || m.view.outcome) return true;
@@ -200,8 +235,9 @@ def test_a_team_game_two_on_the_tablet_and_two_remote(
             break
         if what == "handover":
             name = tablet.locator("#handover h2").inner_text()
-            tablet.screenshot(path=str(tmp_path / f"handover-{len(handovers)}.png"))
+            png = tablet.screenshot(path=str(tmp_path / f"handover-{len(handovers)}.png"))
             no_card_shown(tablet)
+            shows_no_card(browser, png)
             if len(handovers) == 1:  # a reload during a hand-over: the hand-over again
                 tablet.reload()
                 tablet.wait_for_selector("#handover")
