@@ -373,3 +373,40 @@ def test_the_penalty_and_the_manual_draw_with_two_on_the_tablet(
     assert msg["view"]["hand_sizes"][1] == 4  # 5, one played, the draw lost
     assert not any(m.startswith("draw:") for m in msg["view"]["legal_moves"])
     ctx.close()
+
+
+def test_a_second_player_sits_at_the_same_device_in_the_lobby(
+    browser: Any, web: ServerThread
+) -> None:
+    """A friend's link opened on a tablet: Anna sits, then "Sit here too" seats Ben at the same
+    tablet; from the start it hands over between them, and both seats are present."""
+    with web.http() as http:
+        r = http.post("/api/tables", json={"game": "classic", "players": 2}).json()
+    page = browser.new_context(**TABLET).new_page()
+    page.goto(f"{web.url}/t/{r['code']}")
+    page.wait_for_selector('button.sit[data-seat="0"]')
+    page.fill("#join-name", "Anna")
+    page.click('button.sit[data-seat="0"]')
+    page.wait_for_selector('button.sit-too[data-seat="1"]')
+    page.fill("#too-name", "Ben")
+    page.click('button.sit-too[data-seat="1"]')
+    page.wait_for_function(
+        "() => window.seq.msg && window.seq.msg.table.seats.every((s) => s.kind === 'human')"
+    )
+    assert page.locator(".badge.local").count() == 2
+    assert page.locator("button.sit, button.sit-too").count() == 0
+    with web.http() as http:
+        http.post(f"/api/tables/{r['code']}/start", json={"host_token": r["host_token"]})
+    page.wait_for_selector("#handover")
+    no_card_shown(page)
+    name = page.locator("#handover h2").inner_text()
+    assert "Anna" in name or "Ben" in name
+    page.click("#reveal")
+    page.wait_for_selector("#hand")
+    with web.http() as http:
+        seats = http.get(f"/api/tables/{r['code']}").json()["seats"]
+    assert [(s["name"], s["connected"]) for s in seats] == [("Anna", True), ("Ben", True)]
+    play_first_move(page)
+    page.wait_for_selector("#handover")
+    assert page.locator("#handover h2").inner_text() != name  # the other one now
+    page.context.close()

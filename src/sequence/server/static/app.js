@@ -366,6 +366,9 @@ function lobbyView(m) {
   const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
     meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
   const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
+  // A device already seated here may seat another player of its own (pass-and-play).
+  const here = you.seat !== null || passplay.active(code);
+  const tooName = h("input", { id: "too-name", maxlength: 24, placeholder: t("Name") });
   const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
@@ -378,6 +381,13 @@ function lobbyView(m) {
         remember(code, r.seat_token); connect(code);
       } catch (e) { table.error = e.message; renderTable(); }
     } }, t("Sit here")) : null,
+    s.kind === "empty" && here ? h("button", { class: "sit-too", "data-seat": s.seat, onclick: async () => {
+      try { // passplay.js: one more seat on this device
+        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: tooName.value || t("Player") });
+        passplay.adopt(code, you.seat, seatToken(code), r.seat, r.seat_token);
+        connect(code);
+      } catch (e) { table.error = e.message; renderTable(); }
+    } }, t("Sit here too")) : null,
     s.kind === "empty" && you.host ? h("button", { class: "add-bot", onclick: () => setBot(s.seat, botLevel.value) }, t("Add a bot")) : null)));
   const empty = m.table.seats.filter((s) => s.kind === "empty").length;
   const full = empty === 0;
@@ -385,8 +395,9 @@ function lobbyView(m) {
     h("h2", {}, t("Table {code}", { code })),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
-    you.seat === null ? h("label", {}, t("Your name"), nameIn) : null,
+    you.seat === null && !passplay.active(code) ? h("label", {}, t("Your name"), nameIn) : null,
     list,
+    here && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
     you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,
     you.host ? h("p", {}, h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
       try { await api("POST", `/api/tables/${code}/start`, { host_token: hostToken(code) }); } catch (e) { table.error = e.message; renderTable(); }

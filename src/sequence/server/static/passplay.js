@@ -45,6 +45,16 @@ const passplay = (() => {
     return sel && sel.value === "local" && el && el.value.trim() ? el.value.trim() : fallback;
   }
 
+  /* In the lobby, another player sits at this device ("Sit here too"): the device now holds
+     that seat's token beside its own (the one it sat with first, if it had only that one). */
+  function adopt(code, mine, mineToken, seat, seatToken) {
+    const held = seats(code);
+    if (mine !== null && mineToken) held[mine] = mineToken;
+    held[seat] = seatToken;
+    localStorage.setItem(key(code), JSON.stringify(held));
+    setShown(code, null);
+  }
+
   /* A rematch keeps the same people, and their seat tokens: this device holds the same seats. */
   function carry(from, to) {
     const held = localStorage.getItem(key(from));
@@ -108,6 +118,6 @@ const passplay = (() => {
     document.title = t("Pass the tablet to {name}", { name });
   }
 
-  return { seatOption, nameInput, localSeats, afterCreate, creatorName, carry, token, held, intercept, active, seats, isLocal };
+  return { seatOption, nameInput, localSeats, afterCreate, creatorName, adopt, carry, token, held, intercept, active, seats, isLocal };
 })();
 window.passplay = passplay;
