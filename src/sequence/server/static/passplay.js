@@ -84,7 +84,8 @@ const passplay = (() => {
       table.drawFirst = drawOpen && toAct !== s && isLocal(code, toAct) ? toAct : null;
       return false;
     }
-    if (isLocal(code, toAct) && msg.table.seats[toAct].kind === "human") { // not a bot playing it
+    const person = msg.table.seats[toAct] && (msg.table.seats[toAct].kind === "human" || msg.table.seats[toAct].stand_in);
+    if (isLocal(code, toAct) && person) { // not a seat resigned to a bot; a stand-in's player takes it back by the tap
       setShown(code, null); // before anything is drawn: a reload comes back here
       handOver(msg, code, toAct);
       if (you !== null) reconnect(code); // drop the previous hand: watch until the tap
