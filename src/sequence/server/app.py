@@ -57,6 +57,7 @@ from ..engine import (
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from ..i18n.howto import rules_html
 from . import protocol
+from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
@@ -271,8 +272,14 @@ def create_app(
     join_rate: float = 30 / 60,
     join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
+    redis: str | None = None,
+    redis_prefix: str = "sequence",
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
+
+    ``redis``: the Redis URL through which this process shares the tables with the other
+    server processes on the same database (``None``: it is the only one); ``redis_prefix``
+    starts every key and channel it uses there (see :mod:`.cluster`).
 
     ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
@@ -288,7 +295,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
-        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
+        cluster = RedisCluster(redis, redis_prefix) if redis else None
+        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
         await hub.resume()
         try:
@@ -451,7 +459,7 @@ def create_app(
         clock = check_time_control(body.clock)
         if body.bot_level is not None:
             check_level(body.bot_level)
-        table, host_token, seat_token, seat = await hub().create(
+        table, host_token, seat_token, seat, local = await hub().create(
             config,
             list(body.bots or []),
             body.public,
@@ -459,6 +467,7 @@ def create_app(
             body.seat,
             clock,
             body.bot_level,
+            [(s.seat, s.name) for s in body.local or ()],
         )
         return {
             "code": table.code,
@@ -466,6 +475,7 @@ def create_app(
             "host_token": host_token,
             "seat_token": seat_token,
             "seat": seat,
+            "local": [{"seat": n, "seat_token": token} for n, token in local],
         }
 
     @app.get("/api/tables", response_model=OpenTables)
@@ -507,8 +517,14 @@ def create_app(
         """Take a seat in the lobby: the answer holds the seat's secret token."""
         _limit(joins, request)
         table = await hub().get(code)
-        seat, token = await hub().join(table, body.seat, body.name)
-        return {"code": table.code, "seat": seat, "seat_token": token}
+        local = [(s.seat, s.name) for s in body.local or ()]
+        seat, token, taken = await hub().join(table, body.seat, body.name, local)
+        return {
+            "code": table.code,
+            "seat": seat,
+            "seat_token": token,
+            "local": [{"seat": n, "seat_token": t} for n, t in taken],
+        }
 
     @app.post(
         "/api/tables/{code}/start",
@@ -726,7 +742,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
             # The table again: an idle lobby may have left memory while this client took its
             # time, and the connection must join the one every request shares.
             table = await hub.get(code)
-            hub.attach(table, conn, token, host)
+            hub.attach(table, conn, token, host, msg.get("local") or ())
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
