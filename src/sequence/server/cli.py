@@ -54,6 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=LOG_LEVELS,
         help="uvicorn's log level (default warning)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of the reverse proxies (nginx) whose"
+        " X-Forwarded-For and X-Forwarded-Proto are believed, so that the rate limits see the"
+        " player's address; '*' trusts any (default 127.0.0.1)",
+    )
 
 
 def end_with_server(server: int) -> None:
@@ -124,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .protocol import WS_MAX_SIZE
     from .store import Store
 
     # Said to whoever runs the server, like its log: English.
@@ -165,7 +174,9 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            ws_max_size=65536,
+            proxy_headers=True,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            ws_max_size=WS_MAX_SIZE,
             ws_ping_interval=20,
             ws_ping_timeout=20,
         )

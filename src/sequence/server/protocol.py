@@ -66,7 +66,18 @@ from ..engine import State, StepKind, history, roll_reason
 from .table import Event, Table
 
 MAX_MESSAGE: Final = 4096
-"""The largest message a client may send, in bytes; larger ones are refused."""
+"""The largest message a client may send, in bytes; larger ones are refused (``too_large``) and
+the connection goes on."""
+
+MAX_FRAME: Final = 65_536
+"""A frame larger than this ends the connection: a ``too_large`` error, then close code 1009
+(``message too big``). No client of this protocol sends one; a client that does is broken or
+hostile, and reading on would only cost memory."""
+
+WS_MAX_SIZE: Final = 1_048_576
+"""uvicorn's own limit (its ``ws_max_size``), well above :data:`MAX_FRAME` so that the app sees
+an oversized frame and says what is wrong before closing; uvicorn closes a frame larger than
+this one with 1009 without reading it (its payload is never buffered)."""
 
 ERROR_CODES: Final = (
     "bad_json",
