@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from sequence.server.cluster import Cluster
+from sequence.server.launcher import Cluster
 from sequence.server.nginx import site_config, standalone_config
 from sequence.server.store import Store
 

@@ -2,7 +2,7 @@
 
 One source for every use: ``deploy/nginx/sequence.conf`` (three processes on ports 8001 to 8003,
 for ``/etc/nginx/sites-available/``; a test checks that it is this module's output), the
-operator's own rendering, and :mod:`.cluster`, which runs nginx without root around it
+operator's own rendering, and :mod:`.launcher`, which runs nginx without root around it
 (:func:`standalone_config`: pid, logs and temporary files in one folder)::
 
     python -m sequence.server.nginx --listen 80 127.0.0.1:8001 127.0.0.1:8002 127.0.0.1:8003
@@ -79,7 +79,7 @@ server {{
 """
 
 STANDALONE = """\
-# nginx without root for `sequence.server.cluster`: everything it writes is under {prefix}.
+# nginx without root for `sequence.server.launcher`: everything it writes is under {prefix}.
 worker_processes 1;
 worker_rlimit_nofile 16384;
 pid {prefix}/nginx.pid;

@@ -3,7 +3,7 @@
 For the tests, the load benchmark and an operator trying the deployment on one machine
 (docs/deploy.md describes the real one, under systemd)::
 
-    python -m sequence.server.cluster --processes 3 --port 8080 \\
+    python -m sequence.server.launcher --processes 3 --port 8080 \\
         --db postgresql://postgres@127.0.0.1/sequence --redis redis://127.0.0.1:6379/0
 
 Each process listens on its own free loopback port; nginx (:mod:`.nginx`'s configuration, its
@@ -96,9 +96,10 @@ class Server:
 class Cluster:
     """nginx on ``port`` in front of ``processes`` servers on ``db`` (and ``redis``).
 
-    ``serve_args`` are more options for every ``sequence serve`` (``--bot-threads``...);
-    ``workdir`` holds the logs and nginx's files (a temporary folder, removed at the end,
-    by default). Use it as a context manager, or :meth:`start` and :meth:`stop`.
+    ``redis_prefix`` starts every Redis key and channel of this cluster (``sequence serve
+    --redis-prefix``: clusters sharing one Redis keep apart); ``serve_args`` are more options
+    for every ``sequence serve`` (``--bot-threads``...); ``workdir`` holds the logs and
+    nginx's files (a temporary folder, removed at the end, by default). Use it as a context manager, or :meth:`start` and :meth:`stop`.
     """
 
     def __init__(
@@ -107,6 +108,7 @@ class Cluster:
         db: str | None = None,
         redis: str | None = None,
         port: int | None = None,
+        redis_prefix: str | None = None,
         serve_args: Sequence[str] = (),
         workdir: Path | None = None,
         nginx: str = "nginx",
@@ -119,7 +121,7 @@ class Cluster:
                 " give a postgresql:// database and a redis:// URL"
             )
         self.count = processes
-        self.redis = redis
+        self.redis, self.redis_prefix = redis, redis_prefix
         self.serve_args = list(serve_args)
         self.port = port or free_port()
         self._own_workdir = workdir is None
@@ -145,6 +147,8 @@ class Cluster:
                "--forwarded-allow-ips", "127.0.0.1"]  # fmt: skip
         if self.redis is not None:
             cmd += ["--redis", self.redis]
+        if self.redis_prefix is not None:
+            cmd += ["--redis-prefix", self.redis_prefix]
         return cmd + self.serve_args
 
     def start_server(self) -> Server:
@@ -223,6 +227,16 @@ class Cluster:
         """Each server process's CPU time so far (its bot workers not included)."""
         return [cpu_seconds(s.pid) for s in self.servers]
 
+    def nginx_cpu_seconds(self) -> float:
+        """The CPU time nginx (its master and workers) has used so far."""
+        if self.nginx is None:
+            return 0.0
+        total = 0.0
+        for pid in session_members(self.nginx.pid):
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(pid)
+        return total
+
     def leftovers(self) -> list[int]:
         """Processes still alive in the sessions this cluster started (none after :meth:`stop`)."""
         sessions = [s.pid for s in self.servers] + ([self.nginx.pid] if self.nginx else [])
@@ -289,7 +303,7 @@ def throwaway_postgres(admin_url: str, prefix: str = "sequence_cluster") -> Iter
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a cluster until Ctrl-C or SIGTERM."""
     parser = argparse.ArgumentParser(
-        prog="python -m sequence.server.cluster",
+        prog="python -m sequence.server.launcher",
         description="nginx in front of N `sequence serve` processes, on one machine, as any user.",
     )
     parser.add_argument("--processes", type=int, default=3, help="server processes (default 3)")
@@ -301,7 +315,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("serve_args", nargs="*", help="more `sequence serve` options, after --")
     args = parser.parse_args(argv)
     try:
-        cluster = Cluster(args.processes, args.db, args.redis, args.port, args.serve_args)
+        cluster = Cluster(
+            args.processes, args.db, args.redis, args.port, serve_args=args.serve_args
+        )
     except ValueError as exc:
         parser.error(str(exc))
     signal.signal(signal.SIGTERM, signal.default_int_handler)
