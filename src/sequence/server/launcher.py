@@ -99,7 +99,8 @@ class Cluster:
     ``redis_prefix`` starts every Redis key and channel of this cluster (``sequence serve
     --redis-prefix``: clusters sharing one Redis keep apart); ``serve_args`` are more options
     for every ``sequence serve`` (``--bot-threads``...); ``workdir`` holds the logs and
-    nginx's files (a temporary folder, removed at the end, by default). Use it as a context manager, or :meth:`start` and :meth:`stop`.
+    nginx's files (a temporary folder, removed at the end, by default).
+    Use it as a context manager, or :meth:`start` and :meth:`stop`.
     """
 
     def __init__(
