@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from sequence.server import registry
+from sequence.server import messages, registry
 
 from .conftest import Client, ServerThread, create_table, join
 
@@ -156,3 +156,14 @@ def test_idle_lobbies_leave_the_list_and_memory_and_come_back_by_their_link(
     assert old in server.hub.registry.tables
     join(server, old, "Bob")
     spectator.close()
+
+
+WS_ROW = re.compile(r'^\| `(\{"type": "(\w+)"[^`]*\})` \|', re.M)
+
+
+def test_the_docs_and_the_websocket_message_models_agree() -> None:
+    documented = {
+        kind: set(re.findall(r'"(\w+)":', row)) for row, kind in WS_ROW.findall(DOCS.read_text())
+    }
+    modelled = {kind: set(model.model_fields) for kind, model in messages.MESSAGES.items()}
+    assert documented == modelled

@@ -8,7 +8,8 @@ sends nothing but payloads (see :class:`sequence.server.connection.Connection`),
 that skipped the filter cannot be sent at all -- the lesson of boardgame.io's ``playerView`` bugs
 (the first state, the undo history, the log).
 
-Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
+Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes; each type is a model
+of :mod:`.messages`, which checks its fields):
 
 ``{"type": "hello", "token": SEAT_TOKEN|null, "host": HOST_TOKEN|null, "lang": LANG|null}``
     first message: take a seat (or spectate) and get the current state; ``lang`` (``en``, ``ru``,
