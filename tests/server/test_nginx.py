@@ -9,6 +9,7 @@ stopping the cluster leaves no process behind. Skipped where nginx is not instal
 
 from __future__ import annotations
 
+import secrets
 import shutil
 import subprocess
 import time
@@ -23,7 +24,11 @@ from sequence.server.launcher import Cluster
 from sequence.server.nginx import site_config, standalone_config
 from sequence.server.store import Store
 
+from .cluster import redis_available
+from .conftest import fresh_postgres
 from .test_games import play_whole_game
+
+REDIS = "redis://127.0.0.1:6379/0"
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
@@ -172,4 +177,29 @@ def test_stopping_leaves_no_process(tmp_path: Path) -> None:
         assert len(members) >= 3  # the server, its bot workers, nginx and its worker
     finally:
         cluster.stop()
+    assert cluster.leftovers() == []
+
+
+@pytest.mark.postgres
+def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path: Path) -> None:
+    """Three processes on PostgreSQL and Redis behind nginx, as docs/deploy.md sets them up:
+    nginx spreads each table's players and spectator over the processes, and every message
+    each one gets is still exactly its seat's view."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
+    why = redis_available()
+    if why:
+        pytest.skip(why)
+    prefix = f"nginx-test-{secrets.token_hex(4)}"
+    args = ["--bot-threads", "--bot-delay", "0"]
+    with (
+        fresh_postgres() as db,
+        Cluster(3, db, REDIS, redis_prefix=prefix, serve_args=args, workdir=tmp_path) as cluster,
+    ):
+        behind = Behind(cluster)
+        play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)  # type: ignore[arg-type]
+        play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)  # type: ignore[arg-type]
+        sockets = [line.rsplit(" ", 1)[1] for line in
+                   (tmp_path / "access.log").read_text().splitlines() if '"GET /ws/' in line]  # fmt: skip
+        assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
     assert cluster.leftovers() == []

@@ -757,7 +757,14 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
             # The table again: an idle lobby may have left memory while this client took its
             # time, and the connection must join the one every request shares.
             table = await hub.get(code)
-            hub.attach(table, conn, msg.token, msg.host)
+            try:
+                hub.attach(table, conn, msg.token, msg.host)
+            except RequestError as exc:
+                if exc.code != "bad_token":
+                    raise
+                # Taken through another process a moment ago? Read the table, then judge.
+                await hub.refresh(table)
+                hub.attach(table, conn, msg.token, msg.host)
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
