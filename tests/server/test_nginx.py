@@ -101,8 +101,8 @@ def test_nginx_accepts_the_configuration(tmp_path: Path) -> None:
 
 
 def test_a_whole_game_over_websockets_through_nginx(one: Behind) -> None:
-    play_whole_game(one, "classic", 2, {}, [None, None], seed=7)  # type: ignore[arg-type]
-    play_whole_game(one, "dice", 4, {}, [None, None, "random", "random"], seed=8)  # type: ignore[arg-type]
+    play_whole_game(one, "classic", 2, {}, [None, None], seed=7)
+    play_whole_game(one, "dice", 4, {}, [None, None, "random", "random"], seed=8)
     log = (one.cluster.workdir / "access.log").read_text()
     assert '"GET /ws/' in log and " 101 " in log  # the sockets went through nginx
 
@@ -197,8 +197,8 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
         Cluster(3, db, REDIS, redis_prefix=prefix, serve_args=args, workdir=tmp_path) as cluster,
     ):
         behind = Behind(cluster)
-        play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)  # type: ignore[arg-type]
-        play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)  # type: ignore[arg-type]
+        play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)
+        play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)
         sockets = [line.rsplit(" ", 1)[1] for line in
                    (tmp_path / "access.log").read_text().splitlines() if '"GET /ws/' in line]  # fmt: skip
         assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
