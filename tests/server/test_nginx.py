@@ -199,7 +199,7 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
         behind = Behind(cluster)
         play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)
         play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)
-        sockets = [line.rsplit(" ", 1)[1] for line in
-                   (tmp_path / "access.log").read_text().splitlines() if '"GET /ws/' in line]  # fmt: skip
+        log = (tmp_path / "access.log").read_text().splitlines()
+        sockets = [line.rsplit(" ", 1)[1] for line in log if '"GET /ws/' in line]
         assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
     assert cluster.leftovers() == []
