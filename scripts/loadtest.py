@@ -34,6 +34,7 @@ import math
 import os
 import random
 import secrets
+import signal
 import ssl
 import sys
 import time
@@ -264,6 +265,8 @@ def main() -> int:
     parser.add_argument("--postgres", default=POSTGRES, help=f"PostgreSQL (default {POSTGRES})")
     parser.add_argument("--redis", default=REDIS, help=f"Redis (default {REDIS})")
     args = parser.parse_args()
+    # Stopped with SIGTERM (timeout, kill): stop the clusters as Ctrl-C does, leaving nothing.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     counts = [int(t) for t in args.tables.split(",")]
     rows = []
     for tables in counts:
