@@ -140,7 +140,12 @@ def test_a_move_sent_to_two_processes_at_once_is_stored_once(cluster: ServeClust
         legal = st["view"]["legal_moves"]
         if turn % 2 == 0:
             # The same move with the same id through both: stored once, both acknowledged.
-            frame = {"type": "move", "move": rng.choice(legal), "version": version, "id": f"m{turn}"}
+            frame = {
+                "type": "move",
+                "move": rng.choice(legal),
+                "version": version,
+                "id": f"m{turn}",
+            }
             at_once((first, frame), (second, dict(frame)))
             answers = [answer(first, f"m{turn}"), answer(second, f"m{turn}")]
             assert [m["type"] for m in answers] == ["ack", "ack"], answers

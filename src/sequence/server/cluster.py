@@ -160,6 +160,8 @@ class RedisCluster(Solo):
         self._renewed = 0.0
         self._listener: Listener | None = None
         self._random = random.Random(secrets.randbits(32))
+        self._fenced: set[str] = set()
+        """Tables this process stopped running when its lease was late (to claim again)."""
         self._peers: set[str] = set()
         """The other processes heard from (their lease is checked at every beat)."""
 
@@ -227,25 +229,42 @@ class RedisCluster(Solo):
         if not alive or now - self._renewed > LEASE_MS / 1000:
             if self.owned:
                 log.warning("lease of %s expired: its tables are claimed again", self.proc)
-                self.owned.clear()
+                self._fence()
             await self.redis.set(self._key("proc", self.proc), "1", px=LEASE_MS)
             await self.redis.sadd(self._key("procs"), self.proc)
         self._renewed = now
+
+    def _fence(self) -> None:
+        """Stop running every table at once (this process may be taken for dead); they are
+        claimed again once the lease is renewed, and only those nobody else took over come
+        back."""
+        self._fenced |= self.owned
+        self.owned.clear()
 
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(BEAT * (0.8 + 0.4 * self._random.random()))
             try:
-                if time.monotonic() - self._renewed > LEASE_MS / 1000 * 0.8:
-                    # Fence: about to be taken for dead; stop running tables before anyone
-                    # else may start.
-                    self.owned.clear()
-                await self._renew()
-                await self._adopt()
+                await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("could not renew the lease of %s", self.proc)
+
+    async def tick(self) -> None:
+        """One beat: renew this process's lease (first stopping its tables if it is late),
+        claim back what it stopped and nobody took, and take over dead processes' tables."""
+        if time.monotonic() - self._renewed > LEASE_MS / 1000 * 0.8:
+            self._fence()  # about to be taken for dead: stop before anyone may start
+        await self._renew()
+        if self._fenced:
+            codes, self._fenced = sorted(self._fenced), set()
+            await self.claim(codes)
+            back = [code for code in codes if code in self.owned]
+            if back:
+                assert self._listener is not None
+                self._listener.adopted(back)
+        await self._adopt()
 
     async def _adopt(self) -> None:
         """Find the processes whose lease expired (those registered, and those heard from):
