@@ -45,6 +45,23 @@ def test_the_docs_and_the_openapi_description_agree(server: ServerThread) -> Non
             assert model["additionalProperties"] is False, path
 
 
+BODY_ROW = re.compile(r"^\| `POST (/api/[^`]*)` `\{([^`]*)\}` \|", re.M)
+
+
+def test_the_docs_name_every_field_of_every_request_body(server: ServerThread) -> None:
+    with server.http() as http:
+        schema = http.get("/openapi.json").json()
+    rows = BODY_ROW.findall(DOCS.read_text())
+    assert len(rows) == 5
+    for path, fields in rows:
+        names = [f.split(":")[0].strip() for f in re.sub(r"\[[^\]]*\]", "", fields).split(",")]
+        body = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        model = schema["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[1]]
+        assert {n.rstrip("?") for n in names} == set(model["properties"]), path
+        optional = {n.rstrip("?") for n in names if n.endswith("?")}
+        assert not optional & set(model.get("required", ())), path
+
+
 POSTS = ["/api/tables", "/api/tables/{code}/join", "/api/tables/{code}/start",
          "/api/tables/{code}/seats/0/bot", "/api/tables/{code}/rematch"]  # fmt: skip
 
