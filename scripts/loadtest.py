@@ -79,11 +79,13 @@ class Stats:
     nginx: bool = False
 
 
-async def seat_loop(ws_url: str, code: str, token: str, think: float, stats: Stats) -> None:
+async def seat_loop(
+    ws_url: str, code: str, token: str, think: float, stats: Stats, host: str | None = None
+) -> None:
     """One seat: on each state where it may act, think, then send a random legal move."""
     rng = random.Random()
     async with connect(f"{ws_url}/ws/{code}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "hello", "token": token, "host": host}))
         sent_at: float | None = None
         sent_version = -1
         while time.monotonic() < stats.stop:
@@ -143,7 +145,8 @@ async def table_loop(url: str, ws_url: str, table: int, think: float, stats: Sta
             other = await post(http, f"/api/tables/{code}/join", {"name": "B"})
             await post(http, f"/api/tables/{code}/start", {"host_token": created["host_token"]})
             await asyncio.gather(
-                seat_loop(ws_url, code, created["seat_token"], think, stats),
+                # The creator's page holds the host token too, as the browser's does.
+                seat_loop(ws_url, code, created["seat_token"], think, stats, created["host_token"]),
                 seat_loop(ws_url, code, other["seat_token"], think, stats),
             )
 
