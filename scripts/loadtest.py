@@ -48,6 +48,8 @@ from websockets.asyncio.client import connect
 from sequence.server.launcher import Cluster, throwaway_postgres
 
 TLS = ssl.create_default_context()
+OPEN_TIMEOUT = 120.0
+"""Seconds after the ramp-up to wait for the last tables to open before measuring anyway."""
 SETUPS = "sqlite:1,postgres:2,postgres:3"
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -72,6 +74,8 @@ class Stats:
     elapsed: float = 0.0
     measured_seconds: float = 0.0
     ramp_seconds: float = 0.0
+    opened: int = 0
+    """Tables created, joined and started so far."""
     stop: float = math.inf
     """When the clients stop playing (set once the tables are open)."""
     cpu_before: list[float] = field(default_factory=list)
@@ -144,6 +148,7 @@ async def table_loop(url: str, ws_url: str, table: int, think: float, stats: Sta
             code = created["code"]
             other = await post(http, f"/api/tables/{code}/join", {"name": "B"})
             await post(http, f"/api/tables/{code}/start", {"host_token": created["host_token"]})
+            stats.opened += 1
             await asyncio.gather(
                 # The creator's page holds the host token too, as the browser's does.
                 seat_loop(ws_url, code, created["seat_token"], think, stats, created["host_token"]),
@@ -164,8 +169,11 @@ async def run(
         loop = table_loop(url, ws_url, table, args.think, stats)
         tasks.append(asyncio.create_task(loop))
         await asyncio.sleep(max(0.0, (ramp_end - time.monotonic()) / (tables - table)))
-    # The measurement starts once every table is open (on a busy machine the ramp-up may take
-    # longer than asked: the duration measured is the one asked all the same).
+    # The measurement starts once every table is open, so that it counts moves only, not the
+    # making of tables (on a busy machine the ramp-up takes longer than asked).
+    while stats.opened < tables and time.monotonic() < ramp_end + OPEN_TIMEOUT:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1)  # the last seats say hello
     started = time.monotonic()
     stats.stop = started + args.duration
     stats.rtts.clear()
@@ -176,6 +184,8 @@ async def run(
     stats.measured_moves = stats.moves
     stats.measured_seconds = time.monotonic() - started
     stats.ramp_seconds = started - ramp_end + args.ramp
+    if stats.opened < tables:
+        print(f"only {stats.opened} of {tables} tables opened in time", file=sys.stderr)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.elapsed = time.monotonic() - started
     for r in results:
