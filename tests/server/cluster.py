@@ -230,6 +230,8 @@ def main() -> int:
     parser.add_argument("--redis", default=REDIS_URL)
     parser.add_argument("--processes", type=int, default=3)
     args = parser.parse_args()
+    # SIGTERM stops it as Ctrl-C does: the servers are stopped too, never left behind.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with ServeCluster(args.db, args.redis, args.processes, extra=()) as cluster:
         for server in cluster.servers:
             print(f"{server.url} (pid {server.pid})", flush=True)

@@ -112,10 +112,21 @@ def test_a_whole_game_with_people_on_three_processes(cluster: ServeCluster) -> N
         client.received.clear()
         client.raw.clear()
     start(c, code, t["host_token"])  # started through the third
+    # During play a spectator's chat reaches the spectators on every process, never a player.
+    chatter = Client(b, code)
+    chatter.wait(lambda s: s["view"] is not None)  # its process knows the game started
+    watcher.wait(lambda s: s["table"]["spectators"] == 2 and s["view"] is not None)
+    chatter.send({"type": "chat", "text": "spectators only"})
+    said(chatter, "spectators only")
     final = drive(watcher, {0: ann, 1: bob_c}, random.Random(20))
     assert final["view"]["outcome"] is not None
     for client in (ann, bob_c):
         client.wait(lambda s: s["version"] == final["version"])
+        assert all(m["type"] != "chat" for m in client.received)
+    chats = [i for i, m in enumerate(watcher.received) if m["type"] == "chat"]
+    assert [watcher.received[i]["text"] for i in chats] == ["spectators only"]
+    for i in reversed(chats):  # the rest is the game's states
+        del watcher.received[i], watcher.raw[i]
     check_messages(a, code, {0: ann, 1: bob_c, None: watcher}, racing=True)  # type: ignore[arg-type]
     stored_plies_are_the_game(cluster, code, final["version"])
 
@@ -231,3 +242,161 @@ def test_a_clock_runs_out_on_a_table_whose_owner_died() -> None:
         st = ann.wait(lambda s: s["version"] > v, timeout=40)  # the bot played the turn
         assert st["view"]["log"][-1]["seat"] == 0
         assert b.stored(code).seats[0].timeouts == 1
+
+
+def test_a_stopped_process_hands_its_tables_over_at_once() -> None:
+    with running(2, *BOTS) as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="kids", players=2, bots=["random", "random"])
+        code = t["code"]
+        start(a, code, t["host_token"])
+        watcher = Client(b, code)
+        st = watcher.wait(lambda s: s["version"] >= 2)
+        a.stop()  # SIGTERM, as systemctl stop sends: the lease is given up, not left to expire
+        stopped = time.monotonic()
+        deadline = stopped + 10
+        while cluster.owner(code) is not b:
+            assert time.monotonic() < deadline, "nobody took the table over"
+            time.sleep(0.05)
+        assert time.monotonic() - stopped < 3  # a beat or two, not the lease's 5 s
+        final = watcher.wait(lambda s: s["view"]["outcome"] is not None, timeout=120)
+        assert final["version"] > st["version"]
+        stored_plies_are_the_game(cluster, code, final["version"])
+
+
+@contextlib.contextmanager
+def own_redis() -> Iterator[tuple[str, Any]]:
+    """A Redis server of the test's own on a free port (no persistence), and a function that
+    stops it (``kill -9``) or starts it again on the same port."""
+    import shutil
+    import subprocess
+
+    from .cluster import free_port
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    port = free_port()
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def up(on: bool) -> None:
+        if not on:
+            procs[-1].kill()
+            procs[-1].wait(10)
+            return
+        cmd = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+        procs.append(subprocess.Popen([*cmd, "--appendonly", "no"], stdout=subprocess.DEVNULL))
+        deadline = time.monotonic() + 10
+        while redis_available(f"redis://127.0.0.1:{port}/0"):
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    up(True)
+    try:
+        yield f"redis://127.0.0.1:{port}/0", up
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait(10)
+
+
+def test_redis_lost_and_back() -> None:
+    """Redis goes away mid-game (``kill -9``) and comes back empty: a move made meanwhile is
+    stored and shown where it was made, and the other process shows it once Redis is back."""
+    with (
+        own_redis() as (url, up),
+        fresh_postgres() as db,
+        ServeCluster(db, url, processes=2, extra=BOTS) as cluster,
+    ):
+        a, b = cluster.servers
+        t = create_table(a, game="classic", players=2, name="Ann", seat=0)
+        code = t["code"]
+        bob = join(b, code, "Bob", 1)
+        start(a, code, t["host_token"])
+        players = {0: Client(a, code, t["seat_token"]), 1: Client(b, code, bob["seat_token"])}
+        watchers = {a: Client(a, code), b: Client(b, code)}
+
+        def move(v: int) -> Client:
+            st = watchers[a].wait(lambda s: s["version"] == v and s["view"] is not None)
+            seat = st["view"]["to_move"]
+            mine = players[seat].wait(lambda s: s["version"] == v)
+            players[seat].send(
+                {"type": "move", "move": mine["view"]["legal_moves"][0], "version": v}
+            )
+            return players[seat]
+
+        for v in range(2):
+            move(v)
+        for w in watchers.values():
+            w.wait(lambda s: s["version"] == 2)
+        up(False)
+        mover = move(2)
+        where = a if mover is players[0] else b
+        elsewhere = b if where is a else a
+        watchers[where].wait(lambda s: s["version"] == 3)  # stored and shown there
+        up(True)  # an empty Redis: no lease, no owner, nobody subscribed
+        watchers[elsewhere].wait(lambda s: s["version"] == 3, timeout=30)
+        for v in range(3, 6):  # and the game goes on through both
+            move(v)
+        for w in watchers.values():
+            w.wait(lambda s: s["version"] == 6)
+        stored_plies_are_the_game(cluster, code, 6)
+
+
+def test_a_seat_a_start_and_a_rematch_asked_of_two_processes_at_once() -> None:
+    """Also: a process started later learns who is connected to the others."""
+    with running(2, *BOTS) as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="classic", players=2, name="Ann", seat=0)
+        code = t["code"]
+
+        def both(path: str, first: dict[str, Any], second: dict[str, Any]) -> list[Any]:
+            """POST ``first`` to the first process and ``second`` to the second, at once."""
+            answers: list[Any] = [None, None]
+            barrier = threading.Barrier(2)
+
+            def go(i: int, server: Any, body: dict[str, Any]) -> None:
+                with server.http() as http:
+                    barrier.wait()
+                    answers[i] = http.post(f"/api/tables/{code}/{path}", json=body)
+
+            threads = [
+                threading.Thread(target=go, args=(0, a, first)),
+                threading.Thread(target=go, args=(1, b, second)),
+            ]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            return answers
+
+        joined = both("join", {"name": "Bob", "seat": 1}, {"name": "Cid", "seat": 1})
+        assert sorted(r.status_code for r in joined) == [200, 409]
+        loser = next(r for r in joined if r.status_code == 409)
+        assert loser.json() == {"error": "bad_message", "message": "seat 1 is taken"}
+        winner = next(r for r in joined if r.status_code == 200).json()
+        host = {"host_token": t["host_token"]}
+        started = both("start", host, host)
+        assert sorted(r.status_code for r in started) == [200, 409]
+        ann = Client(a, code, t["seat_token"])
+        ann.wait(lambda s: s["view"] is not None)
+        # A process started now learns who is connected to the others.
+        late = cluster.add()
+        deadline = time.monotonic() + 10
+        with late.http() as http:
+            while not http.get(f"/api/tables/{code}").json()["seats"][0]["connected"]:
+                assert time.monotonic() < deadline, "the new process thinks Ann is away"
+                time.sleep(0.1)
+        ann.send({"type": "resign"})  # alone on her side: the game is over
+        ann.wait(lambda s: s["table"]["status"] == "finished")
+        Client(b, code).wait(lambda s: s["table"]["status"] == "finished")
+        rematches = both("rematch", {"token": t["seat_token"]}, {"token": winner["seat_token"]})
+        assert [r.status_code for r in rematches] == [200, 200]
+        new = {r.json()["code"] for r in rematches}
+        assert len(new) == 1  # one rematch, whichever process was asked
+        assert b.stored(code).rematch_code == new.pop()
+        import psycopg
+
+        with psycopg.connect(a.db.replace("+psycopg", "")) as conn:
+            row = conn.execute("SELECT count(*) FROM game_tables").fetchone()
+        assert row is not None and row[0] == 2  # the loser's table was not kept

@@ -109,12 +109,39 @@ class Listener(Protocol):
         """Notices may have been missed (Redis was unreachable): read every table again."""
 
 
+class Cluster(Protocol):
+    """What the hub asks of the processes serving the same tables (:class:`Solo` or
+    :class:`RedisCluster`)."""
+
+    proc: str
+    """This process's id."""
+    shared: bool
+    """Whether other processes serve the same tables."""
+
+    async def start(self, listener: Listener) -> None:
+        """Join the others (raises if they cannot be reached)."""
+
+    def owns(self, code: str) -> bool:
+        """Whether this process runs ``code``'s bots and clocks now."""
+
+    async def claim(self, codes: list[str]) -> None:
+        """Own each of ``codes`` that no live process owns."""
+
+    async def release(self, code: str) -> None:
+        """The table's game is over: nobody runs it any more."""
+
+    def publish(self, notice: dict[str, Any]) -> None:
+        """Tell the other processes."""
+
+    async def stop(self) -> None:
+        """Leave (a survivor takes this process's tables over)."""
+
+
 class Solo:
     """One server process: it owns every table and tells nobody (the default, no Redis)."""
 
     proc = "solo"
     shared = False
-    """Whether other processes serve the same tables."""
 
     async def start(self, listener: Listener) -> None:
         """Nothing to connect to."""
@@ -136,11 +163,7 @@ class Solo:
         """Nothing to stop."""
 
 
-Cluster = Solo
-"""The interface the hub uses (:class:`RedisCluster` is one too)."""
-
-
-class RedisCluster(Solo):
+class RedisCluster:
     """Server processes sharing their tables through the Redis at ``url``; every key and the
     channel start with ``prefix`` (several clusters, or tests, may share one Redis)."""
 
@@ -156,6 +179,8 @@ class RedisCluster(Solo):
         self.owned: set[str] = set()
         """The tables this process runs (a local copy of what Redis says, for :meth:`owns`)."""
         self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._batch: list[str] = []
+        """The notices being sent (kept until Redis took them)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._renewed = 0.0
         self._listener: Listener | None = None
@@ -213,6 +238,13 @@ class RedisCluster(Solo):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        # What was still to be sent goes now (a notice twice does no harm: each is applied
+        # only if it is news), so the others are not left behind this process's last moves.
+        unsent = self._batch
+        while not self._outbox.empty():
+            unsent.append(self._outbox.get_nowait())
+        with contextlib.suppress(Exception):
+            await self._send(unsent)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._key("proc", self.proc))
         self.owned.clear()
@@ -248,8 +280,8 @@ class RedisCluster(Solo):
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("could not renew the lease of %s", self.proc)
+            except Exception as exc:
+                log.warning("could not renew the lease of %s (%s)", self.proc, exc)
 
     async def tick(self) -> None:
         """One beat: renew this process's lease (first stopping its tables if it is late),
@@ -297,23 +329,27 @@ class RedisCluster(Solo):
                 self.owned.update(codes)
                 self._listener.adopted(codes)
 
+    async def _send(self, batch: list[str]) -> None:
+        if batch:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for text in batch:
+                    pipe.publish(self.channel, text)
+                await pipe.execute()
+
     async def _publish_loop(self) -> None:
         while True:
-            first = await self._outbox.get()
-            batch = [first]
+            self._batch = [await self._outbox.get()]
             while not self._outbox.empty():
-                batch.append(self._outbox.get_nowait())
+                self._batch.append(self._outbox.get_nowait())
             while True:
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for text in batch:
-                            pipe.publish(self.channel, text)
-                        await pipe.execute()
+                    await self._send(self._batch)
+                    self._batch = []
                     break
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("could not publish %d notices; trying again", len(batch))
+                except Exception as exc:
+                    log.warning("could not publish %d notices (%s)", len(self._batch), exc)
                     await asyncio.sleep(0.5)
 
     async def _listen(self, pubsub: Any) -> None:
@@ -330,16 +366,23 @@ class RedisCluster(Solo):
                     if not isinstance(notice, dict) or notice.get("p") == self.proc:
                         continue
                     self._peers.add(str(notice.get("p")))
-                    self._listener.notice(notice)
+                    try:
+                        self._listener.notice(notice)
+                    except Exception:  # a bug, not the channel's fault: keep listening
+                        log.exception("could not apply the notice %s", message["data"][:200])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lost the notices channel; subscribing again")
+            except Exception as exc:
+                log.warning("lost the notices channel (%s); subscribing again", exc)
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                with contextlib.suppress(Exception):
+                try:
                     await pubsub.subscribe(self.channel)
-                    self._listener.resync()
-                    self.publish({"k": "hi"})
+                except Exception:
+                    continue  # Redis is still away: try again
+                # Notices may have gone by meanwhile: read every table back, and say who is
+                # connected here.
+                self._listener.resync()
+                self.publish({"k": "hi"})

@@ -117,6 +117,7 @@ class Hub:
         tables = await self.registry.resume()
         await self.cluster.claim([t.code for t in tables])
         for table in tables:
+            self._recount(table)  # who is connected to the other processes (their "here")
             self.scheduler.wake(table)
         return len(tables)
 
@@ -780,6 +781,8 @@ class Hub:
         """A change stored here (seats, status, events; not a move): wake the scheduler, show
         it, and tell the other processes (``reset``: the clock of that seat's turn starts
         afresh, as :meth:`_seat_back` and a resignation do)."""
+        if table.status == "finished":  # a resignation ended it
+            self._soon(self._release(table))
         self.scheduler.wake(table)
         self.broadcast(table)
         self.cluster.publish({"k": "table", "t": table.code, "reset": reset})
@@ -793,13 +796,16 @@ class Hub:
         if await self.registry.catch_up(table):
             self._after_catch_up(table)
 
-    def _after_catch_up(self, table: Table) -> None:
+    def _after_catch_up(self, table: Table, moved_only: bool = False) -> None:
+        """Show a table this process brought up to another's change, and go on from it (a
+        change of seats or events may pass the host's rights on; a move alone does not)."""
         table.active = time.monotonic()
         if table.status == "finished":
             self._soon(self._release(table))
         self.scheduler.wake(table)
         self.broadcast(table)
-        self._rehost_soon(table)
+        if not moved_only:
+            self._rehost_soon(table)
 
     def notice(self, notice: dict[str, Any]) -> None:
         """Another process published ``notice`` (see :mod:`.cluster`): apply it here."""
@@ -863,7 +869,7 @@ class Hub:
                 if ply <= table.version:
                     return  # this process has it already (it caught up meanwhile)
                 if ply == table.version + 1 and self._push_notice(table, notice):
-                    self._after_catch_up(table)
+                    self._after_catch_up(table, moved_only=True)
                     return
             changed = await self.registry.catch_up(table)
             turn = table.turn
