@@ -126,8 +126,9 @@ class Cluster:
         self.serve_args = list(serve_args)
         self.port = port or free_port()
         self._own_workdir = workdir is None
-        self.workdir = Path(tempfile.mkdtemp(prefix="sequence-cluster-")) if workdir is None \
-            else workdir  # fmt: skip
+        if workdir is None:
+            workdir = Path(tempfile.mkdtemp(prefix="sequence-cluster-"))
+        self.workdir = workdir
         self.db = db or f"sqlite:///{self.workdir / 'sequence.db'}"
         self.nginx_binary = shutil.which(nginx) or shutil.which(nginx, path="/usr/sbin:/sbin")
         self.servers: list[Server] = []
