@@ -202,4 +202,9 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
         log = (tmp_path / "access.log").read_text().splitlines()
         sockets = [line.rsplit(" ", 1)[1] for line in log if '"GET /ws/' in line]
         assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
+        # A process killed: nginx sends every request to the two others (docs/deploy.md).
+        cluster.kill(0)
+        with behind.http() as http:
+            for _ in range(12):
+                assert http.get("/api/tables").status_code == 200
     assert cluster.leftovers() == []
