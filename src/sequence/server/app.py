@@ -459,7 +459,7 @@ def create_app(
         clock = check_time_control(body.clock)
         if body.bot_level is not None:
             check_level(body.bot_level)
-        table, host_token, seat_token, seat = await hub().create(
+        table, host_token, seat_token, seat, local = await hub().create(
             config,
             list(body.bots or []),
             body.public,
@@ -467,6 +467,7 @@ def create_app(
             body.seat,
             clock,
             body.bot_level,
+            [(s.seat, s.name) for s in body.local or ()],
         )
         return {
             "code": table.code,
@@ -474,6 +475,7 @@ def create_app(
             "host_token": host_token,
             "seat_token": seat_token,
             "seat": seat,
+            "local": [{"seat": n, "seat_token": token} for n, token in local],
         }
 
     @app.get("/api/tables", response_model=OpenTables)
@@ -515,8 +517,14 @@ def create_app(
         """Take a seat in the lobby: the answer holds the seat's secret token."""
         _limit(joins, request)
         table = await hub().get(code)
-        seat, token = await hub().join(table, body.seat, body.name)
-        return {"code": table.code, "seat": seat, "seat_token": token}
+        local = [(s.seat, s.name) for s in body.local or ()]
+        seat, token, taken = await hub().join(table, body.seat, body.name, local)
+        return {
+            "code": table.code,
+            "seat": seat,
+            "seat_token": token,
+            "local": [{"seat": n, "seat_token": t} for n, t in taken],
+        }
 
     @app.post(
         "/api/tables/{code}/start",
@@ -758,13 +766,13 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
             # time, and the connection must join the one every request shares.
             table = await hub.get(code)
             try:
-                hub.attach(table, conn, msg.token, msg.host)
+                hub.attach(table, conn, msg.token, msg.host, msg.local)
             except RequestError as exc:
                 if exc.code != "bad_token":
                     raise
                 # Taken through another process a moment ago? Read the table, then judge.
                 await hub.refresh(table)
-                hub.attach(table, conn, msg.token, msg.host)
+                hub.attach(table, conn, msg.token, msg.host, msg.local)
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))

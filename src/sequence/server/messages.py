@@ -17,7 +17,7 @@ The rules themselves (whose turn, which moves are legal) stay the engine's to ch
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -41,6 +41,12 @@ class Hello(Message):
     token: str | None = Field(None, max_length=200, description="a seat token; null: watch")
     host: str | None = Field(None, max_length=200, description="the host token, if held")
     lang: str | None = Field(None, max_length=20, description="the language of errors")
+    local: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=list,
+        max_length=12,
+        description="pass-and-play: every seat token the device holds (those seats count as"
+        " connected; the connection sees and acts only for token's seat)",
+    )
     version: int | None = Field(
         None,
         description="the version the client last showed (a reconnecting browser sends it); the"
