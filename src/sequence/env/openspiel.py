@@ -113,14 +113,20 @@ def _config(game: str, params: dict[str, Any]) -> Config:
     return make_config(game, players=int(params.get("players", 2)), teams=teams, **options)
 
 
-def _game_type(game: str) -> pyspiel.GameType:
+def _game_type(game: str, teams: int = 2) -> pyspiel.GameType:
+    """The game's OpenSpiel type; zero-sum with 2 teams (the default), general-sum with more."""
+    zero_sum = teams == 2
     return pyspiel.GameType(
         short_name=short_name(game),
         long_name=f"Python Sequence ({game})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if zero_sum
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=12,
         min_num_players=2,
@@ -152,10 +158,10 @@ class SequenceGame(pyspiel.Game):  # type: ignore[misc]
             num_players=config.players,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=None,
+            utility_sum=0.0 if config.teams == 2 else None,
             max_game_length=(config.max_turns + 1) * MOVES_PER_TURN,
         )
-        super().__init__(_game_type(game), info, params)
+        super().__init__(_game_type(game, config.teams), info, params)
         self.config: Config = config
         self.deals = deals
         self.history = int(params["history"])
@@ -315,13 +321,44 @@ class SequenceObserver:
         return observation_string(view)
 
 
+class SequenceClassicGame(SequenceGame):  # type: ignore[misc]
+    """``python_sequence_classic``: Sequence, for 2 to 12 players."""
+
+    game = "classic"
+
+
+class SequenceKidsGame(SequenceGame):  # type: ignore[misc]
+    """``python_sequence_kids``: Sequence for Kids."""
+
+    game = "kids"
+
+
+class SequenceDiceGame(SequenceGame):  # type: ignore[misc]
+    """``python_sequence_dice``: Sequence Dice."""
+
+    game = "dice"
+
+
+class SequenceDraftGame(SequenceGame):  # type: ignore[misc]
+    """``python_sequence_draft``: Sequence with the draft variant."""
+
+    game = "draft"
+
+
+GAME_CLASSES: dict[str, type[SequenceGame]] = {
+    "classic": SequenceClassicGame,
+    "kids": SequenceKidsGame,
+    "dice": SequenceDiceGame,
+    "draft": SequenceDraftGame,
+}
+"""The class registered for each game (module-level, so that a game pickles by its name)."""
+
+
 def _register() -> None:
     registered = set(pyspiel.registered_names())
     for game in GAMES:
-        if short_name(game) in registered:
-            continue
-        cls = type(f"Sequence{game.title()}Game", (SequenceGame,), {"game": game})
-        pyspiel.register_game(_game_type(game), cls)
+        if short_name(game) not in registered:
+            pyspiel.register_game(_game_type(game), GAME_CLASSES[game])
 
 
 _register()
@@ -400,8 +437,13 @@ class ISMCTSBot(Bot):
 __all__ = [
     "DEALS",
     "GAMES",
+    "GAME_CLASSES",
     "ISMCTSBot",
+    "SequenceClassicGame",
+    "SequenceDiceGame",
+    "SequenceDraftGame",
     "SequenceGame",
+    "SequenceKidsGame",
     "SequenceObserver",
     "SequenceState",
     "game_for",
