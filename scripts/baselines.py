@@ -38,9 +38,7 @@ GAME_IDS = {"classic": "Classic", "kids": "Kids", "dice": "Dice", "draft": "Draf
 """The Gymnasium id of each game: ``sequence/<id>-v0``."""
 
 
-def tournament(
-    candidate: str, game: str, games: int, seed: int, workers: int
-) -> dict[str, Any]:
+def tournament(candidate: str, game: str, games: int, seed: int, workers: int) -> dict[str, Any]:
     """``sequence tournament`` of random, greedy and ``candidate`` (round robin): its JSON."""
     command = [
         sys.executable, "-m", "sequence.cli.main", "tournament",

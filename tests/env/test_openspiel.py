@@ -86,7 +86,10 @@ def test_openspiel_tools_take_the_game() -> None:
     assert set(probs) == set(state.legal_actions()) and abs(sum(probs.values()) - 1) < 1e-9
 
     again = pickle.loads(pickle.dumps(spiel_game))
-    assert str(again) == str(spiel_game) and again.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (
+        str(again) == str(spiel_game)
+        and again.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    )
     copy = pickle.loads(pickle.dumps(state))
     assert copy.history() == state.history()
     assert copy.information_state_tensor(copy.current_player()) == state.information_state_tensor(

@@ -127,9 +127,7 @@ def _game_type(game: str, teams: int = 2) -> pyspiel.GameType:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
-            pyspiel.GameType.Utility.ZERO_SUM
-            if zero_sum
-            else pyspiel.GameType.Utility.GENERAL_SUM
+            pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=12,
@@ -325,25 +323,25 @@ class SequenceObserver:
         return observation_string(view)
 
 
-class SequenceClassicGame(SequenceGame):  # type: ignore[misc]
+class SequenceClassicGame(SequenceGame):
     """``python_sequence_classic``: Sequence, for 2 to 12 players."""
 
     game = "classic"
 
 
-class SequenceKidsGame(SequenceGame):  # type: ignore[misc]
+class SequenceKidsGame(SequenceGame):
     """``python_sequence_kids``: Sequence for Kids."""
 
     game = "kids"
 
 
-class SequenceDiceGame(SequenceGame):  # type: ignore[misc]
+class SequenceDiceGame(SequenceGame):
     """``python_sequence_dice``: Sequence Dice."""
 
     game = "dice"
 
 
-class SequenceDraftGame(SequenceGame):  # type: ignore[misc]
+class SequenceDraftGame(SequenceGame):
     """``python_sequence_draft``: Sequence with the draft variant."""
 
     game = "draft"
@@ -399,9 +397,9 @@ class EngineRolloutEvaluator(mcts.RandomRolloutEvaluator):  # type: ignore[misc]
         super().__init__(n_rollouts)
         self.rng = rng
 
-    def evaluate(self, state: SequenceState) -> np.ndarray:
+    def evaluate(self, state: SequenceState) -> Any:
         if state.state is None:  # not dealt: OpenSpiel's own rollout deals
-            return super().evaluate(state)  # type: ignore[no-any-return]
+            return super().evaluate(state)
         total = np.zeros(state.config.players)
         for _ in range(self.n_rollouts):
             total += play_random_game(state.state.copy(), self.rng).returns()
@@ -461,8 +459,8 @@ class ISMCTSBot(Bot):
 __all__ = [
     "DEALS",
     "GAMES",
-    "EngineRolloutEvaluator",
     "GAME_CLASSES",
+    "EngineRolloutEvaluator",
     "ISMCTSBot",
     "SequenceClassicGame",
     "SequenceDiceGame",

@@ -116,9 +116,7 @@ def bot_levels() -> list[str]:
     """The bot names a table may seat (levels first, when the bots package has them; the
     operator's offered bots last)."""
     order = ["easy", "medium", "hard"]
-    return (
-        [n for n in order if n in BOTS] + [n for n in BOTS if n not in order] + list(OFFERED)
-    )
+    return [n for n in order if n in BOTS] + [n for n in BOTS if n not in order] + list(OFFERED)
 
 
 def check_level(level: str) -> str:
