@@ -84,6 +84,21 @@ def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     assert bot.choose(state.view(state.to_move)) in state.legal_moves
     assert bot.stats() == {"illegal": 0.0}  # the model is masked: it never answers illegally
 
+    # the terminal game seats it too (--vs / --seats policy:...), in a process of its own
+    from sequence.tui.session import GameSetup, Session
+
+    session = Session.start(
+        GameSetup(game="kids", players=2, seats=(f"policy:{snapshot}", "random"), seed=3)
+    )
+    try:
+        state = session.state
+        if state.to_move != 0:  # the random bot opens: its move, then the model's turn
+            session.push(session.bot_for(1).choose(state.view(1)), 1)
+        view = state.view(0)
+        assert session.bot_for(0).choose(view) in view.legal_moves
+    finally:
+        session.close()
+
     from sequence.cli.main import main
 
     rc = main([
