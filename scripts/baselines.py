@@ -11,7 +11,7 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
     scripts/baselines.py selfplay --generations 5 --steps 20000 --seed 0
     scripts/baselines.py ismcts --simulations 20 --games 10
 
-- ``ppo``: sb3-contrib's ``MaskablePPO`` (``MlpPolicy``, default hyper-parameters) on
+- ``ppo``: sb3-contrib's ``MaskablePPO`` (``MlpPolicy``, its default hyper-parameters) on
   ``sequence/<Game>-v0`` through Stable-Baselines3's ``make_vec_env`` (``--envs`` copies)
   against one opponent bot; the saved model plays as ``policy:OUT/ppo-<opponent>.zip``.
 - ``selfplay``: ``scripts/selfplay.py`` (MaskablePPO on the PettingZoo env against a pool of
@@ -103,7 +103,10 @@ def run_ppo(args: argparse.Namespace) -> None:
     vec = make_vec_env(
         env_id, n_envs=args.envs, seed=args.seed, env_kwargs={"opponents": args.opponent}
     )
-    model = MaskablePPO("MlpPolicy", vec, seed=args.seed, device="cpu", verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy", vec, n_steps=args.n_steps, batch_size=min(64, args.n_steps * args.envs),
+        seed=args.seed, device="cpu", verbose=0,
+    )  # fmt: skip
     start = time.perf_counter()
     model.learn(args.steps)
     seconds = time.perf_counter() - start
@@ -156,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     ppo.add_argument("--opponent", default="random", help="the bot it trains against (random)")
     ppo.add_argument("--steps", type=int, default=100_000, help="training steps (100,000)")
     ppo.add_argument("--envs", type=int, default=4, help="environments in the vector (4)")
+    ppo.add_argument("--n-steps", type=int, default=2048,
+                     help="PPO's rollout: steps per environment between updates (2048)")  # fmt: skip
     ppo.set_defaults(run=run_ppo)
     sp = sub.add_parser("selfplay", parents=[common], help="MaskablePPO against its snapshots")
     sp.add_argument("--generations", type=int, default=5, help="snapshots (5)")

@@ -108,3 +108,21 @@ def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 2 and data["forfeits"] == []
+
+
+def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> None:
+    """scripts/baselines.py on tiny budgets: each subcommand trains (or not), plays the
+    tournament of random, greedy and its bot, and records the row and the Elo."""
+    baselines = _load_script("baselines")
+    common = ["--game", "kids", "--games", "1", "--out", str(tmp_path)]
+    assert baselines.main(["ppo", "--steps", "32", "--n-steps", "16", "--envs", "2", *common]) == 0
+    assert baselines.main(["ismcts", "--simulations", "4", *common]) == 0
+    for name, candidate in [
+        ("ppo-random-kids", f"policy:{tmp_path / 'ppo-random-kids.zip'}"),
+        ("ismcts-kids", "ismcts@simulations=4"),
+    ]:
+        record = json.loads((tmp_path / f"{name}.json").read_text())
+        assert record["candidate"] == candidate
+        bots = {r["bot"] for r in record["tournament"]["ratings"]}
+        assert bots == {"random", "greedy", candidate}
+        assert record["row"].startswith("| ") and record["tournament"]["forfeits"] == []
