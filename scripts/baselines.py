@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     ppo.add_argument("--steps", type=int, default=100_000, help="training steps (100,000)")
     ppo.add_argument("--envs", type=int, default=4, help="environments in the vector (4)")
     ppo.add_argument("--n-steps", type=int, default=2048,
-                     help="PPO's rollout: steps per environment between updates (2048)")  # fmt: skip
+                     help="steps per environment between PPO updates (2048)")  # fmt: skip
     ppo.set_defaults(run=run_ppo)
     sp = sub.add_parser("selfplay", parents=[common], help="MaskablePPO against its snapshots")
     sp.add_argument("--generations", type=int, default=5, help="snapshots (5)")
