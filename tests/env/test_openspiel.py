@@ -120,7 +120,7 @@ def _play(state: object, moves: int, rng: np.random.Generator) -> None:
             state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("game", ["classic", "dice", "draft"])
+@pytest.mark.parametrize("game", ["classic", "kids", "dice", "draft"])
 def test_tensors_depend_only_on_the_seats_view(game: str) -> None:
     spiel_game = so.load_game(game, players=4 if game != "classic" else 2, deals=16)
     state = spiel_game.new_initial_state()
