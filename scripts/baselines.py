@@ -9,7 +9,8 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
     scripts/baselines.py ppo --opponent random --steps 100000 --seed 0
     scripts/baselines.py ppo --opponent greedy --steps 100000 --seed 0
     scripts/baselines.py selfplay --generations 5 --steps 20000 --seed 0
-    scripts/baselines.py ismcts --simulations 20 --games 10
+    scripts/baselines.py ismcts --simulations 100 --games 20
+    scripts/baselines.py table          # the table of every record in runs/baselines
 
 - ``ppo``: sb3-contrib's ``MaskablePPO`` (``MlpPolicy``, its default hyper-parameters) on
   ``sequence/<Game>-v0`` through Stable-Baselines3's ``make_vec_env`` (``--envs`` copies)
@@ -61,28 +62,62 @@ def elo_of(results: dict[str, Any], spec: str) -> tuple[float, float, float, flo
     raise KeyError(spec)
 
 
+HEADER = (
+    "| method | game | seed | steps | training | Elo (95% interval) | against random"
+    " | against greedy | greedy's Elo | games |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+"""The table's head: Elo is the tournament's (random = 0); "against" columns are the method's
+score (a win 1, a draw 0.5) in its pairing with that bot."""
+
+
+def score_against(results: dict[str, Any], spec: str, other: str) -> float:
+    """``spec``'s score in its pairing with ``other``."""
+    for pairing in results["pairings"]:
+        if (pairing["a"], pairing["b"]) == (spec, other):
+            return float(pairing["a_score"])
+        if (pairing["a"], pairing["b"]) == (other, spec):
+            return 1.0 - float(pairing["a_score"])
+    raise KeyError((spec, other))
+
+
+def row(record: dict[str, Any]) -> str:
+    """The table's row for a run's record (``OUT/<name>.json``)."""
+    results, spec = record["tournament"], record["candidate"]
+    elo, lo, hi, _ = elo_of(results, spec)
+    minutes = record["train_seconds"] / 60
+    training = f"{minutes:.1f} min" if record["steps"] else "none"
+    return (
+        f"| {record['method']} | {record['game']} | {record['seed']} | {record['steps']:,}"
+        f" | {training} | {elo:.0f} ({lo:.0f} to {hi:.0f})"
+        f" | {score_against(results, spec, 'random'):.0%}"
+        f" | {score_against(results, spec, 'greedy'):.0%}"
+        f" | {elo_of(results, 'greedy')[0]:.0f} | {results['games']} |"
+    )
+
+
 def report(name: str, method: str, args: argparse.Namespace, candidate: str,
            steps: int, seconds: float) -> None:  # fmt: skip
-    """Measure ``candidate``, print the table row, write ``OUT/<name>.json``."""
+    """Measure ``candidate``, write ``OUT/<name>.json`` and print the table row."""
     start = time.perf_counter()
     results = tournament(candidate, args.game, args.games, args.eval_seed, args.workers)
-    eval_seconds = time.perf_counter() - start
-    elo, lo, hi, score = elo_of(results, candidate)
-    greedy = elo_of(results, "greedy")[0]
-    row = (
-        f"| {method} | {args.game} | {args.seed} | {steps:,} | {seconds / 60:.1f} min"
-        f" | {elo:.0f} ({lo:.0f} to {hi:.0f}) | {greedy:.0f} | {score:.0%}"
-        f" | {results['games']} |"
-    )
-    print(row, flush=True)
     record = {
-        "name": name, "method": method, "argv": sys.argv, "candidate": candidate,
-        "steps": steps, "train_seconds": seconds, "eval_seconds": eval_seconds,
-        "row": row, "tournament": results,
+        "name": name, "method": method, "game": args.game, "seed": args.seed,
+        "argv": sys.argv, "candidate": candidate, "steps": steps, "train_seconds": seconds,
+        "eval_seconds": time.perf_counter() - start, "tournament": results,
     }  # fmt: skip
     path = args.out / f"{name}.json"
     path.write_text(json.dumps(record, indent=1))
-    print(f"(tournament {eval_seconds:.0f}s; written to {path})", flush=True)
+    print(HEADER, row(record), sep="\n", flush=True)
+    print(f"(tournament {record['eval_seconds']:.0f}s; written to {path})", flush=True)
+
+
+def run_table(args: argparse.Namespace) -> None:
+    """Print the table of every record in ``OUT``."""
+    records = [json.loads(p.read_text()) for p in sorted(args.out.glob("*.json"))]
+    print(HEADER)
+    for record in records:
+        print(row(record))
 
 
 def one_thread() -> None:
@@ -167,8 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--steps", type=int, default=20_000, help="steps a snapshot (20,000)")
     sp.set_defaults(run=run_selfplay)
     ism = sub.add_parser("ismcts", parents=[common], help="OpenSpiel's ISMCTS")
-    ism.add_argument("--simulations", type=int, default=20, help="simulations a move (20)")
+    ism.add_argument("--simulations", type=int, default=100, help="simulations a move (100)")
     ism.set_defaults(run=run_ismcts)
+    table = sub.add_parser("table", help="the table of every run's record in --out")
+    table.add_argument("--out", type=Path, default=Path("runs/baselines"),
+                       help="where the records are (runs/baselines)")  # fmt: skip
+    table.set_defaults(run=run_table)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     args.run(args)

@@ -125,4 +125,5 @@ def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> Non
         assert record["candidate"] == candidate
         bots = {r["bot"] for r in record["tournament"]["ratings"]}
         assert bots == {"random", "greedy", candidate}
-        assert record["row"].startswith("| ") and record["tournament"]["forfeits"] == []
+        assert baselines.row(record).startswith(f"| {record['method']} | kids | 0 |")
+        assert record["tournament"]["forfeits"] == []
