@@ -85,10 +85,12 @@ def row(record: dict[str, Any]) -> str:
     """The table's row for a run's record (``OUT/<name>.json``)."""
     results, spec = record["tournament"], record["candidate"]
     elo, lo, hi, _ = elo_of(results, spec)
-    minutes = record["train_seconds"] / 60
-    training = f"{minutes:.1f} min" if record["steps"] else "none"
+    trained = record["steps"] > 0  # ISMCTS is not trained: no seed, steps or time of its own
+    seed = str(record["seed"]) if trained else "-"
+    steps = f"{record['steps']:,}" if trained else "-"
+    training = f"{record['train_seconds'] / 60:.1f} min" if trained else "-"
     return (
-        f"| {record['method']} | {record['game']} | {record['seed']} | {record['steps']:,}"
+        f"| {record['method']} | {record['game']} | {seed} | {steps}"
         f" | {training} | {elo:.0f} ({lo:.0f} to {hi:.0f})"
         f" | {score_against(results, spec, 'random'):.0%}"
         f" | {score_against(results, spec, 'greedy'):.0%}"
