@@ -117,13 +117,13 @@ def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> Non
     common = ["--game", "kids", "--games", "1", "--out", str(tmp_path)]
     assert baselines.main(["ppo", "--steps", "32", "--n-steps", "16", "--envs", "2", *common]) == 0
     assert baselines.main(["ismcts", "--simulations", "4", *common]) == 0
-    for name, candidate in [
-        ("ppo-random-kids", f"policy:{tmp_path / 'ppo-random-kids.zip'}"),
-        ("ismcts-kids", "ismcts@simulations=4"),
+    for name, candidate, seed in [
+        ("ppo-random-kids", f"policy:{tmp_path / 'ppo-random-kids.zip'}", "0"),
+        ("ismcts-kids", "ismcts@simulations=4", "-"),  # not trained: no seed of its own
     ]:
         record = json.loads((tmp_path / f"{name}.json").read_text())
         assert record["candidate"] == candidate
         bots = {r["bot"] for r in record["tournament"]["ratings"]}
         assert bots == {"random", "greedy", candidate}
-        assert baselines.row(record).startswith(f"| {record['method']} | kids | 0 |")
+        assert baselines.row(record).startswith(f"| {record['method']} | kids | {seed} |")
         assert record["tournament"]["forfeits"] == []
