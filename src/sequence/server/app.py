@@ -57,6 +57,7 @@ from ..engine import (
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from ..i18n.howto import rules_html
 from . import protocol
+from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
@@ -271,9 +272,15 @@ def create_app(
     join_rate: float = 30 / 60,
     join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
+    redis: str | None = None,
+    redis_prefix: str = "sequence",
     bots: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
+
+    ``redis``: the Redis URL through which this process shares the tables with the other
+    server processes on the same database (``None``: it is the only one); ``redis_prefix``
+    starts every key and channel it uses there (see :mod:`.cluster`).
 
     ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
@@ -291,7 +298,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
-        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
+        cluster = RedisCluster(redis, redis_prefix) if redis else None
+        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
         await hub.resume()
         try:
