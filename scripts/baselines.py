@@ -159,6 +159,8 @@ def run_selfplay(args: argparse.Namespace) -> None:
     one_thread()
     import selfplay  # scripts/selfplay.py, beside this file
 
+    from sequence.env.policy import load_model
+
     folder = args.out / f"selfplay-{args.game}"
     start = time.perf_counter()
     selfplay.main([
@@ -168,7 +170,7 @@ def run_selfplay(args: argparse.Namespace) -> None:
     ])  # fmt: skip
     seconds = time.perf_counter() - start
     path = folder / f"gen-{args.generations}.zip"
-    steps = args.generations * args.steps
+    steps = load_model(path).num_timesteps  # whole rollouts: a little over the steps asked
     method = f"MaskablePPO self-play ({args.generations} snapshots)"
     report(f"selfplay-{args.game}", method, args, f"policy:{path}", steps, seconds)
 
