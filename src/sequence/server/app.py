@@ -23,7 +23,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final
@@ -84,7 +84,7 @@ from .models import (
 )
 from .models import Record as RecordAnswer
 from .protocol import MAX_FRAME, MAX_MESSAGE
-from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control
+from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control, offer_bots
 from .store import Store
 from .table import Table
 
@@ -274,6 +274,7 @@ def create_app(
     away_seconds: float = AWAY_SECONDS,
     redis: str | None = None,
     redis_prefix: str = "sequence",
+    bots: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -285,8 +286,10 @@ def create_app(
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
-    bot.
+    bot; ``bots``: the operator's bots offered at tables besides the built-in ones (name ->
+    spec, :func:`~sequence.server.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
     """
+    offer_bots(bots or {})
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst)
     joins = ClientLimiter(join_rate, join_burst)
