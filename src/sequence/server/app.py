@@ -61,6 +61,7 @@ from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
+from .matchmaking import WAITS
 from .models import (
     Catalogue,
     Created,
@@ -83,6 +84,8 @@ from .models import (
 )
 from .models import Record as RecordAnswer
 from .protocol import MAX_MESSAGE
+from .ranked import Ranked
+from .ratings_api import ratings_router
 from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control
 from .store import Store
 from .table import Table
@@ -271,6 +274,7 @@ def create_app(
     join_rate: float = 30 / 60,
     join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
+    quickplay_min_wait: float = WAITS[0],
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -278,7 +282,7 @@ def create_app(
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
-    bot.
+    bot; ``quickplay_min_wait``: the shortest wait for quick play a player may choose.
     """
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst)
@@ -290,7 +294,9 @@ def create_app(
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
         state["hub"] = hub
+        state["ranked"] = Ranked(hub, min_wait=quickplay_min_wait)
         await hub.resume()
+        await state["ranked"].start()
         try:
             yield
         finally:
@@ -312,6 +318,11 @@ def create_app(
 
     def hub() -> Hub:
         return state["hub"]  # type: ignore[no-any-return]
+
+    def ranked() -> Ranked:
+        return state["ranked"]  # type: ignore[no-any-return]
+
+    app.include_router(ratings_router(ranked, _errors, joins, _limit))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
@@ -377,6 +388,14 @@ def create_app(
 
     @app.get("/replay/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/p/{player}", include_in_schema=False)
+    async def player_page(player: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
@@ -451,15 +470,15 @@ def create_app(
         clock = check_time_control(body.clock)
         if body.bot_level is not None:
             check_level(body.bot_level)
-        table, host_token, seat_token, seat = await hub().create(
-            config,
-            list(body.bots or []),
-            body.public,
-            body.name,
-            body.seat,
-            clock,
-            body.bot_level,
+        player = await ranked().player(body.player_token)
+        bots = list(body.bots or [])
+        ranked().check_create(
+            body.rated, config, clock, bots, body.bot_level, player, body.name is not None
         )
+        table, host_token, seat_token, seat = await hub().create(
+            config, bots, body.public, body.name, body.seat, clock, body.bot_level, body.rated
+        )
+        await ranked().created(table, seat, player)
         return {
             "code": table.code,
             "url": f"/t/{table.code}",
@@ -507,7 +526,10 @@ def create_app(
         """Take a seat in the lobby: the answer holds the seat's secret token."""
         _limit(joins, request)
         table = await hub().get(code)
+        player = await ranked().player(body.player_token)
+        await ranked().check_join(table, player)
         seat, token = await hub().join(table, body.seat, body.name)
+        await ranked().joined(table, seat, player)
         return {"code": table.code, "seat": seat, "seat_token": token}
 
     @app.post(
@@ -543,6 +565,7 @@ def create_app(
         _limit(creates, request)
         table = await hub().get(code)
         new = await hub().rematch(table, body.token)
+        await ranked().rematched(table, new)
         return {"code": new.code, "url": f"/t/{new.code}"}
 
     @app.get("/api/finished", response_model=Finished, responses=_errors(400))

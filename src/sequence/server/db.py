@@ -26,6 +26,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -74,6 +75,8 @@ class TableRow(Base):
     """The seat whose turn clock was running when last stored."""
     clock_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds that seat had left then: a restart goes on from there, not from a full turn."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The result moves its players' ratings (chosen at creation: see :mod:`.ratings`)."""
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"

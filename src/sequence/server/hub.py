@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from typing import Any
 
@@ -31,6 +32,7 @@ from . import access, protocol, talk
 from .access import Rights
 from .connection import Connection
 from .errors import RequestError, engine_refusal, no_seat
+from .ratings import check_rated_bot
 from .registry import TableRegistry
 from .scheduler import Scheduler, check_level, table_level
 from .store import SeatData, Store
@@ -89,6 +91,8 @@ class Hub:
         )
         self._rooms: dict[str, set[Connection]] = {}
         """The connections at each table, by code."""
+        self.on_finish: Callable[[Table], None] | None = None
+        """Called once a game has ended (its result stored): the ratings (:mod:`.players`)."""
 
     async def resume(self) -> int:
         """Load every table in the lobby or in play and let its bots go on; return how many."""
@@ -112,6 +116,7 @@ class Hub:
         seat: int | None,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
+        rated: bool = False,
     ) -> tuple[Table, str, str | None, int | None]:
         """Create a table; return it, the host token, and the creator's seat token and seat.
 
@@ -147,7 +152,7 @@ class Hub:
             seat_token, seats[seat].token_hash = access.new_token()
             seats[seat].name = clean_name(name)
         table = await self.registry.create(
-            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level
+            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level, rated
         )
         return table, host_token, seat_token, seat if seat_token else None
 
@@ -193,6 +198,8 @@ class Hub:
                         "bad_message", N_("the player of seat {n} is here"), 409, n=seat
                     )
                 target.bot = None if level is None else check_level(level)
+                if table.rated:
+                    check_rated_bot(level)
                 target.name = target.bot
                 target.token_hash = None
                 event = None
@@ -269,6 +276,7 @@ class Hub:
                 "playing",
                 table.clock,
                 table.bot_level,
+                table.rated,
             )
             table.rematch_code = new.code
             await self.registry.set_status(table, "finished", new.code)
@@ -430,6 +438,7 @@ class Hub:
                 await self.registry.finish(table, result)
                 table.status, table.result, table.turn = "finished", result, None
                 detail = "lost"
+                self._finished(table)
             else:
                 s.bot, s.stand_in, s.timeouts = table_level(table), False, 0
                 await self.registry.save_seat(table, s)
@@ -602,6 +611,7 @@ class Hub:
         if outcome is not None:
             table.status, table.result = "finished", outcome.result()
             table.touch()
+            self._finished(table)
         if by_person and seat is not None and table.seats[seat].timeouts:
             table.seats[seat].timeouts = 0  # back at the table
             table.touch()
@@ -611,6 +621,14 @@ class Hub:
                 log.exception("could not store seat %s of %s", seat, table.code)
         self.scheduler.wake(table)
         self.broadcast(table)
+
+    def _finished(self, table: Table) -> None:
+        """The game at ``table`` ended and its result is stored: tell :attr:`on_finish`."""
+        if self.on_finish is not None:
+            try:
+                self.on_finish(table)
+            except Exception:  # the game is over whatever its consequences do
+                log.exception("after the end of %s", table.code)
 
     async def shutdown(self) -> None:
         """Stop the bots and clocks (storing what each clock has left) and close every

@@ -87,6 +87,7 @@ ERROR_CODES: Final = (
     "not_found",
     "method_not_allowed",
     "not_finished",
+    "unknown_player",
 )
 """Every error code a client can get."""
 
@@ -174,6 +175,7 @@ def table_meta(table: Table) -> dict[str, Any]:
         if table.clock is None
         else {"name": table.clock.name, "turn": table.clock.turn, "reserve": table.clock.reserve},
         "bot_level": table.bot_level,
+        "rated": table.rated,
         "host_seat": table.host_seat,
         "events": [e.to_dict() for e in table.events],
         "version": table.version,

@@ -53,6 +53,7 @@ def table_from(data: TableData) -> Table:
         result=data.result,
         rematch_code=data.rematch_code,
         bot_level=data.bot_level,
+        rated=data.rated,
         events=[Event(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in data.events],
         move_ids={(seat, mid): ply for ply, seat, mid in data.move_ids if seat is not None},
     )  # fmt: skip
@@ -206,6 +207,7 @@ class TableRegistry:
         status: str,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
+        rated: bool = False,
     ) -> Table:
         """Store a new table (a fresh code and seed) and keep it; a ``playing`` one is dealt.
 
@@ -228,6 +230,7 @@ class TableRegistry:
             turn_seconds=None if clock is None else clock.turn,
             reserve_seconds=None if clock is None else clock.reserve,
             bot_level=bot_level,
+            rated=rated,
         )
         self.forget_idle_lobbies()  # a flood of new lobbies pushes the idle ones out of memory
         data.id = await self.store.run(self.store.create_table, data)

@@ -61,6 +61,7 @@ class TableData:
     move_ids: list[tuple[int, int | None, str]] = field(default_factory=list)
     """(ply, seat, move id) of every move a client gave an id."""
     events: list[EventData] = field(default_factory=list)
+    rated: bool = False
 
 
 @dataclass
@@ -113,6 +114,7 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         bot_level=row.bot_level,
         clock_seat=row.clock_seat,
         clock_left=row.clock_left,
+        rated=row.rated,
     )
 
 
@@ -153,6 +155,7 @@ class Store:
                 turn_seconds=data.turn_seconds,
                 reserve_seconds=data.reserve_seconds,
                 bot_level=data.bot_level,
+                rated=data.rated,
                 seats=[
                     SeatRow(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
                             stand_in=s.stand_in, reserve=s.reserve, timeouts=s.timeouts)

@@ -159,6 +159,8 @@ class Table:
     meta_cache: tuple[int, str] | None = None
     """The public facts already encoded, and the :attr:`meta_key` they were encoded at."""
     meta_rev: int = 0
+    rated: bool = False
+    """The result moves the players' ratings (:mod:`.ratings`)."""
     active: float = field(default_factory=time.monotonic)
     """When something last happened here (a seat, a connection, a move): orders the lists."""
 
