@@ -363,6 +363,7 @@ class PlayerBook:
                     family: [
                         {
                             "rating": round(h.mu - 3 * h.sigma, 2),
+                            "before": round(h.before_mu - 3 * h.before_sigma, 2),
                             "mu": round(h.mu, 2),
                             "sigma": round(h.sigma, 2),
                             "at": _when(h.created_at),

@@ -166,6 +166,7 @@ async function lobby() {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
         clock: clockSel.value, bot_level: levelSel.value,
         public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
+        ...(await ratedCreateFields(name.value)), // ratings.js
       });
       remember(r.code, r.seat_token, r.host_token);
       await passplay.afterCreate(r, seatsBox); // the other seats on this device
@@ -173,12 +174,13 @@ async function lobby() {
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
   const codeIn = h("input", { id: "code", maxlength: 8, placeholder: t("Code"), size: 8 });
+  app.append(ratingsLinks(), quickPlayPanel()); // ratings.js
   app.append(
     h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
       h("label", {}, t("Your name"), name),
       h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
       h("label", {}, t("Turn clock"), clockSel), h("label", {}, t("Bot for a player out of time"), levelSel),
-      h("label", {}, pub, t("Public")), opts, h("div", {}, seatsBox),
+      h("label", {}, pub, t("Public")), ratedOption(), opts, h("div", {}, seatsBox),
       h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
     h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
       h("button", { onclick: () => codeIn.value && go(`/t/${codeIn.value.trim().toUpperCase()}`) }, t("Go"))),
@@ -362,7 +364,8 @@ function lobbyView(m) {
     s.kind === "empty" && you.seat === null ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
       try {
         localStorage.setItem("seq.name", nameIn.value);
-        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player") });
+        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player"),
+          ...(await ratedJoinFields(m, nameIn.value)) }); // ratings.js
         remember(code, r.seat_token); connect(code);
       } catch (e) { table.error = e.message; renderTable(); }
     } }, t("Sit here")) : null,
@@ -370,7 +373,7 @@ function lobbyView(m) {
   const empty = m.table.seats.filter((s) => s.kind === "empty").length;
   const full = empty === 0;
   return h("section", { class: "panel" },
-    h("h2", {}, t("Table {code}", { code })),
+    h("h2", {}, t("Table {code}", { code }), m.table.rated ? h("span", { class: "badge", id: "rated-badge" }, t("Rated")) : null),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
     you.seat === null ? h("label", {}, t("Your name"), nameIn) : null,
@@ -522,6 +525,8 @@ function renderTable() {
   const status = h("section", { class: "panel", id: "status" });
   if (o) {
     status.append(endPanel(m)); // glance.js: who won, which sequences, how long, what next
+    const change = ratingChange(m); // ratings.js: a rated game's change of this player's rating
+    if (change) status.append(change);
   } else {
     const actor = v.to_move;
     if (myTurn && v.to_move === you.seat) status.append(turnBanner(m)); // glance.js: #turn, large
@@ -670,6 +675,9 @@ function route() {
   }
   if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }
   showOffline(false);
+  stopWaiting(); // ratings.js: a quick-play wait belongs to the lobby
+  if (p === "/leaderboard") return leaderboardPage(new URLSearchParams(location.search).get("family"));
+  if ((m = /^\/p\/(\d+)$/.exec(p))) return playerPage(m[1]);
   if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
   if ((m = /^\/rules\/([a-z]+)/.exec(p))) return rulesPage(m[1]);
   return lobby();

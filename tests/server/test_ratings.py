@@ -1,0 +1,341 @@
+"""Rated games and quick play: OpenSkill updates for sides, teams, draws and three sides, bots
+rated beside people, refusals of tables that cannot be rated, and the quick-play queue pairing
+waiting players and filling with bots after the wait -- on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from sequence.server.players import PlayerBook, load_calibration
+from sequence.server.ratings import Rating, rate
+from sequence.server.store import Store
+
+from .conftest import Client, ServerThread, fresh_postgres
+
+
+def post(http: httpx.Client, path: str, body: dict[str, Any], status: int = 200) -> Any:
+    r = http.post(path, json=body)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def guest(http: httpx.Client, name: str) -> dict[str, Any]:
+    return dict(post(http, "/api/players", {"name": name}))
+
+
+def rating_of(http: httpx.Client, player: int, family: str) -> dict[str, Any] | None:
+    page = http.get(f"/api/players/{player}").json()
+    return page["ratings"].get(family)
+
+
+def bot_id(http: httpx.Client, level: str, family: str) -> int:
+    board = http.get("/api/leaderboard", params={"family": family}).json()
+    return next(r["player"] for r in board["players"] if r["kind"] == "bot" and r["name"] == level)
+
+
+def finish_by_hand(srv: ServerThread, code: str, result: str) -> None:
+    """End a stored rated game with ``result`` and rate it, as the hub does at a game's end
+    (for results a test cannot steer a real game to, a draw say)."""
+    store = Store(srv.db)
+    try:
+        data = store.load(code)
+        assert data is not None
+        store.finish(data.id, result)
+        assert PlayerBook(store.engine).apply(data.id)
+        assert not PlayerBook(store.engine).apply(data.id)  # exactly once
+    finally:
+        store.close()
+
+
+# --- the arithmetic ----------------------------------------------------------------------------
+
+
+def test_rate_two_sides_teams_draws_three_sides() -> None:
+    a, b = Rating(), Rating()
+    [[w], [lo]] = rate([[a], [b]], winner=0)
+    assert w.mu > 25 > lo.mu and w.sigma < a.sigma and w.games == lo.games == 1
+    [[d1], [d2]] = rate([[a], [b]], winner=None)
+    assert d1.mu == pytest.approx(d2.mu) and d1.sigma < a.sigma
+    # Two teams of two: both members of the winning team go up.
+    [[t1, t2], [t3, t4]] = rate([[a, Rating(30, 2)], [b, Rating(20, 2)]], winner=1)
+    assert t1.mu < 25 and t2.mu < 30 and t3.mu > 25 and t4.mu > 20
+    # The stronger member, surer of, moves less than the new one.
+    assert abs(t2.mu - 30) < abs(t1.mu - 25)
+    # Three sides: the losers tie for second.
+    [[x], [y], [z]] = rate([[a], [b], [Rating()]], winner=1)
+    assert y.mu > x.mu == pytest.approx(z.mu)
+    assert Rating().provisional and not Rating(25, 2, 30).provisional
+
+
+def test_calibration_file_has_every_level_and_family() -> None:
+    from sequence.bots.levels import LEVELS
+    from sequence.server.ratings import FAMILIES
+
+    calibration = load_calibration()
+    assert set(calibration) == set(FAMILIES)
+    for levels in calibration.values():
+        assert set(levels) == set(LEVELS)
+        # A bot that has lost every game to another cannot be rated above it: easy < hard.
+        assert levels["easy"].mu < levels["hard"].mu
+
+
+# --- rated tables over HTTP --------------------------------------------------------------------
+
+
+def test_rated_tables_refused_without_a_clock_or_with_other_rules(server: ServerThread) -> None:
+    with server.http() as http:
+        me = guest(http, "Ann")
+        base = {"game": "classic", "players": 2, "rated": True, "name": "Ann",
+                "player_token": me["player_token"]}  # fmt: skip
+        cases = [
+            ({}, "turn clock"),
+            ({"clock": "casual", "options": {"max_turns": 40}}, "max_turns"),
+            ({"clock": "casual", "options": {"draft": True}}, "draft"),
+            ({"clock": "casual", "bots": [None, "random"]}, "bot levels"),
+            ({"clock": "casual", "bot_level": "mcts"}, "bot levels"),
+            ({"clock": "casual", "player_token": None}, "player_token"),
+            ({"clock": "casual", "player_token": "forged"}, "unknown player token"),
+        ]
+        before = http.get("/api/tables").json()["tables"]
+        for extra, reason in cases:
+            r = http.post("/api/tables", json={**base, **extra})
+            assert r.status_code in (400, 403), r.text
+            assert reason in r.json()["message"], (extra, r.json())
+        assert http.get("/api/tables").json()["tables"] == before  # nothing was made
+        ok = post(http, "/api/tables", {**base, "clock": "casual", "bots": [None, "easy"]})
+        assert http.get(f"/api/tables/{ok['code']}").json()["rated"] is True
+        # A rated table seats players, each once; and only rated bot levels.
+        r = http.post(f"/api/tables/{ok['code']}/join", json={"name": "Bob"})
+        assert r.status_code == 400 and "player_token" in r.json()["message"]
+        r = http.post(
+            f"/api/tables/{ok['code']}/seats/1/bot",
+            json={"host_token": ok["host_token"], "level": "random"},
+        )
+        assert r.status_code == 400 and "bot levels" in r.json()["message"]
+
+
+def _rated_against_bot_resigned(srv: ServerThread) -> None:
+    with srv.http() as http:
+        me = guest(http, "Ann")
+        before_bot = rating_of(http, bot_id(http, "easy", "classic2"), "classic2")
+        assert before_bot is not None
+        made = post(http, "/api/tables", {"game": "classic", "players": 2, "rated": True,
+                                          "clock": "casual", "bots": [None, "easy"],
+                                          "name": "Ann", "player_token": me["player_token"]})  # fmt: skip
+        post(http, f"/api/tables/{made['code']}/start", {"host_token": made["host_token"]})
+        c = Client(srv, made["code"], made["seat_token"])
+        c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+        c.send({"type": "resign"})
+        c.wait(lambda m: m["type"] == "state" and m["table"]["status"] == "finished")
+        c.close()
+        deadline = time.monotonic() + 10
+        while rating_of(http, me["player"], "classic2") is None:
+            assert time.monotonic() < deadline, "the rating never moved"
+            time.sleep(0.05)
+        mine = rating_of(http, me["player"], "classic2")
+        bot = rating_of(http, bot_id(http, "easy", "classic2"), "classic2")
+        assert mine is not None and bot is not None
+        assert mine["mu"] < 25 and mine["games"] == 1 and mine["provisional"]
+        assert mine["rating"] == pytest.approx(mine["mu"] - 3 * mine["sigma"], abs=0.1)
+        assert bot["mu"] > before_bot["mu"] and bot["games"] == before_bot["games"] + 1
+        page = http.get(f"/api/players/{me['player']}").json()
+        assert page["versus_bots"] == {"easy": {"win": 0, "draw": 0, "loss": 1}}
+        assert page["games"][0]["code"] == made["code"] and page["games"][0]["result"] == "loss"
+        assert len(page["history"]["classic2"]) == 1
+        board = http.get("/api/leaderboard", params={"family": "classic2"}).json()
+        names = [(r["name"], r["kind"]) for r in board["players"]]
+        assert ("Ann", "guest") in names and ("easy", "bot") in names
+        shown = [r["rating"] for r in board["players"]]
+        assert shown == sorted(shown, reverse=True)
+        # Nothing secret in what anybody can read.
+        text = http.get(f"/api/players/{me['player']}").text + str(board)
+        assert me["player_token"] not in text and made["seat_token"] not in text
+
+
+def test_rated_game_against_a_bot_moves_both_ratings(server: ServerThread) -> None:
+    _rated_against_bot_resigned(server)
+
+
+def _teams_and_three_sides(srv: ServerThread) -> None:
+    with srv.http() as http:
+        ids = {}
+        tokens = {}
+        for name in ("Ann", "Bob", "Cid", "Dee"):
+            g = guest(http, name)
+            ids[name], tokens[name] = g["player"], g["player_token"]
+        # Two teams of two people: Ann+Cid (seats 0, 2) beat Bob+Dee (seats 1, 3).
+        made = post(http, "/api/tables", {"game": "classic", "players": 4, "rated": True,
+                                          "clock": "casual", "name": "Ann", "seat": 0,
+                                          "player_token": tokens["Ann"]})  # fmt: skip
+        for seat, name in ((1, "Bob"), (2, "Cid"), (3, "Dee")):
+            post(http, f"/api/tables/{made['code']}/join",
+                 {"name": name, "seat": seat, "player_token": tokens[name]})  # fmt: skip
+        r = http.post(f"/api/tables/{made['code']}/join",
+                      json={"name": "Ann", "player_token": tokens["Ann"]})  # fmt: skip
+        assert r.status_code == 409  # full, and Ann is seated already anyway
+        finish_by_hand(srv, made["code"], "A wins")
+        got = {n: rating_of(http, ids[n], "classic2") for n in ids}
+        assert all(g is not None and g["games"] == 1 for g in got.values())
+        mu = {n: g["mu"] for n, g in got.items() if g is not None}
+        assert mu["Ann"] == pytest.approx(mu["Cid"]) and mu["Ann"] > 25
+        assert mu["Bob"] == pytest.approx(mu["Dee"]) and mu["Bob"] < 25
+        # Three sides, a draw: everybody's sigma shrinks, nobody's mu moves (equal ratings).
+        made = post(http, "/api/tables", {"game": "dice", "players": 3, "rated": True,
+                                          "clock": "quick", "name": "Ann",
+                                          "player_token": tokens["Ann"]})  # fmt: skip
+        for name in ("Bob", "Cid"):
+            post(http, f"/api/tables/{made['code']}/join",
+                 {"name": name, "player_token": tokens[name]})  # fmt: skip
+        finish_by_hand(srv, made["code"], "draw")
+        for name in ("Ann", "Bob", "Cid"):
+            r3 = rating_of(http, ids[name], "dice")
+            assert r3 is not None and r3["mu"] == pytest.approx(25, abs=0.01) and r3["sigma"] < 8.3
+        # Three sides, a win: the winner up, the two others tied below.
+        made = post(http, "/api/tables", {"game": "classic", "players": 3, "rated": True,
+                                          "clock": "casual", "name": "Ann",
+                                          "bots": [None, None, "medium"],
+                                          "player_token": tokens["Ann"]})  # fmt: skip
+        post(http, f"/api/tables/{made['code']}/join",
+             {"name": "Bob", "player_token": tokens["Bob"]})  # fmt: skip
+        finish_by_hand(srv, made["code"], "B wins")
+        ann, bob = rating_of(http, ids["Ann"], "classic3"), rating_of(http, ids["Bob"], "classic3")
+        assert ann is not None and bob is not None and bob["mu"] > 25 > ann["mu"]
+        medium = rating_of(http, bot_id(http, "medium", "classic3"), "classic3")
+        assert medium is not None and medium["games"] > 1
+
+
+def test_teams_draws_and_three_sides(server: ServerThread) -> None:
+    _teams_and_three_sides(server)
+
+
+def test_unrated_tables_move_no_rating(server: ServerThread) -> None:
+    with server.http() as http:
+        me = guest(http, "Ann")
+        made = post(http, "/api/tables", {"game": "kids", "players": 2, "name": "Ann",
+                                          "bots": [None, "easy"],
+                                          "player_token": me["player_token"]})  # fmt: skip
+        store = Store(server.db)
+        try:
+            data = store.load(made["code"])
+            assert data is not None
+            store.finish(data.id, "A wins")
+            assert not PlayerBook(store.engine).apply(data.id)
+        finally:
+            store.close()
+        page = http.get(f"/api/players/{me['player']}").json()
+        assert page["ratings"] == {} and page["games"][0]["rated"] is False
+
+
+# --- quick play --------------------------------------------------------------------------------
+
+
+def _quickplay(srv: ServerThread) -> None:
+    with srv.http() as http:
+        bad = [
+            ({"game": "kids", "players": 9, "wait": 10, "name": "A"}, 400),
+            ({"game": "chess", "players": 2, "wait": 10, "name": "A"}, 400),
+            ({"game": "kids", "players": 2, "wait": 10_000, "name": "A"}, 400),
+            ({"game": "kids", "players": 2, "wait": 10, "name": "   "}, 400),
+            ({"game": "kids", "players": 2, "wait": 10, "name": "A", "player_token": "x"}, 403),
+        ]
+        for body, status in bad:
+            post(http, "/api/quickplay", body, status)
+        post(http, "/api/quickplay/status", {"ticket": "nope"}, 403)
+        # Two players waiting for the same game are seated together, rated, at once.
+        a = post(http, "/api/quickplay", {"game": "kids", "players": 2, "wait": 60, "name": "Ann"})
+        sa = post(http, "/api/quickplay/status", {"ticket": a["ticket"]})
+        assert sa["status"] == "waiting" and sa["code"] is None and sa["left"] > 50
+        b = post(http, "/api/quickplay", {"game": "kids", "players": 2, "wait": 60, "name": "Bob"})
+        sa = post(http, "/api/quickplay/status", {"ticket": a["ticket"]})
+        sb = post(http, "/api/quickplay/status", {"ticket": b["ticket"]})
+        assert sa["status"] == sb["status"] == "seated"
+        assert sa["code"] == sb["code"] and {sa["seat"], sb["seat"]} == {0, 1}
+        assert sa["seat_token"] and sb["seat_token"]
+        again = post(http, "/api/quickplay/status", {"ticket": a["ticket"]})
+        assert again["seat_token"] is None  # given once
+        info = http.get(f"/api/tables/{sa['code']}").json()
+        assert info["rated"] and info["status"] == "playing" and info["time_control"]
+        assert sorted(s["name"] for s in info["seats"]) == ["Ann", "Bob"]
+        c = Client(srv, sa["code"], sa["seat_token"])
+        st = c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
+        assert st["you"]["seat"] == sa["seat"]
+        c.close()
+        # A player waiting in another pool is not seated with them; with nobody else, bots
+        # fill the table once the wait is over.
+        d = post(http, "/api/quickplay", {"game": "dice", "players": 3, "wait": 1, "name": "Dee",
+                                          "player_token": a["player_token"]})  # fmt: skip
+        assert d["player"] == a["player"] and d["player_token"] is None
+        sd = post(http, "/api/quickplay/status", {"ticket": d["ticket"]})
+        assert sd["status"] == "waiting"
+        time.sleep(1.2)
+        sd = post(http, "/api/quickplay/status", {"ticket": d["ticket"]})
+        assert sd["status"] == "seated", sd
+        info = http.get(f"/api/tables/{sd['code']}").json()
+        kinds = sorted(s["kind"] for s in info["seats"])
+        assert kinds == ["bot", "bot", "human"] and info["rated"]
+        # Cancelled: never seated.
+        e = post(http, "/api/quickplay", {"game": "kids", "players": 2, "wait": 1, "name": "Eve"})
+        assert post(http, "/api/quickplay/cancel", {"ticket": e["ticket"]})["status"] == (
+            "cancelled"
+        )
+        time.sleep(1.2)
+        assert post(http, "/api/quickplay/status", {"ticket": e["ticket"]})["code"] is None
+
+
+def test_quickplay_pairs_waiting_players_then_fills_with_bots(sqlite_url: str) -> None:
+    with ServerThread(sqlite_url, bot_delay=0, quickplay_min_wait=1) as srv:
+        _quickplay(srv)
+
+
+def test_quickplay_matches_by_rating() -> None:
+    """Of three waiting players, the two with close ratings are seated together at once."""
+    from datetime import timedelta
+
+    from sequence.server.db import now
+    from sequence.server.matchmaking import Matchmaker
+    from sequence.server.ratingdb import TicketRow
+
+    at = now()
+
+    def ticket(mu: float, n: int) -> TicketRow:
+        return TicketRow(id=n, mu=mu, created_at=at, deadline=at + timedelta(seconds=60))
+
+    far, near1, near2 = ticket(40.0, 1), ticket(20.0, 2), ticket(21.0, 3)
+    group = Matchmaker._close_group([far, near1, near2], 2, at)
+    assert group == [near1, near2]
+    assert Matchmaker._close_group([far, near1], 2, at) is None
+    # Waiting widens the window: after a minute, 20 points apart is near enough.
+    assert Matchmaker._close_group([far, near1], 2, at + timedelta(seconds=70)) == [far, near1]
+
+
+# --- PostgreSQL --------------------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+def test_ratings_and_quickplay_on_postgres() -> None:
+    with fresh_postgres() as url, ServerThread(url, bot_delay=0, quickplay_min_wait=1) as srv:
+        _rated_against_bot_resigned(srv)
+        _teams_and_three_sides(srv)
+        _quickplay(srv)
+
+
+@pytest.mark.postgres
+def test_quickplay_queue_shared_by_two_server_processes() -> None:
+    """Two servers (two apps, each with its own hub, tables in memory and database connections)
+    on one PostgreSQL database: a player waiting on one is seated with a player who asks the
+    other (the queue is the database's, not a process's)."""
+    with (
+        fresh_postgres() as url,
+        ServerThread(url, bot_delay=0) as one,
+        ServerThread(url, bot_delay=0) as two,
+    ):
+        with one.http() as h1, two.http() as h2:
+            a = post(h1, "/api/quickplay", {"game": "kids", "players": 2, "wait": 60, "name": "A"})
+            b = post(h2, "/api/quickplay", {"game": "kids", "players": 2, "wait": 60, "name": "B"})
+            sa = post(h1, "/api/quickplay/status", {"ticket": a["ticket"]})
+            sb = post(h2, "/api/quickplay/status", {"ticket": b["ticket"]})
+            assert sa["status"] == sb["status"] == "seated" and sa["code"] == sb["code"]
