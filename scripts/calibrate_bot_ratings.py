@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
                     "sigma": round(r.sigma, 3),
                     "games": r.games,
                     "wins": wins[f][level],
-                }  # fmt: skip
+                }
                 for level, r in ratings[f].items()
             }
             for f in families

@@ -79,8 +79,9 @@ def test_calibration_file_has_every_level_and_family() -> None:
     assert set(calibration) == set(FAMILIES)
     for levels in calibration.values():
         assert set(levels) == set(LEVELS)
-        # A bot that has lost every game to another cannot be rated above it: easy < hard.
-        assert levels["easy"].mu < levels["hard"].mu
+        # Surer than a new player's, and easy (which overlooks cards) the weakest.
+        assert all(r.sigma < Rating().sigma and r.games > 0 for r in levels.values())
+        assert levels["easy"].mu < min(levels["medium"].mu, levels["hard"].mu)
 
 
 # --- rated tables over HTTP --------------------------------------------------------------------
@@ -123,9 +124,10 @@ def _rated_against_bot_resigned(srv: ServerThread) -> None:
         me = guest(http, "Ann")
         before_bot = rating_of(http, bot_id(http, "easy", "classic2"), "classic2")
         assert before_bot is not None
-        made = post(http, "/api/tables", {"game": "classic", "players": 2, "rated": True,
-                                          "clock": "casual", "bots": [None, "easy"],
-                                          "name": "Ann", "player_token": me["player_token"]})  # fmt: skip
+        body = {"game": "classic", "players": 2, "rated": True, "clock": "casual",
+                "bots": [None, "easy"], "name": "Ann"}  # fmt: skip
+        body["player_token"] = me["player_token"]
+        made = post(http, "/api/tables", body)
         post(http, f"/api/tables/{made['code']}/start", {"host_token": made["host_token"]})
         c = Client(srv, made["code"], made["seat_token"])
         c.wait(lambda m: m["type"] == "state" and m["view"] is not None)
@@ -326,16 +328,31 @@ def test_ratings_and_quickplay_on_postgres() -> None:
 @pytest.mark.postgres
 def test_quickplay_queue_shared_by_two_server_processes() -> None:
     """Two servers (two apps, each with its own hub, tables in memory and database connections)
-    on one PostgreSQL database: a player waiting on one is seated with a player who asks the
-    other (the queue is the database's, not a process's)."""
+    on one PostgreSQL database, eight players asking at once, half on each: every player is
+    seated exactly once, two to a table (the queue is the database's, matched under its lock)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     with (
         fresh_postgres() as url,
         ServerThread(url, bot_delay=0) as one,
         ServerThread(url, bot_delay=0) as two,
     ):
+
+        def ask(i: int) -> str:
+            with (one if i % 2 else two).http() as http:
+                body = {"game": "kids", "players": 2, "wait": 60, "name": f"P{i}"}
+                return str(post(http, "/api/quickplay", body)["ticket"])
+
+        with ThreadPoolExecutor(8) as pool:
+            tickets = list(pool.map(ask, range(8)))
+        seated: dict[str, list[int]] = {}
         with one.http() as h1, two.http() as h2:
-            a = post(h1, "/api/quickplay", {"game": "kids", "players": 2, "wait": 60, "name": "A"})
-            b = post(h2, "/api/quickplay", {"game": "kids", "players": 2, "wait": 60, "name": "B"})
-            sa = post(h1, "/api/quickplay/status", {"ticket": a["ticket"]})
-            sb = post(h2, "/api/quickplay/status", {"ticket": b["ticket"]})
-            assert sa["status"] == sb["status"] == "seated" and sa["code"] == sb["code"]
+            for i, ticket in enumerate(tickets):
+                got = post(h1 if i % 3 else h2, "/api/quickplay/status", {"ticket": ticket})
+                assert got["status"] == "seated", got
+                seated.setdefault(got["code"], []).append(got["seat"])
+            assert len(seated) == 4
+            assert all(sorted(seats) == [0, 1] for seats in seated.values())
+            for code in seated:  # each table is known to both servers
+                assert h2.get(f"/api/tables/{code}").json()["rated"]
+                assert h1.get(f"/api/tables/{code}").json()["status"] == "playing"
