@@ -111,7 +111,7 @@ class PlayerBook:
         player = self.by_token(token)
         if player is None:
             raise RequestError(
-                "bad_token", N_("unknown player token: ask for a new one; nothing was done"), 403
+                "bad_message", N_("unknown player token: ask for a new one; nothing was done")
             )
         return player
 
@@ -293,7 +293,8 @@ class PlayerBook:
         """A player's page: ratings per family, their history, games, and head-to-head against
         each bot level (``unknown_player`` if there is none)."""
         with self._sessions() as session:
-            player = session.get(PlayerRow, player_id)
+            # An id beyond the column's range is no player's (and no database's to look up).
+            player = session.get(PlayerRow, player_id) if 0 < player_id < 2**31 else None
             if player is None:
                 raise RequestError(
                     "unknown_player", N_("there is no player {id}"), 404, id=player_id

@@ -149,7 +149,7 @@ def ratings_router(
         rows = await r.store.run(r.book.leaderboard, family, max(1, min(limit, 500)))
         return {"family": family, "families": FAMILIES, "players": rows}
 
-    @router.post("/api/quickplay", response_model=Queued, responses=errors(400, 403, 413, 429))
+    @router.post("/api/quickplay", response_model=Queued, responses=errors(400, 413, 429))
     async def quickplay(body: QuickPlay, request: Request) -> dict[str, Any]:
         """Wait for a rated game with players of a similar rating; bots after ``wait`` s."""
         limit(limiter, request)
