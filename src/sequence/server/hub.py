@@ -258,7 +258,10 @@ class Hub:
             if table.rematch_code:
                 return await self.registry.get(table.rematch_code)
             seats = [
-                SeatData(s.seat, s.name, s.token_hash, None if s.stand_in else s.bot)
+                SeatData(
+                    s.seat, s.name, s.token_hash, None if s.stand_in else s.bot,
+                    account_id=s.account_id,
+                )  # fmt: skip
                 for s in table.seats
             ]
             new = await self.registry.create(
