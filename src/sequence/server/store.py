@@ -101,9 +101,15 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         rematch_code=row.rematch_code,
         seats=[
             SeatData(
-                s.seat, s.name, s.token_hash, s.bot, s.stand_in, s.reserve, s.timeouts,
+                s.seat,
+                s.name,
+                s.token_hash,
+                s.bot,
+                s.stand_in,
+                s.reserve,
+                s.timeouts,
                 s.account_id,
-            )  # fmt: skip
+            )
             for s in row.seats
         ],
         moves=[m.move for m in row.moves] if with_moves else [],
@@ -165,12 +171,19 @@ class Store:
                 reserve_seconds=data.reserve_seconds,
                 bot_level=data.bot_level,
                 seats=[
-                    SeatRow(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                            stand_in=s.stand_in, reserve=s.reserve, timeouts=s.timeouts,
-                            account_id=s.account_id)
+                    SeatRow(
+                        seat=s.seat,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                        bot=s.bot,
+                        stand_in=s.stand_in,
+                        reserve=s.reserve,
+                        timeouts=s.timeouts,
+                        account_id=s.account_id,
+                    )
                     for s in data.seats
                 ],
-            )  # fmt: skip
+            )
             session.add(row)
             session.flush()
             return row.id
