@@ -209,9 +209,12 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling (a killed server loses no commit)."""
+    """An engine for ``url``; SQLite gets WAL journaling (a killed server loses no commit).
+
+    Statements' parameters never reach a log line or an error message (``hide_parameters``):
+    they hold password hashes and the hashes of tokens."""
     url = normalise_url(url)
-    kwargs: dict[str, Any] = {"future": True}
+    kwargs: dict[str, Any] = {"future": True, "hide_parameters": True}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)
