@@ -362,7 +362,7 @@ def _require_redis(url: str) -> None:
         pytest.skip(f"Redis at {url} is not reachable: {exc}")
 
 
-# --- seats that follow the player --------------------------------------------------------------------
+# --- seats that follow the player ----------------------------------------------------------------
 
 
 def test_a_signed_in_player_finds_their_seat_on_another_device(srv: ServerThread) -> None:
@@ -486,7 +486,7 @@ def test_deleting_the_account_keeps_the_games_under_deleted_player(srv: ServerTh
     Browser(srv).sign_up(name)
 
 
-# --- nothing secret leaks --------------------------------------------------------------------------
+# --- nothing secret leaks ------------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -97,7 +97,7 @@ def test_the_accounts_migration_keeps_the_games(db_url: str) -> None:
         assert "account_id" in columns
         tables = set(inspect(store.engine).get_table_names())
         assert {"accounts", "account_sessions"} <= tables
-        for code, (state, token) in games.items():
+        for code, (state, _token) in games.items():
             data = store.load(code)
             assert data is not None and [s.account_id for s in data.seats] == [None, None]
             table = table_from(data)
