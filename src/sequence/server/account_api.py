@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..i18n import N_
 from . import access, protocol
@@ -331,7 +332,12 @@ def owned_seats(table: Table, owner: Owner) -> list[dict[str, Any]]:
 
 
 def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> None:
-    """The ``/api/account`` requests, answered by the app's :class:`AccountService`."""
+    """The ``/api/account`` requests, answered by the app's :class:`AccountService`, and the
+    account page (``/account``, drawn by ``static/account.js``)."""
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(Path(__file__).parent / "static" / "index.html")
 
     @app.get("/api/account", response_model=AccountInfo)
     async def account(request: Request) -> dict[str, Any]:
