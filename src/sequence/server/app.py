@@ -57,8 +57,11 @@ from ..engine import (
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from ..i18n.howto import rules_html
 from . import protocol
+from .account_api import AccountService, add_account_routes
+from .accounts import Passwords
+from .attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
 from .connection import Connection, ConnectionClosed
-from .errors import RequestError, engine_refusal, invalid_request
+from .errors import RateLimited, RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
 from .matchmaking import WAITS
@@ -233,19 +236,6 @@ def _limit(limiter: ClientLimiter, request: Request) -> None:
         raise RateLimited(limiter.retry_after(wait))
 
 
-class RateLimited(RequestError):
-    """429: too many tables created or joined from one client; ``retry_after`` seconds."""
-
-    def __init__(self, retry_after: str) -> None:
-        super().__init__(
-            "rate_limited",
-            N_("too many requests: try again in {seconds} s; nothing was done"),
-            429,
-            seconds=retry_after,
-        )
-        self.retry_after = retry_after
-
-
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error answers of a route, for the OpenAPI description."""
     return {status: {"model": ErrorAnswer, "description": ERROR_STATUSES[status]}
@@ -254,7 +244,8 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 ERROR_STATUSES: dict[int, str] = {
     400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
-    403: "not_host, not_seated, not_finished: the token lacks this right",  # i18n: ignore
+    403: "not_host, not_seated, not_finished: the token lacks this right;"  # i18n: ignore
+    " cross_site: a signed-in request without its CSRF token or from another site",
     404: "unknown_table (or an unknown game, language, ply)",  # i18n: ignore
     409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
     413: "too_large: the body is over 16 KiB",  # i18n: ignore
@@ -275,6 +266,9 @@ def create_app(
     join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
     quickplay_min_wait: float = WAITS[0],
+    passwords: Passwords | None = None,
+    redis_url: str | None = None,
+    attempt_limits: AttemptLimits | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -282,7 +276,10 @@ def create_app(
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
-    bot; ``quickplay_min_wait``: the shortest wait for quick play a player may choose.
+    bot; ``quickplay_min_wait``: the shortest wait for quick play a player may choose;
+    ``passwords``: the account passwords' Argon2id hasher (default: argon2-cffi's
+    parameters); ``redis_url``: the Redis that counts sign-up and sign-in attempts for every
+    server process (default: counted in this process); ``attempt_limits``: how many.
     """
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst)
@@ -295,11 +292,21 @@ def create_app(
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
         state["hub"] = hub
         state["ranked"] = Ranked(hub, min_wait=quickplay_min_wait)
+        counter: Counter = RedisCounter.from_url(redis_url) if redis_url else MemoryCounter()
+        state["accounts"] = AccountService(
+            store,
+            hub,
+            passwords or Passwords(),
+            counter,
+            attempt_limits or AttemptLimits(),
+            _client,
+        )
         await hub.resume()
         await state["ranked"].start()
         try:
             yield
         finally:
+            await counter.close()
             await hub.shutdown()
             if executor is None:
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -319,10 +326,15 @@ def create_app(
     def hub() -> Hub:
         return state["hub"]  # type: ignore[no-any-return]
 
+    def accounts() -> AccountService:
+        return state["accounts"]  # type: ignore[no-any-return]
+
+    add_account_routes(app, accounts)
+
     def ranked() -> Ranked:
         return state["ranked"]  # type: ignore[no-any-return]
 
-    app.include_router(ratings_router(ranked, _errors, joins, _limit))
+    app.include_router(ratings_router(ranked, accounts, _errors, joins, _limit))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
@@ -455,10 +467,12 @@ def create_app(
             )
         return catalog_json(lang)
 
-    @app.post("/api/tables", response_model=Created, responses=_errors(400, 413, 429))
+    @app.post("/api/tables", response_model=Created, responses=_errors(400, 403, 413, 429))
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        """A new table in the lobby; with a ``name``, its creator takes a seat."""
+        """A new table in the lobby; with a ``name``, its creator takes a seat (the account's,
+        when signed in)."""
         _limit(creates, request)
+        owner = await accounts().owner(request) if body.name is not None else None
         options = body.options.model_dump(exclude_none=True) if body.options else {}
         spec: dict[str, Any] = {"game": body.game, "players": body.players}
         if body.teams is not None:
@@ -470,13 +484,21 @@ def create_app(
         clock = check_time_control(body.clock)
         if body.bot_level is not None:
             check_level(body.bot_level)
-        player = await ranked().player(body.player_token)
+        player = await ranked().player(body.player_token, owner)
         bots = list(body.bots or [])
         ranked().check_create(
             body.rated, config, clock, bots, body.bot_level, player, body.name is not None
         )
         table, host_token, seat_token, seat = await hub().create(
-            config, bots, body.public, body.name, body.seat, clock, body.bot_level, body.rated
+            config,
+            bots,
+            body.public,
+            body.name,
+            body.seat,
+            clock,
+            body.bot_level,
+            owner,
+            rated=body.rated,
         )
         await ranked().created(table, seat, player)
         return {
@@ -520,15 +542,17 @@ def create_app(
     @app.post(
         "/api/tables/{code}/join",
         response_model=Joined,
-        responses=_errors(400, 404, 409, 413, 429),
+        responses=_errors(400, 403, 404, 409, 413, 429),
     )
     async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
-        """Take a seat in the lobby: the answer holds the seat's secret token."""
+        """Take a seat in the lobby: the answer holds the seat's secret token (when signed in,
+        the seat is the account's, and its token the same on every device)."""
         _limit(joins, request)
+        owner = await accounts().owner(request)
         table = await hub().get(code)
-        player = await ranked().player(body.player_token)
+        player = await ranked().player(body.player_token, owner)
         await ranked().check_join(table, player)
-        seat, token = await hub().join(table, body.seat, body.name)
+        seat, token = await hub().join(table, body.seat, body.name, owner)
         await ranked().joined(table, seat, player)
         return {"code": table.code, "seat": seat, "seat_token": token}
 
@@ -596,18 +620,7 @@ def create_app(
     @app.get("/api/tables/{code}/record", response_model=RecordAnswer, responses=_errors(403, 404))
     async def record(code: str) -> dict[str, Any]:
         """A finished game's record, as JSON and as text."""
-        table = await finished_table(code)
-        tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
-        if table.result and table.state.outcome is None:
-            tags["Resigned"] = table.result  # a resignation ended it, not a move
-        for i, e in enumerate(table.events, 1):
-            tags[f"Event{i}"] = protocol.event_text(e)
-        rec = GameRecord.from_state(table.state, tags={"Table": table.code, **tags})
-        return {
-            "record": rec.to_dict(),
-            "text": rec.to_text(),
-            "events": [e.to_dict() for e in table.events],
-        }
+        return protocol.record_dict(await finished_table(code))
 
     @app.get(
         "/api/tables/{code}/replay/{ply}",

@@ -30,6 +30,7 @@ from ..engine import (
 from ..i18n import N_
 from . import access, protocol, talk
 from .access import Rights
+from .accounts import Owner
 from .connection import Connection
 from .errors import RequestError, engine_refusal, no_seat
 from .ratings import check_rated_bot
@@ -116,12 +117,13 @@ class Hub:
         seat: int | None,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
+        owner: Owner | None = None,
         rated: bool = False,
     ) -> tuple[Table, str, str | None, int | None]:
         """Create a table; return it, the host token, and the creator's seat token and seat.
 
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
-        whose time ran out."""
+        whose time ran out; ``owner`` the signed-in creator, whose account the seat is."""
         if bot_level is not None:
             check_level(bot_level)
         if len(bots) > config.players:
@@ -149,15 +151,21 @@ class Hub:
                 raise no_seat(seat, config.players)
             if seats[seat].kind != "empty":
                 raise RequestError("bad_message", N_("seat {n} is not free"), n=seat)
-            seat_token, seats[seat].token_hash = access.new_token()
+            seat_token, seats[seat].token_hash = (
+                access.new_token() if owner is None else owner.seat_token(host_hash, seat)
+            )
+            seats[seat].account_id = None if owner is None else owner.account_id
             seats[seat].name = clean_name(name)
         table = await self.registry.create(
             config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level, rated
         )
         return table, host_token, seat_token, seat if seat_token else None
 
-    async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
-        """Take a seat in the lobby; return it and its secret token (``name`` is checked here)."""
+    async def join(
+        self, table: Table, seat: int | None, name: Any, owner: Owner | None = None
+    ) -> tuple[int, str]:
+        """Take a seat in the lobby; return it and its secret token (``name`` is checked here;
+        ``owner``: the signed-in player, whose account the seat is)."""
         async with table.lock:
             if table.status != "lobby":
                 raise RequestError("bad_message", N_("the game has started: you can watch it"), 409)
@@ -171,7 +179,10 @@ class Hub:
             if target.kind != "empty":
                 raise RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat)
             target.name = clean_name(name)
-            token, target.token_hash = access.new_token()
+            token, target.token_hash = (
+                access.new_token() if owner is None else owner.seat_token(table.host_hash, seat)
+            )
+            target.account_id = None if owner is None else owner.account_id
             await self.registry.save_seat(table, target)
             table.touch()
             self.broadcast(table)
@@ -201,7 +212,7 @@ class Hub:
                 if table.rated:
                     check_rated_bot(level)
                 target.name = target.bot
-                target.token_hash = None
+                target.token_hash = target.account_id = None
                 event = None
             else:
                 level = table_level(table) if level is None else check_level(level)
@@ -265,7 +276,13 @@ class Hub:
             if table.rematch_code:
                 return await self.registry.get(table.rematch_code)
             seats = [
-                SeatData(s.seat, s.name, s.token_hash, None if s.stand_in else s.bot)
+                SeatData(
+                    s.seat,
+                    s.name,
+                    s.token_hash,
+                    None if s.stand_in else s.bot,
+                    account_id=s.account_id,
+                )
                 for s in table.seats
             ]
             new = await self.registry.create(

@@ -115,6 +115,46 @@ class PlayerBook:
             )
         return player
 
+    def for_account(self, account_id: int, name: str, guest_token: str | None) -> Player:
+        """The player of a signed-in account, made on first need. A guest who signs up (or in)
+        keeps what they played: the first time, the guest player whose token the browser holds
+        becomes the account's, ratings, history and games with it (its token then no longer
+        names anybody)."""
+        try:
+            with self._sessions.begin() as session:
+                row = session.scalars(
+                    select(PlayerRow).where(PlayerRow.account_id == account_id)
+                ).one_or_none()
+                if row is None and guest_token:
+                    row = session.scalars(
+                        select(PlayerRow).where(
+                            PlayerRow.token_hash == hash_token(guest_token),
+                            PlayerRow.kind == "guest",
+                        )
+                    ).one_or_none()
+                    if row is not None:
+                        row.kind, row.account_id, row.token_hash = "account", account_id, None
+                if row is None:
+                    row = PlayerRow(kind="account", name=name, account_id=account_id)
+                    session.add(row)
+                row.name = name
+                session.flush()
+                return _player(row)
+        except IntegrityError:  # the same account's other request made it first
+            with self._sessions() as session:
+                row = session.scalars(
+                    select(PlayerRow).where(PlayerRow.account_id == account_id)
+                ).one()
+                return _player(row)
+
+    def of_account(self, account_id: int) -> Player | None:
+        """The player of an account, if it has played rated yet."""
+        with self._sessions() as session:
+            row = session.scalars(
+                select(PlayerRow).where(PlayerRow.account_id == account_id)
+            ).one_or_none()
+            return None if row is None else _player(row)
+
     def rename(self, player_id: int, name: str) -> None:
         """The name a player plays under now (shown on the leaderboard)."""
         with self._sessions.begin() as session:

@@ -16,6 +16,7 @@ import logging
 from typing import Any
 
 from ..i18n import N_
+from .accounts import Owner
 from .errors import RequestError
 from .hub import Hub, clean_name
 from .matchmaking import Matchmaker, Pick
@@ -48,8 +49,14 @@ class Ranked:
 
     # --- players -----------------------------------------------------------------------------
 
-    async def player(self, token: str | None) -> Player | None:
-        """The player of a player token (``None`` without one; a refusal for an unknown one)."""
+    async def player(self, token: str | None, owner: Owner | None = None) -> Player | None:
+        """Who plays: a signed-in account's player (taking over the guest player of ``token``
+        the first time), else the guest of a player token (``None`` without one; a refusal for
+        an unknown one)."""
+        if owner is not None:
+            return await self.store.run(
+                self.book.for_account, owner.account_id, owner.name, token
+            )
         if token is None:
             return None
         return await self.store.run(self.book.require, token)

@@ -36,8 +36,10 @@ class PlayerRow(Base):
     """The name last played under (a bot: its level)."""
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """A guest's: the SHA-256 of the player token their browser keeps."""
-    account_id: Mapped[int | None] = mapped_column(Integer, unique=True, nullable=True)
-    """An account's id."""
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), unique=True, nullable=True
+    )
+    """An account's id (deleting the account deletes the player, its ratings and history)."""
     bot: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     """A bot's level."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..i18n import N_
 from .errors import RequestError
+from .account_api import AccountService
 from .hub import clean_name
 from .limits import ClientLimiter
 from .matchmaking import WAITS, Pick
@@ -91,6 +92,10 @@ class QuickPlay(_Request):
     )
 
 
+class Me(_Answer):
+    player: int | None = Field(description="the signed-in account's player id (null: none)")
+
+
 class Ticket(_Request):
     """``POST /api/quickplay/status`` and ``/cancel``."""
 
@@ -114,13 +119,25 @@ class TicketStatus(_Answer):
 
 def ratings_router(
     ranked: Callable[[], Ranked],
+    accounts: Callable[[], AccountService],
     errors: Callable[..., dict[int | str, dict[str, Any]]],
     limiter: ClientLimiter,
     limit: Callable[[ClientLimiter, Request], None],
 ) -> APIRouter:
-    """The routes (``ranked`` gives the running :class:`~.ranked.Ranked`; ``errors`` declares
-    a route's error answers; ``limit`` applies ``limiter`` to a request)."""
+    """The routes (``ranked`` gives the running :class:`~.ranked.Ranked`, ``accounts`` who is
+    signed in; ``errors`` declares a route's error answers; ``limit`` applies ``limiter`` to a
+    request)."""
     router = APIRouter()
+
+    @router.get("/api/players/me", response_model=Me)
+    async def my_player(request: Request) -> dict[str, Any]:
+        """The signed-in account's player (``player`` null: a guest, or no rated game yet)."""
+        found = await accounts().signed_in(request)
+        if found is None:
+            return {"player": None}
+        r = ranked()
+        player = await r.store.run(r.book.of_account, found[0].id)
+        return {"player": None if player is None else player.id}
 
     @router.post("/api/players", response_model=PlayerCreated, responses=errors(400, 413, 429))
     async def new_player(body: NewPlayer, request: Request) -> dict[str, Any]:
@@ -149,7 +166,7 @@ def ratings_router(
         rows = await r.store.run(r.book.leaderboard, family, max(1, min(limit, 500)))
         return {"family": family, "families": FAMILIES, "players": rows}
 
-    @router.post("/api/quickplay", response_model=Queued, responses=errors(400, 413, 429))
+    @router.post("/api/quickplay", response_model=Queued, responses=errors(400, 403, 413, 429))
     async def quickplay(body: QuickPlay, request: Request) -> dict[str, Any]:
         """Wait for a rated game with players of a similar rating; bots after ``wait`` s."""
         limit(limiter, request)
@@ -158,9 +175,12 @@ def ratings_router(
         wait = r.queue.check_wait(body.wait)
         name = clean_name(body.name)
         token = None
-        player = await r.player(body.player_token)
+        owner = await accounts().owner(request)
+        player = await r.player(body.player_token, owner)
         if player is None:
             player, token = await r.new_guest(name)
+        elif owner is not None:
+            name = owner.name  # a signed-in player plays under their account's name
         else:
             await r.store.run(r.book.rename, player.id, name)
         ticket = await r.enqueue(player, name, pick, wait)

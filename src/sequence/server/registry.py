@@ -47,7 +47,7 @@ def table_from(data: TableData) -> Table:
         host_hash=data.host_hash,
         seats=[
             Seat(s.seat, s.name, s.token_hash, s.bot, s.stand_in, reserve=s.reserve,
-                 timeouts=s.timeouts)
+                 timeouts=s.timeouts, account_id=s.account_id)
             for s in data.seats
         ],
         result=data.result,

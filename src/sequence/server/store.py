@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from .db import EventRow, MoveRow, SeatRow, TableRow, make_engine, migrate, now
 
@@ -34,6 +34,8 @@ class SeatData:
     stand_in: bool = False
     reserve: float = 0.0
     timeouts: int = 0
+    account_id: int | None = None
+    """The account whose player sits here (:mod:`.accounts`); ``None``: a guest or a bot."""
 
 
 @dataclass
@@ -99,7 +101,16 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         result=row.result,
         rematch_code=row.rematch_code,
         seats=[
-            SeatData(s.seat, s.name, s.token_hash, s.bot, s.stand_in, s.reserve, s.timeouts)
+            SeatData(
+                s.seat,
+                s.name,
+                s.token_hash,
+                s.bot,
+                s.stand_in,
+                s.reserve,
+                s.timeouts,
+                s.account_id,
+            )
             for s in row.seats
         ],
         moves=[m.move for m in row.moves] if with_moves else [],
@@ -129,6 +140,12 @@ class Store:
         self._pending: list[_Pending] = []
         self._flushing = False
 
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """New ORM sessions on this database (for the account queries of :mod:`.accounts`,
+        which run on this store's thread through :meth:`run` too)."""
+        return self._sessions
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the database thread."""
         loop = asyncio.get_running_loop()
@@ -157,11 +174,19 @@ class Store:
                 bot_level=data.bot_level,
                 rated=data.rated,
                 seats=[
-                    SeatRow(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                            stand_in=s.stand_in, reserve=s.reserve, timeouts=s.timeouts)
+                    SeatRow(
+                        seat=s.seat,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                        bot=s.bot,
+                        stand_in=s.stand_in,
+                        reserve=s.reserve,
+                        timeouts=s.timeouts,
+                        account_id=s.account_id,
+                    )
                     for s in data.seats
                 ],
-            )  # fmt: skip
+            )
             session.add(row)
             session.flush()
             return row.id
@@ -179,6 +204,7 @@ class Store:
                 seat.stand_in,
             )
             row.reserve, row.timeouts = seat.reserve, seat.timeouts
+            row.account_id = seat.account_id
 
     def save_clock(
         self, table_id: int, seat: int | None, left: float | None, seats: list[SeatData]

@@ -43,6 +43,8 @@ async function api(method, path, body) {
   // The server answers errors in the language asked for (the browser's, until meta is loaded).
   const headers = { "Content-Type": "application/json" };
   if (meta) headers["Accept-Language"] = chosenLanguage();
+  // A signed-in page proves it is this site's own with its session's CSRF token (account.js).
+  if (typeof account !== "undefined" && account.me.csrf) headers["X-CSRF-Token"] = account.me.csrf;
   const r = await fetch(path, {
     method, headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -66,6 +68,7 @@ async function loadLanguage(lang) {
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   $("#lang").setAttribute("aria-label", t("Language"));
+  account.headerLink();
 }
 function languageSwitcher() {
   const sel = $("#lang");
@@ -321,7 +324,8 @@ async function tablePage(code) {
   table.code = code; table.msg = null; talk.heard = []; table.selected = null; table.error = null; table.outbox = [];
   app.innerHTML = "";
   app.append(h("p", {}, t("Connecting…")));
-  connect(code);
+  await account.seatFor(code); // signed in on another device: the account's seat here too
+  if (table.code === code) connect(code);
 }
 
 /* The clock of the seat to play, counted down every quarter second. */
@@ -340,7 +344,9 @@ setInterval(tickClock, 250);
 function seatLabel(m, s) {
   const seat = m.table.seats[s];
   // A seated bot is named after its level (translated); a stand-in keeps the player's name.
-  const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : seat.name || t("Open seat");
+  // A deleted account's seats keep their games under one translated name.
+  const name = seat.name === "deleted player" ? t("deleted player") : seat.name;
+  const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : name || t("Open seat");
   return seat.kind === "bot" ? t("{name} (bot)", { name: who }) : who;
 }
 
@@ -356,7 +362,7 @@ function lobbyView(m) {
   // The level of a bot the host adds, from the levels GET /api/meta lists; kept between renders.
   const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
     meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
-  const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
+  const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || account.me.name || "", placeholder: t("Your name") });
   const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
@@ -680,6 +686,7 @@ function route() {
   if ((m = /^\/p\/(\d+)$/.exec(p))) return playerPage(m[1]);
   if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
   if ((m = /^\/rules\/([a-z]+)/.exec(p))) return rulesPage(m[1]);
+  if (p === "/account") return account.accountPage(); // account.js
   return lobby();
 }
 window.addEventListener("popstate", route);
@@ -687,6 +694,7 @@ window.addEventListener("popstate", route);
 (async function main() {
   try { meta = await api("GET", "/api/meta"); } catch (e) { pwa.show(true); return; } // pwa.js
   await loadLanguage(chosenLanguage());
+  await account.load();
   languageSwitcher();
   pwa.check();
   route();

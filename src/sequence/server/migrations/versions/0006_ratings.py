@@ -2,11 +2,11 @@
 its history, who sat where, rated tables, and the quick-play queue.
 
 ``game_tables.rated`` is a plain ``ADD COLUMN`` with a default: every stored game stays as it
-was (unrated). The accounts migration comes before this one once both are merged (then
-``down_revision`` is its revision and ``players.account_id`` can point at ``accounts.id``).
+was (unrated). ``players.account_id`` points at the accounts of ``0005``: deleting an account
+deletes its player, ratings and history (its games stay).
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 Create Date: 2026-11-25
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0003"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
@@ -36,7 +36,13 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(8), nullable=False),
         sa.Column("name", sa.String(40), nullable=False),
         sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
-        sa.Column("account_id", sa.Integer(), nullable=True, unique=True),
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=True,
+            unique=True,
+        ),
         sa.Column("bot", sa.String(64), nullable=True, unique=True),
         _when(),
     )
