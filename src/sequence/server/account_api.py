@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request

@@ -54,9 +54,7 @@ class Ranked:
         the first time), else the guest of a player token (``None`` without one; a refusal for
         an unknown one)."""
         if owner is not None:
-            return await self.store.run(
-                self.book.for_account, owner.account_id, owner.name, token
-            )
+            return await self.store.run(self.book.for_account, owner.account_id, owner.name, token)
         if token is None:
             return None
         return await self.store.run(self.book.require, token)

@@ -15,8 +15,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..i18n import N_
-from .errors import RequestError
 from .account_api import AccountService
+from .errors import RequestError
 from .hub import clean_name
 from .limits import ClientLimiter
 from .matchmaking import WAITS, Pick
