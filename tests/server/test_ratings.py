@@ -356,3 +356,39 @@ def test_quickplay_queue_shared_by_two_server_processes() -> None:
             for code in seated:  # each table is known to both servers
                 assert h2.get(f"/api/tables/{code}").json()["rated"]
                 assert h1.get(f"/api/tables/{code}").json()["status"] == "playing"
+
+
+# --- accounts ----------------------------------------------------------------------------------
+
+
+def test_a_signed_in_account_is_rated_keeps_its_guest_games_and_deletes_its_ratings(
+    sqlite_url: str,
+) -> None:
+    """A guest who played rated signs up: the account's player is that guest (ratings, games);
+    a rated game played signed in moves it; deleting the account deletes the player."""
+    from .test_accounts import PASSWORD, Browser, account_server
+
+    with account_server(sqlite_url) as srv:
+        b = Browser(srv)
+        g = b.post("/api/players", {"name": "Gus"}).json()
+        body = {"game": "kids", "players": 2, "rated": True, "clock": "casual", "name": "Gus",
+                "bots": [None, "medium"], "player_token": g["player_token"]}  # fmt: skip
+        made = b.post("/api/tables", body).json()
+        finish_by_hand(srv, made["code"], "A wins")
+        assert b.get("/api/players/me").json() == {"player": None}
+        b.sign_up("gustav")
+        made = b.post("/api/tables", body).json()  # signed in, the guest's token sent
+        assert b.get("/api/players/me").json() == {"player": g["player"]}
+        finish_by_hand(srv, made["code"], "B wins")
+        page = b.get(f"/api/players/{g['player']}").json()
+        assert page["kind"] == "account" and page["name"] == "gustav"
+        assert page["ratings"]["kids"]["games"] == 2 and len(page["games"]) == 2
+        # The guest token names nobody now: signed out, it is refused with its reason.
+        with srv.http() as other:  # another browser, signed out
+            r = other.post("/api/quickplay", json={"game": "kids", "players": 2, "name": "Gus",
+                                                   "player_token": g["player_token"]})  # fmt: skip
+        assert r.status_code == 400 and "player token" in r.json()["message"]
+        assert b.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+        assert b.get(f"/api/players/{g['player']}").status_code == 404
+        board = b.get("/api/leaderboard", params={"family": "kids"}).json()["players"]
+        assert all(row["player"] != g["player"] for row in board)
