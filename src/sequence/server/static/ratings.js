@@ -23,6 +23,23 @@ function familyOf(config) {
 function me() {
   try { return JSON.parse(localStorage.getItem("seq.player") || "null"); } catch (e) { return null; }
 }
+const signedIn = () => typeof account !== "undefined" && account.me.signed_in; // account.js
+/* This browser's player id: the signed-in account's, else the guest's. */
+function myId() {
+  if (signedIn()) return rated.account || null;
+  const p = me();
+  return p ? p.id : null;
+}
+/* Who this browser plays as, checked with the server: the account's player when signed in;
+   a guest player that became an account's (its owner signed up) is no longer this browser's. */
+async function syncPlayer() {
+  try {
+    if (signedIn()) { rated.account = (await api("GET", "/api/players/me")).player; return; }
+    rated.account = null;
+    const p = me();
+    if (p && (await api("GET", `/api/players/${p.id}`)).kind !== "guest") localStorage.removeItem("seq.player");
+  } catch (e) { if (me() && /\b404\b|no player/.test(e.message)) localStorage.removeItem("seq.player"); }
+}
 /* This browser's player, made on first need. */
 async function ensurePlayer(name) {
   const p = me();
@@ -71,6 +88,7 @@ function quickPlayPanel() {
         player_token: p && p.token ? p.token : null,
       });
       if (r.player_token) localStorage.setItem("seq.player", JSON.stringify({ id: r.player, token: r.player_token }));
+      if (signedIn()) rated.account = r.player;
       waiting(r.ticket);
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
@@ -108,20 +126,23 @@ function ratedOption() {
 async function ratedCreateFields(name) {
   const box = $("#rated");
   if (!box || !box.checked) return {};
-  const p = await ensurePlayer(name);
-  return { rated: true, player_token: p.token };
+  return { rated: true, player_token: await playerToken(name) };
+}
+/* The token a rated seat is taken with: signed in, the account is the player (a guest token
+   this browser holds is sent so that its games become the account's); else this guest's. */
+async function playerToken(name) {
+  if (signedIn()) { const p = me(); return p && p.token ? p.token : null; }
+  return (await ensurePlayer(name)).token;
 }
 /* What a join adds at a rated table. */
 async function ratedJoinFields(m, name) {
   if (!m.table.rated) return {};
-  const p = await ensurePlayer(name);
-  return { player_token: p.token };
+  return { player_token: await playerToken(name) };
 }
 
 /* ---- the end of a rated game: the change of this player's rating ---------------------------- */
 function ratingChange(m) {
-  const p = me();
-  if (!m.table.rated || !p || m.you.seat === null) return null;
+  if (!m.table.rated || m.you.seat === null || (!signedIn() && !me())) return null;
   const code = m.table.code;
   rated.change = rated.change || {};
   const box = h("p", { id: "rating-change", "aria-live": "polite" });
@@ -131,7 +152,7 @@ function ratingChange(m) {
     if (!c || !c.now) return;
     el.innerHTML = "";
     el.append(t("Your rating: {before} → {rating}", { before: c.before.toFixed(1), rating: c.now.rating.toFixed(1) }),
-    " ", provisionalMark(c.now), " ", h("a", { href: `/p/${p.id}`, id: "my-page", onclick: (e) => { e.preventDefault(); go(`/p/${p.id}`); } }, t("Your page")));
+    " ", provisionalMark(c.now), " ", h("a", { href: `/p/${c.id}`, id: "my-page", onclick: (e) => { e.preventDefault(); go(`/p/${c.id}`); } }, t("Your page")));
   };
   if (!rated.change[code]) {
     rated.change[code] = {};
@@ -139,10 +160,13 @@ function ratingChange(m) {
     // The ratings move just after the end: ask until this game is in the player's history.
     const look = async (tries) => {
       try {
-        const page = await api("GET", `/api/players/${p.id}`);
+        if (signedIn() && !rated.account) await syncPlayer();
+        const id = myId();
+        if (!id) throw new Error("no player"); // i18n: ignore (never shown)
+        const page = await api("GET", `/api/players/${id}`);
         const hist = page.history[family] || [];
         if (page.games.some((g) => g.code === code && g.rated) && hist.length) {
-          rated.change[code] = { now: page.ratings[family], before: hist[hist.length - 1].before };
+          rated.change[code] = { id, now: page.ratings[family], before: hist[hist.length - 1].before };
           show();
           return;
         }
@@ -245,8 +269,8 @@ async function playerPage(id) {
 
 /* Links to the leaderboard and this browser's page, for the lobby. */
 function ratingsLinks() {
-  const p = me();
   const link = (href, text, id) => h("a", { href, id, onclick: (e) => { e.preventDefault(); go(href); } }, text);
-  return h("p", { class: "actions" }, link("/leaderboard", t("Leaderboard"), "to-leaderboard"),
-    p ? link(`/p/${p.id}`, t("Your page"), "to-my-page") : null);
+  const box = h("p", { class: "actions", id: "ratings-links" }, link("/leaderboard", t("Leaderboard"), "to-leaderboard"));
+  syncPlayer().then(() => { const id = myId(); if (id) box.append(" ", link(`/p/${id}`, t("Your page"), "to-my-page")); });
+  return box;
 }
