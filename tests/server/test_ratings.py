@@ -214,6 +214,29 @@ def test_teams_draws_and_three_sides(server: ServerThread) -> None:
     _teams_and_three_sides(server)
 
 
+def test_a_seat_given_away_in_the_lobby_is_rated_as_its_new_player(server: ServerThread) -> None:
+    with server.http() as http:
+        ann, bob, cid = (guest(http, n) for n in ("Ann", "Bob", "Cid"))
+        made = post(http, "/api/tables", {"game": "kids", "players": 2, "rated": True,
+                                          "clock": "casual", "name": "Ann",
+                                          "player_token": ann["player_token"]})  # fmt: skip
+        code = made["code"]
+        post(http, f"/api/tables/{code}/join", {"name": "Bob", "player_token": bob["player_token"]})
+        # Bob left: the host opens his seat again, Cid takes it, then the host gives it to a
+        # bot and back to Cid: Cid is rated for it, Bob is not.
+        for level in (None, "hard", None):
+            post(http, f"/api/tables/{code}/seats/1/bot",
+                 {"host_token": made["host_token"], "level": level})  # fmt: skip
+            if level is None:
+                post(http, f"/api/tables/{code}/join",
+                     {"name": "Cid", "player_token": cid["player_token"]})  # fmt: skip
+        finish_by_hand(server, code, "B wins")
+        cid_r = rating_of(http, cid["player"], "kids")
+        assert cid_r is not None and cid_r["mu"] > 25
+        assert rating_of(http, bob["player"], "kids") is None
+        assert http.get(f"/api/players/{bob['player']}").json()["games"] == []
+
+
 def test_unrated_tables_move_no_rating(server: ServerThread) -> None:
     with server.http() as http:
         me = guest(http, "Ann")

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..bots.levels import LEVELS
 from ..engine import Config, ConfigError, make_config
 from ..i18n import N_
 from . import access
@@ -62,6 +63,8 @@ def _quick_clock() -> TimeControl:
 
 QUICK_CLOCK = _quick_clock()
 """The clock of a quick-play table (a rated game has one): ``casual``, 2 minutes a turn."""
+KEPT = 3600.0
+"""Seconds a seated or cancelled ticket is kept (its holder may still ask after it)."""
 STALE = 15.0
 """Seconds without a word from a ticket's holder after which the ticket is dropped."""
 
@@ -205,6 +208,14 @@ class Matchmaker:
             for t in waiting:
                 if (at - _utc(t.seen_at)).total_seconds() > STALE:
                     t.status = "cancelled"
+            # Tickets long over are no one's business any more (their seats are the tables').
+            session.execute(
+                delete(TicketRow).where(
+                    TicketRow.pool == pick.pool,
+                    TicketRow.status != "waiting",
+                    TicketRow.created_at < at - timedelta(seconds=KEPT),
+                )
+            )
             waiting = [t for t in waiting if t.status == "waiting"]
             codes = []
             players = pick.config.players
@@ -276,8 +287,6 @@ class Matchmaker:
             .join(RatingRow, RatingRow.player_id == PlayerRow.id)
             .where(PlayerRow.kind == "bot", RatingRow.family == family)
         ).all()
-        from ..bots.levels import LEVELS
-
         rated = [(abs(m - mu), str(b)) for b, m in rows if b in LEVELS]
         return min(rated)[1] if rated else "medium"
 

@@ -203,9 +203,18 @@ class PlayerBook:
     # --- seats ---------------------------------------------------------------------------------
 
     def seat(self, table_id: int, seat: int, player_id: int) -> None:
-        """Record that ``player_id`` took ``seat`` at the table."""
+        """Record that ``player_id`` took ``seat`` at the table (in place of whoever took it
+        before and left it: the host may open a lobby's seat again)."""
         with self._sessions.begin() as session:
-            session.add(TablePlayerRow(table_id=table_id, seat=seat, player_id=player_id))
+            row = session.scalars(
+                select(TablePlayerRow).where(
+                    TablePlayerRow.table_id == table_id, TablePlayerRow.seat == seat
+                )
+            ).one_or_none()
+            if row is None:
+                session.add(TablePlayerRow(table_id=table_id, seat=seat, player_id=player_id))
+            else:
+                row.player_id = player_id
 
     def seated(self, table_id: int) -> dict[int, int]:
         """The player of each seat that was taken with a player, by seat."""
@@ -262,7 +271,9 @@ class PlayerBook:
             seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)).all()
             owner: dict[int, int] = {}
             for s in seats:
-                if s.seat in people:
+                # The person who took the seat, while they hold it (a seat the host gave to a bot
+                # in the lobby lost its token; one resigned to a bot in play kept it).
+                if s.seat in people and s.token_hash:
                     owner[s.seat] = people[s.seat]
                 elif s.bot:
                     owner[s.seat] = self._bot(session, s.bot).id
@@ -368,15 +379,21 @@ class PlayerBook:
             versus: dict[str, dict[str, int]] = {}
             for t in tables:
                 config = config_from_dict(json.loads(t.config))
-                seat = my_seats[t.id][0]
+                seats = session.scalars(select(SeatRow).where(SeatRow.table_id == t.id)).all()
+                # A person's seat is theirs while they hold its token (a lobby seat the host
+                # gave to a bot lost it; a seat resigned to a bot kept it).
+                held = {s.seat for s in seats if (t.id, s.seat) in people and s.token_hash}
+                played = [x for x in my_seats[t.id] if x in held]
+                if not played:
+                    continue
+                seat = played[0]
                 team = config.team_of(seat)
                 winner = winner_of(t.result)
                 outcome = "draw" if winner is None else "win" if winner == team else "loss"
-                seats = session.scalars(select(SeatRow).where(SeatRow.table_id == t.id)).all()
                 levels = {
                     s.bot
                     for s in seats
-                    if s.bot and (t.id, s.seat) not in people and config.team_of(s.seat) != team
+                    if s.bot and s.seat not in held and config.team_of(s.seat) != team
                 }
                 for level in sorted(levels):
                     tally = versus.setdefault(level, {"win": 0, "draw": 0, "loss": 0})

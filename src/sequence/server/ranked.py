@@ -15,6 +15,7 @@ import asyncio
 import logging
 from typing import Any
 
+from ..engine import Config
 from ..i18n import N_
 from .accounts import Owner
 from .errors import RequestError
@@ -68,7 +69,7 @@ class Ranked:
     @staticmethod
     def check_create(
         rated: bool,
-        config: Any,
+        config: Config,
         clock: TimeControl | None,
         bots: list[str | None],
         bot_level: str | None,
@@ -97,7 +98,8 @@ class Ranked:
         if player is None:
             raise _needs_player()
         seated = await self.store.run(self.book.seated, table.id)
-        if player.id in seated.values():
+        holding = {pid for seat, pid in seated.items() if table.seats[seat].kind == "human"}
+        if player.id in holding:
             raise RequestError(
                 "bad_message", N_("you already have a seat at this rated table"), 409
             )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from ..bots.levels import LEVELS
 from ..engine import OPTIONS, TEAM_LETTERS, Config
 from ..i18n import N_
 from .errors import RequestError
@@ -119,8 +120,6 @@ def _option(config: Config, name: str) -> object:
 
 def check_rated_bot(level: str | None) -> None:
     """Refuse a bot at a rated table that is not one of the rated levels."""
-    from ..bots.levels import LEVELS
-
     if level is not None and level not in LEVELS:
         raise RequestError(
             "bad_message",
