@@ -5,6 +5,7 @@ a player's page with its chart."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -19,6 +20,13 @@ from .test_accounts_browser import sign
 from .test_browser import act, state
 
 pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("SEQUENCE_SHOTS")
+"""A folder to save the docs' screenshots in (``SEQUENCE_SHOTS=docs/img``)."""
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
 
 
 @pytest.fixture
@@ -78,12 +86,14 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
         page.wait_for_selector("#player-page svg.rating-chart")
         assert page.inner_text("#player-page h2") == name
         assert page.locator("#player-games a").first.get_attribute("href") == f"/replay/{code}"
+        shot(page, "web-player.png")
     # The leaderboard of Kids lists both, provisional, beside the bots.
     a.goto(url + "/leaderboard?family=kids")
     a.wait_for_selector("#leaders")
     board = a.inner_text("#leaders")
     assert names[0] in board and names[1] in board and "provisional" in board
     assert a.locator('#leaders tr[data-kind="bot"]').count() == 3
+    shot(a, "web-leaderboard.png")
 
 
 def test_quick_play_seats_two_waiting_players_then_bots_after_the_wait(
@@ -101,6 +111,9 @@ def test_quick_play_seats_two_waiting_players_then_bots_after_the_wait(
     a.click("#qp-start")
     a.wait_for_selector("#qp-status")
     assert "Waiting for players" in a.inner_text("#qp-status")
+    a.wait_for_function("() => /bots in/.test(document.querySelector('#qp-status').textContent)")
+    if SHOTS:
+        a.locator("#quick-play").screenshot(path=os.path.join(SHOTS, "web-quickplay.png"))
     b.click("#qp-start")
     code_a, code_b = table_code(a), table_code(b)
     assert code_a == code_b

@@ -1,9 +1,9 @@
-/* Ratings and quick play (the server's ratings.py, matchmaking.py, players.py): the quick-play
+/* Ratings and quick play (the server ratings.py, matchmaking.py, players.py): the quick-play
    panel with its wait and its "waiting…" state, the "Rated" choice of the create form, the
-   leaderboard (/leaderboard), a player's page (/p/ID) with the rating history drawn as an inline
-   SVG chart, and a rated game's rating change at its end.
-   This browser's player is a secret player token in localStorage (seq.player), made on first
-   need by POST /api/players: a guest's ratings follow it, no account needed.
+   leaderboard (/leaderboard), a player page (/p/ID) with the rating history drawn as an inline
+   SVG chart, and a rated game, the rating change at its end.
+   This browsers player is a secret player token in localStorage (seq.player), made on first
+   need by POST /api/players: a guest ratings follow it, no account needed.
    Loaded before app.js; h(), t(), tn(), api(), go(), remember() come from it, used at call time. */
 "use strict"; // i18n: ignore (a directive)
 
@@ -24,14 +24,14 @@ function me() {
   try { return JSON.parse(localStorage.getItem("seq.player") || "null"); } catch (e) { return null; }
 }
 const signedIn = () => typeof account !== "undefined" && account.me.signed_in; // account.js
-/* This browser's player id: the signed-in account's, else the guest's. */
+/* This browsers player id: the signed-in account, else the guest. */
 function myId() {
   if (signedIn()) return rated.account || null;
   const p = me();
   return p ? p.id : null;
 }
-/* Who this browser plays as, checked with the server: the account's player when signed in;
-   a guest player that became an account's (its owner signed up) is no longer this browser's. */
+/* Who this browser plays as, checked with the server: the account player when signed in;
+   a guest player that became an account (its owner signed up) is no longer this browsers. */
 async function syncPlayer() {
   try {
     if (signedIn()) { rated.account = (await api("GET", "/api/players/me")).player; return; }
@@ -40,7 +40,7 @@ async function syncPlayer() {
     if (p && (await api("GET", `/api/players/${p.id}`)).kind !== "guest") localStorage.removeItem("seq.player");
   } catch (e) { if (me() && /\b404\b|no player/.test(e.message)) localStorage.removeItem("seq.player"); }
 }
-/* This browser's player, made on first need. */
+/* This browsers player, made on first need. */
 async function ensurePlayer(name) {
   const p = me();
   if (p && p.token) return p;
@@ -53,7 +53,7 @@ function ratingText(r) {
   return t("{rating} (μ {mu} ± {sigma})", { rating: r.rating.toFixed(1), mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1) });
 }
 function provisionalMark(r) {
-  return r.provisional ? h("span", { class: "badge provisional" }, t("provisional")) : null;
+  return r.provisional ? h("span", { class: ["badge", "provisional"] }, t("provisional")) : null;
 }
 
 /* ---- quick play --------------------------------------------------------------------------- */
@@ -115,21 +115,21 @@ function quickPlayPanel() {
   idle();
   return panel;
 }
-/* Leaving the lobby stops a wait's polling (the server drops a ticket nobody asks after). */
+/* Leaving the lobby stops a waits polling (the server drops a ticket nobody asks after). */
 function stopWaiting() { if (rated.waiting) clearInterval(rated.waiting); rated.waiting = null; }
 
 /* ---- the create form: rated or not -------------------------------------------------------- */
 function ratedOption() {
   return h("label", {}, h("input", { type: "checkbox", id: "rated" }), t("Rated (needs a turn clock; the usual rules)"));
 }
-/* What a create request adds when the game is rated: the creator's player. */
+/* What a create request adds when the game is rated: the creators player. */
 async function ratedCreateFields(name) {
   const box = $("#rated");
   if (!box || !box.checked) return {};
   return { rated: true, player_token: await playerToken(name) };
 }
 /* The token a rated seat is taken with: signed in, the account is the player (a guest token
-   this browser holds is sent so that its games become the account's); else this guest's. */
+   this browser holds is sent so that its games become the account); else this guest. */
 async function playerToken(name) {
   if (signedIn()) { const p = me(); return p && p.token ? p.token : null; }
   return (await ensurePlayer(name)).token;
@@ -140,7 +140,7 @@ async function ratedJoinFields(m, name) {
   return { player_token: await playerToken(name) };
 }
 
-/* ---- the end of a rated game: the change of this player's rating ---------------------------- */
+/* ---- the end of a rated game: the change of this player rating ---------------------------- */
 function ratingChange(m) {
   if (!m.table.rated || m.you.seat === null || (!signedIn() && !me())) return null;
   const code = m.table.code;
@@ -157,7 +157,7 @@ function ratingChange(m) {
   if (!rated.change[code]) {
     rated.change[code] = {};
     const family = familyOf(m.table.config);
-    // The ratings move just after the end: ask until this game is in the player's history.
+    // The ratings move just after the end: ask until this game is in the history of the player.
     const look = async (tries) => {
       try {
         if (signedIn() && !rated.account) await syncPlayer();
@@ -203,7 +203,7 @@ async function leaderboardPage(family) {
   } catch (e) { panel.append(h("div", { class: "error" }, e.message)); }
 }
 
-/* ---- a player's page ---------------------------------------------------------------------- */
+/* ---- a player page ---------------------------------------------------------------------- */
 /* The rating history as a line chart in SVG (no script library): one point per rated game. */
 function historyChart(points) {
   const W = 560, H = 200, P = 32;
@@ -267,7 +267,7 @@ async function playerPage(id) {
   } catch (e) { panel.append(h("div", { class: "error" }, e.message)); }
 }
 
-/* Links to the leaderboard and this browser's page, for the lobby. */
+/* Links to the leaderboard and this browsers page, for the lobby. */
 function ratingsLinks() {
   const link = (href, text, id) => h("a", { href, id, onclick: (e) => { e.preventDefault(); go(href); } }, text);
   const box = h("p", { class: "actions", id: "ratings-links" }, link("/leaderboard", t("Leaderboard"), "to-leaderboard"));
