@@ -74,7 +74,9 @@ function quickPlayPanel() {
     h("p", {}, t("Play a rated game now with people of a similar rating; if nobody comes in time, bots of a fitting level take the other seats.")),
     err, h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel),
     h("label", {}, t("Wait for people"), waitSel), box);
+  const lock = (on) => { for (const sel of [gameSel, playersSel, waitSel]) sel.disabled = on; };
   function idle() {
+    lock(false);
     box.innerHTML = "";
     box.append(h("button", { class: "primary", id: "qp-start", onclick: start }, t("Play now")));
   }
@@ -94,6 +96,7 @@ function quickPlayPanel() {
   }
   function waiting(ticket) {
     const status = h("p", { id: "qp-status" }, t("Waiting for players…"));
+    lock(true); // what the wait is for is chosen: cancel to choose again
     box.innerHTML = "";
     box.append(status, h("button", { id: "qp-cancel", onclick: async () => {
       stop();
@@ -246,7 +249,9 @@ async function playerPage(id) {
       const sec = h("section", { class: "family", "data-family": f }, h("h3", {}, familyName(f)),
         h("p", {}, t("Rating"), ": ", h("b", { class: "rating" }, ratingText(r)), " ", provisionalMark(r) || "", " · ",
           tn("{n} rated game", "{n} rated games", r.games)));
-      if ((page.history[f] || []).length) sec.append(historyChart(page.history[f]));
+      const hist = page.history[f] || [];
+      // The line starts where the first rated game started from.
+      if (hist.length) sec.append(historyChart([{ rating: hist[0].before }, ...hist]));
       panel.append(sec);
     }
     const vs = Object.entries(page.versus_bots);
