@@ -4,6 +4,7 @@ finds it on another device; the account page in French."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -18,6 +19,8 @@ from .test_browser import act, state
 
 pytestmark = pytest.mark.browser
 PASSWORD = "green tea at nine"
+SHOTS = os.environ.get("SEQUENCE_SHOTS")
+"""A folder to save the account page's screenshots in (docs/img)."""
 
 
 @pytest.fixture
@@ -115,6 +118,8 @@ def test_a_guest_signs_up_and_keeps_the_seat_then_finds_it_elsewhere(
     assert after and after != before  # claimed: the account's token replaced the guest's
     guest.wait_for_selector("#account-games td.code")
     assert guest.inner_text("#account-games td.code") == code
+    if SHOTS:
+        guest.screenshot(path=os.path.join(SHOTS, "web-account.png"), full_page=True)
     guest.goto(site.url + f"/t/{code}")
     guest.wait_for_function("() => window.seq.msg && window.seq.msg.view")
     assert state(guest)["you"]["seat"] == 0
