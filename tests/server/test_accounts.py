@@ -286,9 +286,17 @@ def test_requests_from_another_site_are_refused_and_change_nothing(srv: ServerTh
     assert [s["kind"] for s in seats] == ["empty", "empty"]
     r = b.post("/api/account/delete", {"password": PASSWORD}, csrf=False)
     assert r.status_code == 403 and count_accounts(srv) == 1
+    # Behind a proxy that rewrites Host, the forwarded one names the site.
+    r = b.post(
+        f"/api/tables/{code}/join",
+        {"name": "Fay"},
+        headers={"Origin": "https://sequence.example", "X-Forwarded-Host": "sequence.example"},
+    )
+    assert r.status_code == 200
     # The site's own page (same Origin) passes.
     r = b.post(f"/api/tables/{code}/join", {"name": "Fay"}, headers={"Origin": srv.url})
     assert r.status_code == 200
+    assert [s["kind"] for s in b.get(f"/api/tables/{code}").json()["seats"]] == ["human"] * 2
 
 
 # --- rate limits ----------------------------------------------------------------------------------

@@ -151,3 +151,38 @@ def test_the_account_page_is_translated_and_labelled(browser: Any, site: ServerT
     page.wait_for_selector("#signup-form .error")
     assert "caractères" in page.inner_text("#signup-form .error")  # the server's reason, in French
     ctx.close()
+
+
+def test_change_the_password_sign_out_and_delete_from_the_page(
+    browser: Any, site: ServerThread
+) -> None:
+    name = f"cy{secrets.token_hex(3)}"
+    page = browser.new_context().new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # "Delete your account?"
+    sign(page, site.url, "signup", name)
+    page.fill("#old-password", "not my password")
+    page.fill("#new-password", "a new secret phrase")
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#password-form .error")
+    assert "the password is wrong" in page.inner_text("#password-form .error")
+    page.fill("#old-password", PASSWORD)
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#password-form .notice")
+    page.click("#signout")
+    page.wait_for_selector("#create")
+    assert page.inner_text("#account-link") == "Sign in"
+    page.goto(site.url + "/account")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", "a new secret phrase")
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#delete-form")
+    page.fill("#delete-password", "a new secret phrase")
+    page.click("#delete-form button[type=submit]")
+    page.wait_for_selector("#create")
+    page.goto(site.url + "/account")
+    page.wait_for_selector("#signin-form")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", "a new secret phrase")
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#signin-form .error")
+    assert "wrong name or password" in page.inner_text("#signin-form .error")
