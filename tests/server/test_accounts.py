@@ -343,9 +343,10 @@ def test_attempt_limits_hold_across_processes_with_redis(sqlite_url: str) -> Non
     _require_redis(redis)
     limits = AttemptLimits(signin_name=Limit("signin-name", 2, 60))
     name = unique("jo")
+    prefix = unique("sequence-test-")  # never another run's counts
     with (
-        account_server(sqlite_url, redis_url=redis, attempt_limits=limits) as one,
-        account_server(sqlite_url, redis_url=redis, attempt_limits=limits) as two,
+        account_server(sqlite_url, redis=redis, redis_prefix=prefix, attempt_limits=limits) as one,
+        account_server(sqlite_url, redis=redis, redis_prefix=prefix, attempt_limits=limits) as two,
     ):
         a = Browser(one)
         a.sign_up(name)
