@@ -635,6 +635,7 @@ def create_app(
                 await websocket.close(*close)
 
     app.state.hub = hub
+    app.state.accounts = accounts
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
