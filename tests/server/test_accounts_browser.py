@@ -4,6 +4,7 @@ finds it on another device; the account page in French."""
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -18,6 +19,8 @@ from .test_browser import act, state
 
 pytestmark = pytest.mark.browser
 PASSWORD = "green tea at nine"
+SHOTS = os.environ.get("SEQUENCE_SHOTS")
+"""A folder to save the account page's screenshots in (docs/img)."""
 
 
 @pytest.fixture
@@ -115,6 +118,8 @@ def test_a_guest_signs_up_and_keeps_the_seat_then_finds_it_elsewhere(
     assert after and after != before  # claimed: the account's token replaced the guest's
     guest.wait_for_selector("#account-games td.code")
     assert guest.inner_text("#account-games td.code") == code
+    if SHOTS:
+        guest.screenshot(path=os.path.join(SHOTS, "web-account.png"), full_page=True)
     guest.goto(site.url + f"/t/{code}")
     guest.wait_for_function("() => window.seq.msg && window.seq.msg.view")
     assert state(guest)["you"]["seat"] == 0
@@ -146,3 +151,38 @@ def test_the_account_page_is_translated_and_labelled(browser: Any, site: ServerT
     page.wait_for_selector("#signup-form .error")
     assert "caractères" in page.inner_text("#signup-form .error")  # the server's reason, in French
     ctx.close()
+
+
+def test_change_the_password_sign_out_and_delete_from_the_page(
+    browser: Any, site: ServerThread
+) -> None:
+    name = f"cy{secrets.token_hex(3)}"
+    page = browser.new_context().new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # "Delete your account?"
+    sign(page, site.url, "signup", name)
+    page.fill("#old-password", "not my password")
+    page.fill("#new-password", "a new secret phrase")
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#password-form .error")
+    assert "the password is wrong" in page.inner_text("#password-form .error")
+    page.fill("#old-password", PASSWORD)
+    page.click("#password-form button[type=submit]")
+    page.wait_for_selector("#password-form .notice")
+    page.click("#signout")
+    page.wait_for_selector("#create")
+    assert page.inner_text("#account-link") == "Sign in"
+    page.goto(site.url + "/account")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", "a new secret phrase")
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#delete-form")
+    page.fill("#delete-password", "a new secret phrase")
+    page.click("#delete-form button[type=submit]")
+    page.wait_for_selector("#create")
+    page.goto(site.url + "/account")
+    page.wait_for_selector("#signin-form")
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", "a new secret phrase")
+    page.click("#signin-form button[type=submit]")
+    page.wait_for_selector("#signin-form .error")
+    assert "wrong name or password" in page.inner_text("#signin-form .error")

@@ -284,7 +284,9 @@ class AccountService:
         return Response(
             protocol.dumps({"name": account.name, "games": out}),
             media_type="application/json",
-            headers={"Content-Disposition": 'attachment; filename="sequence-games.json"'},
+            headers={
+                "Content-Disposition": 'attachment; filename="sequence-games.json"'  # i18n: ignore
+            },
         )
 
     async def claim(self, request: Request, body: Claim) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from .models import Answer, EventInfo, Request
 
-_PASSWORD = 4096
+_PASSWORD = 1024
 
 
 class NoFields(Request):

@@ -55,13 +55,15 @@ RIGHT_TO_LEFT: Final = frozenset({"R", "AL", "RLE", "RLO", "RLI", "LRE", "LRO", 
 """Unicode bidirectional classes refused in names: right-to-left letters and every embedding,
 override and isolate control."""
 
-COMMON_PASSWORDS: Final = frozenset(
-    """password password1 password123 passw0rd 12345678 123456789 1234567890 0123456789
-    87654321 11111111 00000000 qwertyui qwerty123 qwertyuiop 1q2w3e4r 1q2w3e4r5t asdfghjk
-    asdfghjkl zxcvbnm1 iloveyou letmein1 welcome1 sunshine princess football baseball
-    superman trustno1 dragon12 monkey12 abc12345 abcd1234 admin123 changeme starwars
-    whatever computer sequence sequence1 sequence123""".split()
+_COMMON = (
+    "password password1 password123 passw0rd 12345678 123456789"  # i18n: ignore
+    " 1234567890 0123456789 87654321 11111111 00000000 qwertyui qwerty123 qwertyuiop"
+    " 1q2w3e4r 1q2w3e4r5t asdfghjk"
+    " asdfghjkl zxcvbnm1 iloveyou letmein1 welcome1 sunshine princess football baseball"
+    " superman trustno1 dragon12 monkey12 abc12345 abcd1234 admin123 changeme starwars"
+    " whatever computer sequence sequence1 sequence123"
 )
+COMMON_PASSWORDS: Final = frozenset(_COMMON.split())
 """Passwords refused whatever else they are (compared case-folded): the most used ones, and
 this game's name."""
 

@@ -266,8 +266,9 @@ def create_app(
     join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
     quickplay_min_wait: float = WAITS[0],
+    redis: str | None = None,
+    redis_prefix: str = "sequence",
     passwords: Passwords | None = None,
-    redis_url: str | None = None,
     attempt_limits: AttemptLimits | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
@@ -277,9 +278,10 @@ def create_app(
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
     bot; ``quickplay_min_wait``: the shortest wait for quick play a player may choose;
-    ``passwords``: the account passwords' Argon2id hasher (default: argon2-cffi's
-    parameters); ``redis_url``: the Redis that counts sign-up and sign-in attempts for every
-    server process (default: counted in this process); ``attempt_limits``: how many.
+    ``redis``: the Redis URL shared by every server process (``sequence serve --redis``),
+    where sign-up and sign-in attempts are counted (``None``: in this process), under keys
+    starting with ``redis_prefix``; ``passwords``: the account passwords' Argon2id hasher
+    (default: argon2-cffi's parameters); ``attempt_limits``: how many attempts.
     """
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst)
@@ -292,7 +294,9 @@ def create_app(
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
         state["hub"] = hub
         state["ranked"] = Ranked(hub, min_wait=quickplay_min_wait)
-        counter: Counter = RedisCounter.from_url(redis_url) if redis_url else MemoryCounter()
+        counter: Counter = (
+            RedisCounter.from_url(redis, f"{redis_prefix}:attempts:") if redis else MemoryCounter()
+        )
         state["accounts"] = AccountService(
             store,
             hub,
@@ -662,6 +666,7 @@ def create_app(
                 await websocket.close(*close)
 
     app.state.hub = hub
+    app.state.accounts = accounts
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 

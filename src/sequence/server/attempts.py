@@ -84,11 +84,12 @@ class RedisCounter:
         self.prefix = prefix
 
     @classmethod
-    def from_url(cls, url: str) -> RedisCounter:
-        """A counter on the Redis at ``url`` (``redis://host:port/db``)."""
+    def from_url(cls, url: str, prefix: str = "sequence:attempts:") -> RedisCounter:
+        """A counter on the Redis at ``url`` (``redis://host:port/db``), its keys starting
+        with ``prefix``."""
         from redis.asyncio import Redis
 
-        return cls(Redis.from_url(url))
+        return cls(Redis.from_url(url), prefix)
 
     async def add(self, key: str, window: float) -> tuple[int, float]:
         name = self.prefix + key

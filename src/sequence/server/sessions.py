@@ -99,19 +99,24 @@ def cross_site() -> RequestError:
 
 def check_same_site(request: HTTPConnection) -> None:
     """Refuse a request a browser sent from another site's page: its ``Sec-Fetch-Site`` says
-    ``cross-site``, or its ``Origin`` is not this server (as the request's ``Host`` names it).
-    A request without either (curl, a script) is not a browser's and passes."""
+    ``cross-site``, or its ``Origin`` is not this server (as the request's ``Host`` names it,
+    or behind a proxy that rewrites ``Host``, its ``X-Forwarded-Host``: a page of another site
+    cannot set that header without a CORS preflight this server never grants). A request
+    without either (curl, a script) is not a browser's and passes."""
     if request.headers.get("sec-fetch-site", "").lower() == "cross-site":
         raise cross_site()
     origin = request.headers.get("origin")
     if origin is None:
         return
-    host = request.headers.get("host", "")
+    hosts = {
+        request.headers.get("host", "").lower(),
+        request.headers.get("x-forwarded-host", "").split(",")[0].strip().lower(),
+    } - {""}
     try:
-        netloc = urlsplit(origin).netloc
+        netloc = urlsplit(origin).netloc.lower()
     except ValueError:
         netloc = ""
-    if origin == "null" or not netloc or netloc.lower() != host.lower():
+    if origin == "null" or not netloc or netloc not in hosts:
         raise cross_site()
 
 

@@ -5,6 +5,7 @@
 "use strict"; // i18n: ignore (a directive)
 
 const account = (() => {
+  const PANEL = "panel account"; // i18n: ignore (class names)
   const me = { signed_in: false, name: null, csrf: null };
 
   function adopt(info) {
@@ -68,7 +69,7 @@ const account = (() => {
   }
 
   function signInPage() {
-    app.append(h("section", { class: "panel account" },
+    app.append(h("section", { class: PANEL },
       form("signin-form", t("Sign in"), [
         field("signin-name", t("User name"), "text", "username"),
         field("signin-password", t("Password"), "password", "current-password"),
@@ -92,7 +93,7 @@ const account = (() => {
     if (!me.signed_in) return signInPage();
     const games = h("section", { class: "panel", id: "account-games" }, h("h2", {}, t("Your games")));
     app.append(
-      h("section", { class: "panel account" },
+      h("section", { class: PANEL },
         h("h2", {}, t("Signed in as {name}", { name: me.name })),
         h("div", { class: "actions" },
           h("a", { class: "button", id: "export", href: "/api/account/export", download: "sequence-games.json" }, t("Export my games")),
@@ -100,7 +101,7 @@ const account = (() => {
             await api("POST", "/api/account/signout", {}); adopt({ signed_in: false }); go("/");
           } }, t("Sign out")))),
       games,
-      h("section", { class: "panel account" },
+      h("section", { class: PANEL },
         form("password-form", t("Change password"), [
           field("old-password", t("Current password"), "password", "current-password"),
           field("new-password", t("New password"), "password", "new-password"),

@@ -345,7 +345,7 @@ function seatLabel(m, s) {
   const seat = m.table.seats[s];
   // A seated bot is named after its level (translated); a stand-in keeps the player's name.
   // A deleted account's seats keep their games under one translated name.
-  const name = seat.name === "deleted player" ? t("deleted player") : seat.name;
+  const name = seat.name === "deleted player" ? t("deleted player") : seat.name; // i18n: ignore (the stored marker)
   const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : name || t("Open seat");
   return seat.kind === "bot" ? t("{name} (bot)", { name: who }) : who;
 }
