@@ -216,6 +216,8 @@ class Hub:
                 event = None
             else:
                 level = table_level(table) if level is None else check_level(level)
+                if table.rated:  # a stand-in plays for a rated seat: one of the rated levels
+                    check_rated_bot(level)
                 if target.kind == "human" and target.connections > 0:
                     raise RequestError(
                         "bad_message", N_("the player of seat {n} is here"), 409, n=seat
