@@ -113,12 +113,14 @@ class Matchmaker:
         """The shortest wait a player may choose (tests use less than :data:`WAITS`)."""
 
     def check_wait(self, wait: int) -> float:
-        """The wait a player chose, if it is one offered."""
-        if wait not in WAITS and not (self.min_wait <= wait <= WAITS[-1]):
+        """The wait a player chose, if it is within what is offered (the page offers
+        :data:`WAITS`)."""
+        if not self.min_wait <= wait <= WAITS[-1]:
             raise RequestError(
                 "bad_message",
-                N_("wait is one of {waits} seconds"),
-                waits=", ".join(map(str, WAITS)),
+                N_("wait is {low} to {high} seconds"),
+                low=f"{self.min_wait:g}",
+                high=WAITS[-1],
             )
         return float(wait)
 

@@ -364,12 +364,19 @@ class PlayerBook:
             my_seats: dict[int, list[int]] = defaultdict(list)
             for r in mine:
                 my_seats[r.table_id].append(r.seat)
+            account_seats: set[tuple[int, int]] = set()
+            if player.account_id is not None:  # and every seat the account took, rated or not
+                for s in session.scalars(
+                    select(SeatRow).where(SeatRow.account_id == player.account_id)
+                ):
+                    my_seats[s.table_id].append(s.seat)
+                    account_seats.add((s.table_id, s.seat))
             tables = session.scalars(
                 select(TableRow)
                 .where(TableRow.id.in_(list(my_seats)), TableRow.status == "finished")
                 .order_by(TableRow.finished_at.desc(), TableRow.id.desc())
             ).all()
-            people = {
+            people = account_seats | {
                 (r.table_id, r.seat)
                 for r in session.scalars(
                     select(TablePlayerRow).where(TablePlayerRow.table_id.in_(list(my_seats)))

@@ -125,11 +125,11 @@ function stopWaiting() { if (rated.waiting) clearInterval(rated.waiting); rated.
 function ratedOption() {
   return h("label", {}, h("input", { type: "checkbox", id: "rated" }), t("Rated (needs a turn clock; the usual rules)"));
 }
-/* What a create request adds when the game is rated: the creators player. */
+/* What a create request adds: the creator sits as this browser player (whose page lists the
+   game), and whether the game is rated. */
 async function ratedCreateFields(name) {
   const box = $("#rated");
-  if (!box || !box.checked) return {};
-  return { rated: true, player_token: await playerToken(name) };
+  return { rated: !!(box && box.checked), player_token: await playerToken(name) };
 }
 /* The token a rated seat is taken with: signed in, the account is the player (a guest token
    this browser holds is sent so that its games become the account); else this guest. */
@@ -137,9 +137,8 @@ async function playerToken(name) {
   if (signedIn()) { const p = me(); return p && p.token ? p.token : null; }
   return (await ensurePlayer(name)).token;
 }
-/* What a join adds at a rated table. */
+/* What a join adds: the seat is taken as this browser player (a rated table needs one). */
 async function ratedJoinFields(m, name) {
-  if (!m.table.rated) return {};
   return { player_token: await playerToken(name) };
 }
 
