@@ -531,7 +531,7 @@ function renderTable() {
   const status = h("section", { class: "panel", id: "status" });
   if (o) {
     status.append(endPanel(m)); // glance.js: who won, which sequences, how long, what next
-    const change = ratingChange(m); // ratings.js: a rated game's change of this player's rating
+    const change = ratingChange(m); // ratings.js: how a rated game moved the rating of this player
     if (change) status.append(change);
   } else {
     const actor = v.to_move;
