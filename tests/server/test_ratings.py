@@ -117,6 +117,19 @@ def test_rated_tables_refused_without_a_clock_or_with_other_rules(server: Server
             json={"host_token": ok["host_token"], "level": "random"},
         )
         assert r.status_code == 400 and "bot levels" in r.json()["message"]
+        # In play too: a bot standing in for an away player is one of the levels.
+        post(http, f"/api/tables/{ok['code']}/start", {"host_token": ok["host_token"]})
+        for level in ("mcts", None):
+            r = http.post(
+                f"/api/tables/{ok['code']}/seats/0/bot",
+                json={"host_token": ok["host_token"], "level": level},
+            )
+            if level == "mcts":
+                assert r.status_code == 400 and "bot levels" in r.json()["message"]
+            else:
+                assert r.status_code == 200 and r.json()["bot"] == "medium"
+        r = http.get("/api/leaderboard", params={"family": "chess"})
+        assert r.status_code == 400 and "classic2" in r.json()["message"]
 
 
 def _rated_against_bot_resigned(srv: ServerThread) -> None:
