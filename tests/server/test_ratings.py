@@ -428,3 +428,53 @@ def test_a_signed_in_account_is_rated_keeps_its_guest_games_and_deletes_its_rati
         assert b.get(f"/api/players/{g['player']}").status_code == 404
         board = b.get("/api/leaderboard", params={"family": "kids"}).json()["players"]
         assert all(row["player"] != g["player"] for row in board)
+
+
+@pytest.mark.postgres
+def test_quickplay_across_two_sequence_serve_processes(tmp_path: Any) -> None:
+    """Two ``sequence serve`` processes on one PostgreSQL database: six players, asking one
+    process and then the other, are seated two to a table, each once."""
+    import os
+    import subprocess
+    import sys
+
+    from .conftest import free_port
+
+    with fresh_postgres() as url:
+        procs, urls = [], []
+        try:
+            for n in range(2):
+                port = free_port()
+                cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port),
+                       "--db", url, "--bot-delay", "0", "--bot-threads"]  # fmt: skip
+                log = (tmp_path / f"serve{n}.log").open("wb")
+                procs.append(subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                                              stdout=subprocess.DEVNULL, stderr=log))  # fmt: skip
+                urls.append(f"http://127.0.0.1:{port}")
+            deadline = time.monotonic() + 60
+            for u in urls:
+                while True:
+                    try:
+                        if httpx.get(f"{u}/api/meta", timeout=1).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                    assert time.monotonic() < deadline, "a server did not start"
+                    time.sleep(0.2)
+            tickets = []
+            for i in range(6):
+                with httpx.Client(base_url=urls[i % 2], timeout=20) as http:
+                    body = {"game": "kids", "players": 2, "wait": 60, "name": f"P{i}"}
+                    tickets.append((i, post(http, "/api/quickplay", body)["ticket"]))
+            tables: dict[str, list[int]] = {}
+            for i, ticket in tickets:
+                with httpx.Client(base_url=urls[(i + 1) % 2], timeout=20) as http:
+                    got = post(http, "/api/quickplay/status", {"ticket": ticket})
+                assert got["status"] == "seated", got
+                tables.setdefault(got["code"], []).append(got["seat"])
+            assert len(tables) == 3 and all(sorted(s) == [0, 1] for s in tables.values())
+        finally:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                p.wait(30)
