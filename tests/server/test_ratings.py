@@ -440,27 +440,34 @@ def test_quickplay_across_two_sequence_serve_processes(tmp_path: Any) -> None:
 
     from .conftest import free_port
 
+    def serve(url: str, n: int) -> tuple[subprocess.Popen[bytes], str]:
+        port = free_port()
+        cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port),
+               "--db", url, "--bot-delay", "0", "--bot-threads"]  # fmt: skip
+        log = tmp_path / f"serve{n}.log"
+        proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                                stdout=subprocess.DEVNULL, stderr=log.open("wb"))  # fmt: skip
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
+                    return proc, f"http://127.0.0.1:{port}"
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.terminate()
+                proc.wait(30)
+                raise AssertionError("the server did not start: " + log.read_text())
+            time.sleep(0.2)
+
     with fresh_postgres() as url:
         procs, urls = [], []
         try:
+            # One after the other: the first brings the new database's schema up to date.
             for n in range(2):
-                port = free_port()
-                cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port),
-                       "--db", url, "--bot-delay", "0", "--bot-threads"]  # fmt: skip
-                log = (tmp_path / f"serve{n}.log").open("wb")
-                procs.append(subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                                              stdout=subprocess.DEVNULL, stderr=log))  # fmt: skip
-                urls.append(f"http://127.0.0.1:{port}")
-            deadline = time.monotonic() + 60
-            for u in urls:
-                while True:
-                    try:
-                        if httpx.get(f"{u}/api/meta", timeout=1).status_code == 200:
-                            break
-                    except httpx.HTTPError:
-                        pass
-                    assert time.monotonic() < deadline, "a server did not start"
-                    time.sleep(0.2)
+                proc, u = serve(url, n)
+                procs.append(proc)
+                urls.append(u)
             tickets = []
             for i in range(6):
                 with httpx.Client(base_url=urls[i % 2], timeout=20) as http:
