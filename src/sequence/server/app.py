@@ -60,6 +60,7 @@ from . import protocol
 from .account_api import AccountService, add_account_routes
 from .accounts import Passwords
 from .attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
+from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RateLimited, RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
@@ -269,13 +270,17 @@ def create_app(
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
+    ``redis``: the Redis URL through which this process shares the tables with the other
+    server processes on the same database (``None``: it is the only one), and where sign-up
+    and sign-in attempts are counted (``None``: in this process); ``redis_prefix`` starts
+    every key and channel it uses there (see :mod:`.cluster`; the attempts' keys start with
+    ``PREFIX:attempts:``).
+
     ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
-    bot; ``redis``: the Redis URL shared by every server process (``sequence serve --redis``),
-    where sign-up and sign-in attempts are counted (``None``: in this process), under keys
-    starting with ``redis_prefix``; ``passwords``: the account passwords' Argon2id hasher
+    bot; ``passwords``: the account passwords' Argon2id hasher
     (default: argon2-cffi's parameters); ``attempt_limits``: how many attempts.
     """
     state: dict[str, Any] = {}
@@ -286,10 +291,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
-        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
+        cluster = RedisCluster(redis, redis_prefix) if redis else None
+        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
+        # The attempt counts use the cluster's Redis connection (one setup; the cluster closes it).
         counter: Counter = (
-            RedisCounter.from_url(redis, f"{redis_prefix}:attempts:") if redis else MemoryCounter()
+            RedisCounter(cluster.redis, f"{redis_prefix}:attempts:") if cluster else MemoryCounter()
         )
         state["accounts"] = AccountService(
             store,
