@@ -328,7 +328,9 @@ def test_redis_lost_and_back() -> None:
         def move(v: int) -> Client:
             st = watchers[a].wait(lambda s: s["version"] == v and s["view"] is not None)
             seat = st["view"]["to_move"]
-            mine = players[seat].wait(lambda s: s["version"] == v)
+            # A player who connected to the other process before it heard of the start was
+            # first sent the lobby (version 0 too): wait for the game.
+            mine = players[seat].wait(lambda s: s["version"] == v and s["view"] is not None)
             players[seat].send(
                 {"type": "move", "move": mine["view"]["legal_moves"][0], "version": v}
             )
