@@ -72,11 +72,14 @@ def test_a_seat_and_the_start_go_to_one_process(tmp_path: Path) -> None:
                 seats=[SeatData(0), SeatData(1)], moves=[],
             )
         )  # fmt: skip
-        assert store.take_seat(table_id, SeatData(0, "Ann", "hash-a"))
-        assert not store.take_seat(table_id, SeatData(0, "Bob", "hash-b"))  # taken meanwhile
+        assert store.take_seats(table_id, [SeatData(0, "Ann", "hash-a")])
+        assert not store.take_seats(table_id, [SeatData(0, "Bob", "hash-b")])  # taken meanwhile
+        # A pass-and-play device's seats: all or none (seat 1 is not kept when 0 is taken).
+        both = [SeatData(1, "Cy", "hash-c"), SeatData(0, "Di", "hash-d")]
+        assert not store.take_seats(table_id, both)
         assert store.begin(table_id)
         assert not store.begin(table_id)  # started meanwhile
-        assert not store.take_seat(table_id, SeatData(1, "Bob", "hash-b"))  # not in the lobby
+        assert not store.take_seats(table_id, [SeatData(1, "Bob", "hash-b")])  # not in the lobby
         data = store.load("NEWONE")
         assert data is not None and [s.name for s in data.seats] == ["Ann", None]
         assert data.status == "playing"

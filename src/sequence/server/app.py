@@ -475,7 +475,7 @@ def create_app(
         clock = check_time_control(body.clock)
         if body.bot_level is not None:
             check_level(body.bot_level)
-        table, host_token, seat_token, seat = await hub().create(
+        table, host_token, seat_token, seat, local = await hub().create(
             config,
             list(body.bots or []),
             body.public,
@@ -483,6 +483,7 @@ def create_app(
             body.seat,
             clock,
             body.bot_level,
+            [(s.seat, s.name) for s in body.local or ()],
             owner,
         )
         return {
@@ -491,6 +492,7 @@ def create_app(
             "host_token": host_token,
             "seat_token": seat_token,
             "seat": seat,
+            "local": [{"seat": n, "seat_token": token} for n, token in local],
         }
 
     @app.get("/api/tables", response_model=OpenTables)
@@ -534,8 +536,14 @@ def create_app(
         _limit(joins, request)
         owner = await accounts().owner(request)
         table = await hub().get(code)
-        seat, token = await hub().join(table, body.seat, body.name, owner)
-        return {"code": table.code, "seat": seat, "seat_token": token}
+        local = [(s.seat, s.name) for s in body.local or ()]
+        seat, token, taken = await hub().join(table, body.seat, body.name, local, owner)
+        return {
+            "code": table.code,
+            "seat": seat,
+            "seat_token": token,
+            "local": [{"seat": n, "seat_token": t} for n, t in taken],
+        }
 
     @app.post(
         "/api/tables/{code}/start",
@@ -743,7 +751,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
             # The table again: an idle lobby may have left memory while this client took its
             # time, and the connection must join the one every request shares.
             table = await hub.get(code)
-            hub.attach(table, conn, token, host)
+            hub.attach(table, conn, token, host, msg.get("local") or ())
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -75,6 +75,56 @@ def clean_name(name: Any) -> str:
     if not shown:
         raise RequestError("bad_message", N_("choose a name"))
     return shown
+
+
+def check_claims(
+    seats: list[Seat], claims: Sequence[tuple[Any, Any]], taken: str, status: int = 400
+) -> list[tuple[int, str]]:
+    """Each (seat, name) of ``claims`` checked: the seat exists, is empty and is named once;
+    the name is cleaned. ``taken`` is the refusal for a seat that is not empty, with
+    ``status``. Nothing changes."""
+    checked: list[tuple[int, str]] = []
+    for seat, name in claims:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
+            raise no_seat(seat, len(seats))
+        if seats[seat].kind != "empty":
+            raise RequestError("bad_message", taken, status, n=seat)
+        if any(seat == n for n, _ in checked):
+            raise RequestError("bad_message", N_("seat {n} is named twice"), n=seat)
+        checked.append((seat, clean_name(name)))
+    return checked
+
+
+def seat_token(owner: Owner | None, host_hash: str, seat: int) -> tuple[str, str, int | None]:
+    """The token of a seat taken at the table whose host hash is ``host_hash``, its hash, and
+    the account it belongs to: ``owner``'s (the same token on every device of theirs), or a
+    fresh guest's token (``owner`` ``None``)."""
+    if owner is None:
+        return *access.new_token(), None
+    return *owner.seat_token(host_hash, seat), owner.account_id
+
+
+def take_seats(
+    seats: list[Seat],
+    claims: Sequence[tuple[Any, Any]],
+    taken: str,
+    status: int = 400,
+    owner: Owner | None = None,
+    host_hash: str = "",
+) -> list[tuple[int, str]]:
+    """Give each (seat, name) of ``claims`` to a person: a token for each, in order.
+    Every claim is checked (:func:`check_claims`) before any seat changes, so a refused
+    request takes none. The first claim is ``owner``'s, the signed-in player's (its token
+    from their account, for the table whose host hash is ``host_hash``); the others (a
+    pass-and-play device's further players) are guests' seats."""
+    tokens = []
+    for i, (seat, shown) in enumerate(check_claims(seats, claims, taken, status)):
+        token, seats[seat].token_hash, seats[seat].account_id = seat_token(
+            owner if i == 0 else None, host_hash, seat
+        )
+        seats[seat].name = shown
+        tokens.append((seat, token))
+    return tokens
 
 
 class Hub:
@@ -144,12 +194,16 @@ class Hub:
         seat: int | None,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
+        local: Sequence[tuple[Any, Any]] = (),
         owner: Owner | None = None,
-    ) -> tuple[Table, str, str | None, int | None]:
-        """Create a table; return it, the host token, and the creator's seat token and seat.
+    ) -> tuple[Table, str, str | None, int | None, list[tuple[int, str]]]:
+        """Create a table; return it, the host token, the creator's seat token and seat, and
+        the seat and token of each seat in ``local``.
 
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
-        whose time ran out; ``owner`` the signed-in creator, whose account the seat is."""
+        whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
+        for pass-and-play: every one is checked before any is taken. ``owner`` is the signed-in
+        creator, whose account the creator's seat is (the ``local`` seats are guests')."""
         if bot_level is not None:
             check_level(bot_level)
         if len(bots) > config.players:
@@ -165,64 +219,75 @@ class Hub:
                 seats[i].bot = check_level(level)
                 seats[i].name = level
         host_token, host_hash = access.new_token()
-        seat_token = None
-        if name is not None:
+        if name is not None and seat is None:
+            wanted = {n for n, _ in local}
+            seat = next((s.seat for s in seats if s.kind == "empty" and s.seat not in wanted), None)
             if seat is None:
-                seat = next((s.seat for s in seats if s.kind == "empty"), None)
-                if seat is None:
-                    raise RequestError(
-                        "bad_message", N_("every seat is a bot: leave one for yourself")
-                    )
-            if not 0 <= seat < config.players:
-                raise no_seat(seat, config.players)
-            if seats[seat].kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is not free"), n=seat)
-            seat_token, seats[seat].token_hash = (
-                access.new_token() if owner is None else owner.seat_token(host_hash, seat)
-            )
-            seats[seat].account_id = None if owner is None else owner.account_id
-            seats[seat].name = clean_name(name)
+                raise RequestError("bad_message", N_("every seat is a bot: leave one for yourself"))
+        claims = [] if name is None else [(seat, name)]
+        tokens = take_seats(
+            seats,
+            [*claims, *local],
+            N_("seat {n} is not free"),
+            400,
+            owner if claims else None,
+            host_hash,
+        )
+        own_token = tokens[0][1] if claims else None
         table = await self.registry.create(
             config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level
         )
         await self._created(table)
-        return table, host_token, seat_token, seat if seat_token else None
+        return table, host_token, own_token, seat if claims else None, tokens[len(claims) :]
 
     async def join(
-        self, table: Table, seat: int | None, name: Any, owner: Owner | None = None
-    ) -> tuple[int, str]:
-        """Take a seat in the lobby; return it and its secret token (``name`` is checked here;
-        ``owner``: the signed-in player, whose account the seat is)."""
-        shown = clean_name(name)
+        self,
+        table: Table,
+        seat: int | None,
+        name: Any,
+        local: Sequence[tuple[Any, Any]] = (),
+        owner: Owner | None = None,
+    ) -> tuple[int, str, list[tuple[int, str]]]:
+        """Take a seat in the lobby; return it, its secret token, and the seat and token of each
+        seat in ``local``: more (seat, name) pairs the same device takes for pass-and-play.
+        Names are checked here; every seat is checked before any is taken, and the database
+        takes them all or none. ``owner`` is the signed-in player, whose account the first seat
+        is unless it holds a seat here already (the ``local`` seats are guests')."""
         async with table.lock:
             await self._sync(table)
             if table.status != "lobby":
                 raise RequestError("bad_message", N_("the game has started: you can watch it"), 409)
             if seat is None:
-                seat = next((s.seat for s in table.seats if s.kind == "empty"), None)
+                wanted = {n for n, _ in local}
+                free = (s.seat for s in table.seats if s.kind == "empty" and s.seat not in wanted)
+                seat = next(free, None)
                 if seat is None:
                     raise RequestError("bad_message", N_("the table is full"), 409)
-            if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise no_seat(seat, len(table.seats))
-            target = table.seats[seat]
-            taken = RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat)
-            if target.kind != "empty":
-                raise taken
-            token, token_hash = (
-                access.new_token() if owner is None else owner.seat_token(table.host_hash, seat)
-            )
-            account_id = None if owner is None else owner.account_id
-            data = SeatData(
-                seat, shown, token_hash, None, False, target.reserve, target.timeouts, account_id
-            )
+            if owner is not None and any(s.account_id == owner.account_id for s in table.seats):
+                # An account has one seat at a table: a signed-in device seating another
+                # player of its own ("Sit here too", pass-and-play) gives them a guest's seat.
+                owner = None
+            taken = N_("seat {n} is taken")
+            claims = check_claims(table.seats, [(seat, name), *local], taken, 409)
+            tokens = [
+                (n, *seat_token(owner if i == 0 else None, table.host_hash, n))
+                for i, (n, _) in enumerate(claims)
+            ]
+            data = [
+                SeatData(n, shown, token_hash, None, False, table.seats[n].reserve,
+                         table.seats[n].timeouts, account_id)
+                for (n, shown), (_, _, token_hash, account_id) in zip(claims, tokens, strict=True)
+            ]  # fmt: skip
             # The database decides between two processes seating two people at once.
-            if not await self.registry.take_seat(table, data):
+            if not await self.registry.take_seats(table, data):
                 await self._sync(table, force=True)
-                raise taken
-            target.name, target.token_hash, target.account_id = shown, token_hash, account_id
+                raise RequestError("bad_message", taken, 409, n=seat)
+            for (n, shown), (_, _, token_hash, account_id) in zip(claims, tokens, strict=True):
+                target = table.seats[n]
+                target.name, target.token_hash, target.account_id = shown, token_hash, account_id
             table.touch()
             self._changed(table)
-            return seat, token
+            return seat, tokens[0][1], [(n, token) for n, token, _, _ in tokens[1:]]
 
     async def set_bot(self, table: Table, seat: int, level: str | None, token: str | None) -> None:
         """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one;
@@ -345,10 +410,21 @@ class Hub:
     # --- connections ----------------------------------------------------------------------------
 
     def attach(
-        self, table: Table, conn: Connection, token: str | None, host_token: str | None
+        self,
+        table: Table,
+        conn: Connection,
+        token: str | None,
+        host_token: str | None,
+        local: Sequence[str] = (),
     ) -> None:
-        """Seat a connection by its token (a spectator without one) and send it the state."""
-        conn.rights = Rights.of(table, token, host_token)
+        """Seat a connection by its token (a spectator without one) and send it the state.
+
+        ``local`` holds the tokens of the other seats the client's device holds (pass-and-play):
+        those seats count as present (not away) while it is connected, but it sees and acts
+        only for its token's seat."""
+        rights = Rights.of(table, token, host_token)
+        held = access.held_seats(table, local, rights.seat)
+        conn.rights, conn.held = rights, held
         self._rooms.setdefault(table.code, set()).add(conn)
         self._present(table)
         if conn.seat is not None:
@@ -430,10 +506,10 @@ class Hub:
         spectators = hosts = 0
         for conn in self._rooms.get(table.code, ()):
             hosts += conn.rights.host
-            if conn.seat is None:
+            if not conn.present:  # a pass-and-play device between turns still holds its seats
                 spectators += 1
-            else:
-                seats[conn.seat] += 1
+            for seat in conn.present:
+                seats[seat] += 1
         mine = (list(seats), spectators, hosts)
         for counts, watching, holding in self._remote.get(table.code, {}).values():
             for i, n in enumerate(counts[: len(seats)]):
@@ -608,7 +684,7 @@ class Hub:
         by another process, to the other processes."""
         payload = protocol.talk_payload(kind, seat, name, said)
         for other in list(self._rooms.get(table.code, ())):
-            if audience == "table" or other.seat is None:
+            if audience == "table" or not other.present:  # players' devices hear no spectator
                 other.send(payload)
         if not told:
             self.cluster.publish(

@@ -289,10 +289,11 @@ class TableRegistry:
             [s.data() for s in table.seats],
         )
 
-    async def take_seat(self, table: Table, seat: SeatData) -> bool:
-        """Store ``seat``'s player in that seat if it is still empty in the database (another
-        server process may have seated someone there first); return whether it was."""
-        return await self.store.run(self.store.take_seat, table.id, seat)
+    async def take_seats(self, table: Table, seats: list[SeatData]) -> bool:
+        """Store each of ``seats``' players in that seat if every one is still empty in the
+        database (another server process may have seated someone there first), or none;
+        return whether they were."""
+        return await self.store.run(self.store.take_seats, table.id, seats)
 
     async def begin(self, table: Table) -> bool:
         """Store that ``table`` started, unless it had (the table itself is the caller's)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -22,6 +22,10 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from .db import EventRow, MoveRow, SeatRow, TableRow, make_engine, migrate, now
 
 T = TypeVar("T")
+
+
+class _Taken(Exception):
+    """A seat asked for was no longer empty: the transaction taking seats is undone."""
 
 
 class MoveConflict(Exception):
@@ -322,25 +326,34 @@ class Store:
             data.move_ids = [(m.ply, m.seat, m.move_id) for m in later if m.move_id]
             return data
 
-    def take_seat(self, table_id: int, seat: SeatData) -> bool:
-        """Give an empty seat of a table in the lobby to ``seat``'s player; ``False`` (nothing
-        stored) if the seat is no longer empty or the game started: the database decides
-        between two server processes seating two people at once."""
-        with self._sessions.begin() as session:
-            taken = session.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat.seat,
-                    SeatRow.token_hash.is_(None),
-                    SeatRow.bot.is_(None),
-                    select(TableRow.id)
-                    .where(TableRow.id == table_id, TableRow.status == "lobby")
-                    .exists(),
-                )
-                .values(name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id)
-            )
-            return bool(getattr(taken, "rowcount", 0) == 1)
+    def take_seats(self, table_id: int, seats: Sequence[SeatData]) -> bool:
+        """Give empty seats of a table in the lobby to their players (one person's, or those of
+        a pass-and-play device), all or none: ``False`` (nothing stored) if one of them is no
+        longer empty or the game started. The database decides between two server processes
+        seating two people at once."""
+        try:
+            with self._sessions.begin() as session:
+                for seat in seats:
+                    taken = session.execute(
+                        update(SeatRow)
+                        .where(
+                            SeatRow.table_id == table_id,
+                            SeatRow.seat == seat.seat,
+                            SeatRow.token_hash.is_(None),
+                            SeatRow.bot.is_(None),
+                            select(TableRow.id)
+                            .where(TableRow.id == table_id, TableRow.status == "lobby")
+                            .exists(),
+                        )
+                        .values(
+                            name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id
+                        )
+                    )
+                    if getattr(taken, "rowcount", 0) != 1:
+                        raise _Taken  # leaving the block rolls back the seats taken before
+        except _Taken:
+            return False
+        return True
 
     def begin(self, table_id: int) -> bool:
         """Mark a table in the lobby started; ``False`` if it is not in the lobby any more
