@@ -21,7 +21,9 @@ the script runs unchanged against older versions of the environment::
     scripts/bench_env.py --seconds 5
     PYTHONPATH=/path/to/other/checkout/src .venv/bin/python scripts/bench_env.py
 
-Figures, not pass/fail: they depend on the machine and on what else runs on it.
+Figures, not pass/fail: they depend on the machine and on what else runs on it. They are per
+second of the process's CPU time (``--wall``: of the wall clock), so a busy machine slows them
+less than it slows the wall clock.
 """
 
 from __future__ import annotations
@@ -40,16 +42,22 @@ import numpy as np
 
 from sequence.engine import State, make_config, play_random_game
 
+_clock = time.process_time
+"""Every figure is per second of this process's CPU time, not of the wall clock: on a machine
+shared with other work the wall clock counts the time other processes ran, and a ratio taken
+from two wall-clock figures measured a few seconds apart depends on how busy the machine was
+in each. ``--wall`` uses the wall clock instead."""
+
 
 def engine_moves(config: Any, seconds: float, seed: int) -> float:
     rng = random.Random(seed)
     moves = 0
     game_seed = seed
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = _clock()
+    while _clock() - started < seconds:
         moves += len(play_random_game(State.new(config, game_seed), rng).move_stack)
         game_seed += 1
-    return moves / (time.perf_counter() - started)
+    return moves / (_clock() - started)
 
 
 def _choose(mask: Any, rng: random.Random) -> int:
@@ -67,13 +75,13 @@ def gym_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> 
     rng = random.Random(seed)
     steps = 0
     _, info = env.reset(seed=seed)
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = _clock()
+    while _clock() - started < seconds:
         _, _, terminated, truncated, info = env.step(_choose(info["action_mask"], rng))
         steps += 1
         if terminated or truncated:
             _, info = env.reset()
-    return steps / (time.perf_counter() - started)
+    return steps / (_clock() - started)
 
 
 def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
@@ -83,8 +91,8 @@ def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> 
     rng = random.Random(seed)
     steps = 0
     env.reset(seed=seed)
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = _clock()
+    while _clock() - started < seconds:
         observation, _, termination, truncation, _ = env.last()
         if termination or truncation:
             env.step(None)
@@ -93,7 +101,7 @@ def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> 
             continue
         env.step(_choose(observation["action_mask"], rng))
         steps += 1
-    return steps / (time.perf_counter() - started)
+    return steps / (_clock() - started)
 
 
 def batched_steps(
@@ -106,11 +114,11 @@ def batched_steps(
     env.reset()
     env.step(env.sample_actions(rng))  # warm up
     steps = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = _clock()
+    while _clock() - started < seconds:
         env.step(env.sample_actions(rng))
         steps += n
-    return steps / (time.perf_counter() - started)
+    return steps / (_clock() - started)
 
 
 BATCH_SIZES = (1, 64, 1024)
@@ -127,7 +135,13 @@ def main() -> None:
         "--batched", action="store_true", help="also the batched simulator at N = 1, 64, 1024"
     )
     parser.add_argument("--no-single", action="store_true", help="skip the Gym and AEC envs")
+    parser.add_argument(
+        "--wall", action="store_true", help="per second of wall-clock time, not of CPU time"
+    )
     args = parser.parse_args()
+    if args.wall:
+        global _clock
+        _clock = time.perf_counter
     options = {"players": args.players}
     config = make_config(args.game, **options)
     figures: dict[str, Any] = {

@@ -9,7 +9,10 @@ Chromium headless through Playwright:
   mid-game with a card selected (its spaces highlighted), in English, Russian and French (the
   language switched on the table, the game kept);
 - ``web-phone.png``: the same table on a phone-sized screen;
-- ``web-result.png``, ``web-replay.png``: the end of a game of Dice between bots, and its replay.
+- ``web-result.png``, ``web-replay.png``: the end of a game of Dice between bots, and its replay;
+- ``web-passplay-create.png``, ``web-passplay-handover.png``, ``web-passplay-turn.png``:
+  pass-and-play on a tablet (820x1180): a team game created with two seats "On this device" and
+  their bot partners, a hand-over between their turns, and a turn once the hand is shown.
 
     .venv/bin/python scripts/screenshots.py                 # all of them
     .venv/bin/python scripts/screenshots.py table-ru table-fr
@@ -43,7 +46,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-SHOTS = ("lobby", "waiting", "table", "table-ru", "table-fr", "phone", "result", "replay")
+TABLET = {"width": 820, "height": 1180}
+PASSPLAY = ("passplay-create", "passplay-handover", "passplay-turn")
+SHOTS = ("lobby", "waiting", "table", "table-ru", "table-fr", "phone", "result", "replay",
+         *PASSPLAY)  # fmt: skip
 
 
 @contextmanager
@@ -173,6 +179,54 @@ def result_and_replay(browser: Any, url: str, wanted: set[str]) -> None:
     ctx.close()
 
 
+def passplay(browser: Any, url: str, wanted: set[str]) -> None:
+    """Anna and Ben on one tablet, each with a bot partner: the create form, then some turns
+    (each after its hand-over) until the board has chips, then a hand-over and a turn."""
+    ctx = browser.new_context(locale="en-GB", viewport=TABLET, has_touch=True)
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#players", "4")
+    page.select_option("#seat-0", "local")
+    page.fill("#local-name-0", "Anna")
+    page.select_option("#seat-1", "local")
+    page.fill("#local-name-1", "Ben")
+    page.select_option("#seat-2", "easy")
+    page.select_option("#seat-3", "easy")
+    page.locator("#create").scroll_into_view_if_needed()
+    shoot(page, "passplay-create", wanted)
+    page.click("#create")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    deadline = time.monotonic() + 120
+    while True:
+        if time.monotonic() > deadline:
+            raise SystemExit("the pass-and-play game did not get far enough")
+        page.wait_for_selector("#handover")
+        version = page.evaluate("() => window.seq.msg ? window.seq.msg.version : 0")
+        if version >= 12:
+            break
+        page.click("#reveal")
+        page.wait_for_selector("#hand")
+        msg = page.evaluate("() => window.seq.msg")
+        move = next((m for m in msg["view"]["legal_moves"] if "@" in m), None)
+        if move is None:
+            move = msg["view"]["legal_moves"][0]
+        page.evaluate(
+            "([move, version]) => seq.ws.send(JSON.stringify({type: 'move', move, version}))",
+            [move, msg["version"]],
+        )
+        page.wait_for_function(
+            f"() => !window.seq.msg || window.seq.msg.version > {msg['version']}"
+        )
+    shoot(page, "passplay-handover", wanted)
+    page.click("#reveal")
+    page.wait_for_selector("#hand")
+    select_card(page)
+    shoot(page, "passplay-turn", wanted)
+    ctx.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("shots", nargs="*", help=f"which of {', '.join(SHOTS)} (default: all)")
@@ -195,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
                 lobby_and_table(browser, url, wanted)
             if wanted & {"result", "replay"}:
                 result_and_replay(browser, url, wanted)
+            if wanted & set(PASSPLAY):
+                passplay(browser, url, wanted)
         finally:
             browser.close()
     return 0

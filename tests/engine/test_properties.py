@@ -39,6 +39,7 @@ from sequence.engine import (
     make_config,
 )
 from sequence.engine.cards import card_name
+from sequence.engine.dice_rules import ROLL_OUTCOMES
 from sequence.engine.errors import MESSAGES
 from sequence.engine.state import count_cards
 
@@ -406,3 +407,53 @@ def test_whole_games_end_properly(cfg: Config, seed: int) -> None:
         if team != outcome.winner:
             assert len(final.sequence_spaces(team)) < cfg.sequences_to_win
     check_sequences(final, windows)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_st, seed_st, hs.booleans(), hs.integers(0, 2**16))
+def test_play_forced_makes_what_the_turn_driver_asks_up_to_a_decision(
+    cfg: Config, seed: int, own_rolls: bool, roll_seed: int
+) -> None:
+    # play_forced() must equal following next_step() by hand through rolls and draws, stop only
+    # at a seat's decision or the end (or, with dice=False, at a roll), and make nothing more
+    # when called again there.
+    rnd, dice_rng = random.Random(seed), random.Random(roll_seed)
+    outcomes = [m for m, _ in ROLL_OUTCOMES]
+
+    def roll(state: State) -> Move:
+        assert state.is_chance()
+        return outcomes[dice_rng.randrange(len(outcomes))]
+
+    source = roll if own_rolls else None
+    st = State.new(cfg.with_options(max_turns=200), seed)
+    by_hand = st.copy()
+    hand_rng = random.Random(roll_seed)
+    for _ in range(5000):
+        before = len(st.move_stack)
+        if cfg.game == "dice" and rnd.random() < 0.3:
+            stop = st.play_forced(source, dice=False)
+            assert stop.kind in (StepKind.ROLL, StepKind.MOVE, StepKind.OVER)
+            if stop.kind is StepKind.ROLL:
+                assert st.is_chance() and stop == st.next_step()
+        step = st.play_forced(source)
+        while (want := by_hand.next_step()).kind in (StepKind.ROLL, StepKind.DRAW):
+            if want.kind is StepKind.ROLL:
+                by_hand.push(
+                    outcomes[hand_rng.randrange(len(outcomes))]
+                    if own_rolls
+                    else by_hand.sample_chance()
+                )
+            else:
+                by_hand.push(draw_move(want.seat), seat=want.seat)  # type: ignore[arg-type]
+        assert step == want and st == by_hand and st.move_stack == by_hand.move_stack
+        forced = st.move_stack[before:]
+        assert all(m.kind in (MoveKind.ROLL, MoveKind.DRAW) for m in forced)
+        assert st.play_forced(source) == step and len(st.move_stack) == len(by_hand.move_stack)
+        if step.kind is StepKind.OVER:
+            assert st.is_over() and step.seat is None
+            return
+        assert step.kind is StepKind.MOVE and step.seat == st.to_move and not st.pending_draws
+        move = rnd.choice(st.legal_moves_of(step.seat))  # type: ignore[arg-type]
+        st.push(move, seat=step.seat)
+        by_hand.push(move, seat=step.seat)
+    raise AssertionError("play_forced and the moves did not finish the game")

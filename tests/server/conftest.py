@@ -80,7 +80,12 @@ class Client:
     """A WebSocket client for one seat (or a spectator) that records everything it receives."""
 
     def __init__(
-        self, server: ServerThread, code: str, token: str | None = None, host: str | None = None
+        self,
+        server: ServerThread,
+        code: str,
+        token: str | None = None,
+        host: str | None = None,
+        local: Any = None,
     ) -> None:
         self.server, self.code, self.token, self.host = server, code, token, host
         self.received: list[dict[str, Any]] = []
@@ -90,7 +95,10 @@ class Client:
         # The server may answer and close before the hello goes out (an unknown table): what it
         # sent stays readable with recv().
         with contextlib.suppress(ConnectionClosed):
-            self.send({"type": "hello", "token": token, "host": host})
+            hello = {"type": "hello", "token": token, "host": host}
+            if local is not None:  # the other seats of a pass-and-play device
+                hello["local"] = local
+            self.send(hello)
 
     def send(self, msg: Any) -> None:
         self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))

@@ -436,6 +436,36 @@ def test_a_guest_who_signs_up_keeps_their_seat(srv: ServerThread) -> None:
     assert srv.stored(code).seats[0].account_id is not None
 
 
+def test_a_signed_in_device_owns_only_its_own_seat_of_its_pass_and_play_seats(
+    srv: ServerThread,
+) -> None:
+    b = Browser(srv)
+    b.sign_up(unique("pat"))
+    body = {"game": "classic", "players": 3, "name": "Pat", "local": [{"seat": 2, "name": "Sam"}]}
+    created = b.post("/api/tables", body).json()
+    code, seat_token = created["code"], created["seat_token"]
+    [local] = created["local"]
+    assert (created["seat"], local["seat"]) == (0, 2)
+    # "Sit here too": the account has its seat here, so the new one is a guest's.
+    r = b.post(f"/api/tables/{code}/join", {"name": "Lou", "seat": 1})
+    assert r.status_code == 200, r.text
+    stored = srv.stored(code).seats
+    account_id = stored[0].account_id
+    assert account_id is not None
+    assert [s.account_id for s in stored] == [account_id, None, None]
+    assert b.post(f"/api/account/seats/{code}").json()["seats"] == [
+        {"code": code, "seat": 0, "seat_token": seat_token}
+    ]
+    # Joining another table with local seats: the first seat is the account's.
+    other = create_table(srv, game="classic", players=3, name="Host")
+    r = b.post(
+        f"/api/tables/{other['code']}/join",
+        {"name": "Pat", "seat": 2, "local": [{"seat": 1, "name": "Sam"}]},
+    )
+    assert r.status_code == 200, r.text
+    assert [s.account_id for s in srv.stored(other["code"]).seats] == [None, None, account_id]
+
+
 def _finished_game(server: ServerThread, b: Browser) -> tuple[str, str]:
     """A classic game for two that the signed-in ``b`` wins (the other resigns)."""
     r = b.post("/api/tables", {"game": "classic", "players": 2, "name": "Winner"})

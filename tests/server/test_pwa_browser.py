@@ -8,6 +8,7 @@ with the keyboard only, and the board's spaces and the hand's cards carry labels
 
 from __future__ import annotations
 
+import re
 import struct
 from typing import Any
 
@@ -71,6 +72,13 @@ def test_the_page_survives_the_server_going_away(browser: Any, sqlite_url: str) 
     assert "offline" in page.locator("#offline").inner_text()
     assert page.locator("header .brand").is_visible()
     assert page.locator("#create").is_visible()  # the page's shell, from the cache
+    # A table's link opened while the server is gone: the page, the notice, and a clear
+    # "Reconnecting…" over where the game will be, never a blank page or a made-up game.
+    page.goto(srv.url + "/t/ABCDEF")
+    page.wait_for_selector("#offline:not([hidden])", timeout=10000)
+    page.wait_for_selector("#reconnecting", timeout=10000)
+    assert "Reconnecting" in page.locator("#reconnecting").inner_text()
+    assert page.locator("#board").count() == 0
     ctx.close()
 
 
@@ -102,4 +110,55 @@ def test_a_move_by_keyboard_only(browser: Any, web: ServerThread) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => window.seq.msg.version > {msg['version']}", timeout=10000)
     assert page.locator(f'#board g[data-space="{space}"] .chip').count() == 1
+    page.close()
+
+
+CONTROLS = {"button", "checkbox", "combobox", "textbox", "link", "radio", "slider", "spinbutton",
+            "img", "image", "dialog", "alertdialog"}  # fmt: skip
+"""Roles a screen reader announces by name: each must have one."""
+
+
+def unnamed(page: Any) -> list[str]:
+    """The controls of the page that Chromium's accessibility tree gives no name, by role (what
+    a screen reader reads: labels, aria-label, text; the tree's own computation)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        cdp.detach()
+    missing = []
+    for node in nodes:
+        role = node.get("role", {}).get("value")
+        if node.get("ignored") or role not in CONTROLS:
+            continue
+        if not str(node.get("name", {}).get("value", "")).strip():
+            missing.append(role)
+    return missing
+
+
+def test_every_control_has_a_name_for_a_screen_reader(browser: Any, web: ServerThread) -> None:
+    """The create form (with a seat on this device), the hand-over, and a turn with the hand:
+    every button, field, choice, picture and dialog has an accessible name."""
+    page = browser.new_page(viewport={"width": 820, "height": 1180})
+    page.goto(web.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#seat-0", "local")
+    page.fill("#local-name-0", "Anna")
+    page.select_option("#seat-1", "local")
+    page.fill("#local-name-1", "Ben")
+    assert unnamed(page) == []
+    page.click("#create")
+    page.wait_for_selector("#start:not([disabled])")
+    assert unnamed(page) == []
+    page.click("#start")
+    page.wait_for_selector("#handover")
+    assert unnamed(page) == []
+    assert page.get_by_role(
+        "dialog", name=re.compile(r"^Pass the tablet to (Anna|Ben)$")
+    ).is_visible()
+    page.click("#reveal")
+    page.wait_for_selector("#hand")
+    assert unnamed(page) == []
+    assert page.get_by_role("group", name="Your hand").is_visible()
+    assert page.get_by_role("group", name="Board: arrows move, Enter plays").is_visible()
     page.close()

@@ -4,6 +4,7 @@ waiting players and filling with bots after the wait -- on SQLite and on Postgre
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -15,6 +16,7 @@ from sequence.server.ratings import Rating, rate
 from sequence.server.store import Store
 
 from .conftest import Client, ServerThread, fresh_postgres
+from .test_games import drive
 
 
 def post(http: httpx.Client, path: str, body: dict[str, Any], status: int = 200) -> Any:
@@ -100,6 +102,7 @@ def test_rated_tables_refused_without_a_clock_or_with_other_rules(server: Server
             ({"clock": "casual", "bot_level": "mcts"}, "bot levels"),
             ({"clock": "casual", "player_token": None}, "player_token"),
             ({"clock": "casual", "player_token": "forged"}, "unknown player token"),
+            ({"clock": "casual", "local": [{"seat": 1, "name": "Sam"}]}, "own device"),
         ]
         before = http.get("/api/tables").json()["tables"]
         for extra, reason in cases:
@@ -112,6 +115,11 @@ def test_rated_tables_refused_without_a_clock_or_with_other_rules(server: Server
         # A rated table seats players, each once; and only rated bot levels.
         r = http.post(f"/api/tables/{ok['code']}/join", json={"name": "Bob"})
         assert r.status_code == 400 and "player_token" in r.json()["message"]
+        bob = guest(http, "Bob")  # pass-and-play seats have no player of their own
+        body = {"name": "Bob", "player_token": bob["player_token"],
+                "local": [{"seat": 1, "name": "Sam"}]}  # fmt: skip
+        r = http.post(f"/api/tables/{ok['code']}/join", json=body)
+        assert r.status_code == 400 and "own device" in r.json()["message"], r.text
         r = http.post(
             f"/api/tables/{ok['code']}/seats/1/bot",
             json={"host_token": ok["host_token"], "level": "random"},
@@ -431,57 +439,40 @@ def test_a_signed_in_account_is_rated_keeps_its_guest_games_and_deletes_its_rati
 
 
 @pytest.mark.postgres
-def test_quickplay_across_two_sequence_serve_processes(tmp_path: Any) -> None:
-    """Two ``sequence serve`` processes on one PostgreSQL database: six players, asking one
-    process and then the other, are seated two to a table, each once."""
-    import os
-    import subprocess
-    import sys
+def test_quickplay_on_a_cluster_of_sequence_serve_processes() -> None:
+    """Two ``sequence serve`` processes on one PostgreSQL database and one Redis: quick play
+    asked of both seats the two players together; the process that matched them runs the table
+    (its bots and clock), the other learns of it from the cluster's ``new`` notice before anyone
+    asks it, and the two play through different processes to the end, stored once."""
+    from .test_cluster import running, stored_plies_are_the_game
 
-    from .conftest import free_port
-
-    def serve(url: str, n: int) -> tuple[subprocess.Popen[bytes], str]:
-        port = free_port()
-        cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port),
-               "--db", url, "--bot-delay", "0", "--bot-threads"]  # fmt: skip
-        log = tmp_path / f"serve{n}.log"
-        proc = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                                stdout=subprocess.DEVNULL, stderr=log.open("wb"))  # fmt: skip
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
-                    return proc, f"http://127.0.0.1:{port}"
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.terminate()
-                proc.wait(30)
-                raise AssertionError("the server did not start: " + log.read_text())
-            time.sleep(0.2)
-
-    with fresh_postgres() as url:
-        procs, urls = [], []
-        try:
-            # One after the other: the first brings the new database's schema up to date.
-            for n in range(2):
-                proc, u = serve(url, n)
-                procs.append(proc)
-                urls.append(u)
-            tickets = []
-            for i in range(6):
-                with httpx.Client(base_url=urls[i % 2], timeout=20) as http:
-                    body = {"game": "kids", "players": 2, "wait": 60, "name": f"P{i}"}
-                    tickets.append((i, post(http, "/api/quickplay", body)["ticket"]))
-            tables: dict[str, list[int]] = {}
-            for i, ticket in tickets:
-                with httpx.Client(base_url=urls[(i + 1) % 2], timeout=20) as http:
-                    got = post(http, "/api/quickplay/status", {"ticket": ticket})
-                assert got["status"] == "seated", got
-                tables.setdefault(got["code"], []).append(got["seat"])
-            assert len(tables) == 3 and all(sorted(s) == [0, 1] for s in tables.values())
-        finally:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                p.wait(30)
+    with running(2, "--bot-delay", "0") as cluster:
+        a, b = cluster.servers
+        tickets = []
+        for i, srv in enumerate((a, b)):  # matched when the second asks, by b
+            with srv.http() as http:
+                body = {"game": "kids", "players": 2, "wait": 60, "name": f"P{i}"}
+                tickets.append(str(post(http, "/api/quickplay", body)["ticket"]))
+        with b.http() as http:
+            got = [post(http, "/api/quickplay/status", {"ticket": t}) for t in tickets]
+        assert [g["status"] for g in got] == ["seated", "seated"], got
+        code = got[0]["code"]
+        assert got[1]["code"] == code and {g["seat"] for g in got} == {0, 1}
+        assert cluster.owner(code) is b
+        # a was told: its list of open tables (its memory) has the table before a is asked of it.
+        deadline = time.monotonic() + 10
+        with a.http() as http:
+            while code not in {t["code"] for t in http.get("/api/tables").json()["tables"]}:
+                assert time.monotonic() < deadline, "the other process never heard of the table"
+                time.sleep(0.1)
+        players = {
+            g["seat"]: Client(srv, code, g["seat_token"])
+            for g, srv in zip(got, (a, b), strict=True)
+        }
+        watcher = Client(a, code)
+        for client in (*players.values(), watcher):
+            client.wait(lambda s: s["view"] is not None)
+        assert cluster.owner(code) is b  # the players' connections to a did not move it
+        final = drive(watcher, players, random.Random(3))
+        assert final["view"]["outcome"] is not None
+        stored_plies_are_the_game(cluster, code, final["version"])

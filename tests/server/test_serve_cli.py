@@ -129,3 +129,24 @@ def test_a_port_already_taken_is_one_clear_line_and_no_open_line(
         f"sequence serve: port {port} is already in use on 127.0.0.1"
         " (another server? choose another port with --port)"
     ]
+
+
+def test_an_unreachable_redis_and_a_bad_time_control_are_one_line_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    port = str(free_port())
+    # Port 1 on the loopback: nothing listens there.
+    assert main(["serve", "--db", db, "--port", port, "--redis", "redis://127.0.0.1:1/0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sequence serve: cannot reach Redis at redis://127.0.0.1:1/0")
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    monkeypatch.setenv("SEQUENCE_REDIS_URL", "redis://127.0.0.1:1/3")  # what --redis defaults to
+    assert main(["serve", "--db", db, "--port", port]) == 2
+    assert "cannot reach Redis at redis://127.0.0.1:1/3" in capsys.readouterr().err
+    monkeypatch.delenv("SEQUENCE_REDIS_URL")
+    assert main(["serve", "--db", db, "--port", port, "--time-control", "blitz=5,0"]) == 2
+    err = capsys.readouterr().err
+    assert "--time-control is NAME=TURN,RESERVE" in err and "casual or quick" in err
+    assert main(["serve", "--db", db, "--port", port, "--time-control", "quick=0,5"]) == 2
+    assert "not 'quick=0,5'" in capsys.readouterr().err

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from . import rng as rngmod
@@ -267,6 +267,46 @@ class State:
                 if seat not in waiting:
                     return _DRAW_STEPS[seat]
         return _MOVE_STEPS[self._to_move]
+
+    def play_forced(
+        self, roll: Callable[[State], Move] | None = None, *, dice: bool = True
+    ) -> Step:
+        """Make every step no player chooses, up to a seat's decision or the end; return it.
+
+        What no player chooses: a Dice roll (chance), and with option ``manual_draw`` a seat's
+        open draw (taken at once). The rolls are :meth:`sample_chance`'s (this game's own
+        random source, what a replay sees), or ``roll(state)``'s when given (a roll move,
+        e.g. a caller's own random source). With ``dice=False`` a roll is left to the caller
+        (an OpenSpiel chance node): the method stops at it. Returns the step reached: a
+        ``MOVE`` (``seat`` chooses one of its legal moves), ``OVER``, or with ``dice=False`` a
+        ``ROLL``. Nothing is made when the game already waits for a decision.
+
+        The loop every learning environment runs between two decisions::
+
+            while (step := state.play_forced()).kind is StepKind.MOVE:
+                state.push(choose(state.view(step.seat)))
+
+        >>> state = State.new(make_config("dice", players=2), seed=3)
+        >>> state.next_step().kind is StepKind.ROLL
+        True
+        >>> step = state.play_forced()
+        >>> step.kind is StepKind.MOVE, step.seat == state.to_move, state.roll is not None
+        (True, True, True)
+        >>> state.play_forced() == step  # already at a decision: nothing more is made
+        True
+        """
+        next_step = self.next_step
+        while True:
+            step = next_step()
+            kind = step.kind
+            if kind is _ROLL_STEP:
+                if not dice:
+                    return step
+                self.push(self.sample_chance() if roll is None else roll(self))
+            elif kind is _DRAW_STEP:
+                self.push(draw_move(step.seat), seat=step.seat)  # type: ignore[arg-type]
+            else:
+                return step
 
     def is_chance(self) -> bool:
         """True while the dice are to be rolled (see chance_outcomes and sample_chance)."""

@@ -28,8 +28,10 @@ Games that end are started again at once (auto-reset, as vector environments do)
 returns the new game's first observation, and the final one in ``info["final_observation"]``.
 
 Covered: classic (2, 3, 4, 6, 8, 9, 10, 12 players; teams) and Sequence for Kids, with their
-default options (and ``max_turns``). Not (yet): Dice, the draft variant, ``manual_draw``,
-``difficult``, table-talk penalties (:class:`BatchedSequenceEnv` refuses those configurations).
+default options, ``max_turns`` and ``manual_draw`` (each draw taken at once, as the single
+environment takes it with :meth:`~sequence.engine.State.play_forced`; none after the turn
+that ends a game). Not (yet): Dice, the draft variant, ``difficult``, table-talk penalties
+(:class:`BatchedSequenceEnv` refuses those configurations).
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
@@ -84,7 +86,7 @@ def supported(config: Config) -> str | None:
     """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can."""
     if not config.spec.uses_cards:
         return "the batched simulator plays the card games (classic, Kids), not Dice yet"
-    for option in ("draft", "manual_draw", "difficult"):
+    for option in ("draft", "difficult"):
         if getattr(config, option):
             return f"the batched simulator does not play option {option} yet"
     return None
@@ -525,9 +527,11 @@ class BatchedSequenceEnv:
         chip = (place | remove) & ~self.over[idx]
         self.passes[idx[chip]] = 0
         ends = chip | passed  # the turn ends: draw, then the next seat
+        manual = self.config.manual_draw
         if ends.any():
             g, s = idx[ends], seat[ends]
-            self._draw(g, s)
+            if not manual:
+                self._draw(g, s)
             self.turns[g] += 1
             limit = self.turns[g] >= self.config.max_turns
             if limit.any():
@@ -539,6 +543,13 @@ class BatchedSequenceEnv:
         stuck = passed & ~self.over[idx]
         if stuck.any():
             self._stalemate(idx[stuck])
+        if manual:
+            # manual_draw: the seat's draw is its own step, which the single environment takes
+            # at once (State.play_forced) unless the turn ended the game (the turn limit, a
+            # stalemate): then nobody draws. The draw changes neither end, so it comes last.
+            drawing = ends & ~self.over[idx]
+            if drawing.any():
+                self._draw(idx[drawing], seat[drawing])
 
     def _draw(self, idx: IntArray, seat: IntArray) -> None:
         """Each seat draws the top card of its game's pile; an empty pile is made again from

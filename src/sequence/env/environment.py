@@ -11,8 +11,8 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
   winning team; :data:`NO_WINNER`, -1, while playing, after a draw or an illegal action),
   ``termination`` (``""`` while playing), ``outcome`` (``None`` while playing) and
   ``illegal_action`` (``""`` unless the episode ended on one);
-- what happens between two decisions of the agent follows the engine's turn driver,
-  :meth:`~sequence.engine.State.next_step`;
+- what happens between two decisions of the agent follows the engine's turn driver:
+  :meth:`~sequence.engine.State.play_forced` makes the rolls and draws, the bots the moves;
 - observations are :func:`~sequence.env.encode_observation` of the agent's view, actions the ids
   of :func:`~sequence.env.action_space`;
 - reward 0 on every step but the last: +1 when the agent's team wins, -1 when it loses, 0 for a
@@ -56,7 +56,6 @@ from ..engine import (
     View,
     card_name,
     config_from_dict,
-    draw_move,
     make_config,
 )
 from .actions import ActionSpace, IllegalActionError, action_space
@@ -69,7 +68,7 @@ a bot."""
 NO_WINNER = -1
 """``info["winner"]`` while the game runs, after a draw, and after an illegal action."""
 
-_ROLL, _DRAW, _MOVE = StepKind.ROLL, StepKind.DRAW, StepKind.MOVE
+_MOVE = StepKind.MOVE
 
 
 class SequenceEnv:
@@ -309,35 +308,27 @@ class SequenceEnv:
         return self._state
 
     def _advance(self) -> None:
-        """Play chance, bots and draws until the agent has a decision or the game is over: what
-        happens next is the engine's :meth:`~sequence.engine.State.next_step`."""
+        """Play chance, bots and draws until the agent has a decision or the game is over: the
+        engine's :meth:`~sequence.engine.State.play_forced` rolls the dice and takes the draws,
+        the bots make the other seats' moves."""
         state = self._require_state()
         agent = self.agent_seat
         self._view = None
         self._legal = None
-        while True:
-            step = state.next_step()
-            kind, seat = step.kind, step.seat
-            if kind is _ROLL:
-                state.push(state.sample_chance())
-            elif kind is _DRAW:
-                assert seat is not None
-                state.push(draw_move(seat), seat=seat)
-            elif kind is _MOVE:
-                assert seat is not None
-                if seat == agent:
-                    return
-                bot = self._bots[seat]
-                view = state.view(seat)
-                move = bot.choose(view)
-                if move not in view.legal_moves:
-                    raise RuntimeError(
-                        f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat}"
-                        f" chose {move!r}, which is not a legal move"
-                    )
-                state.push(move)  # the seat to move, one of its legal moves: the fast check
-            else:
+        while (step := state.play_forced()).kind is _MOVE:
+            seat = step.seat
+            assert seat is not None
+            if seat == agent:
                 return
+            bot = self._bots[seat]
+            view = state.view(seat)
+            move = bot.choose(view)
+            if move not in view.legal_moves:
+                raise RuntimeError(
+                    f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat}"
+                    f" chose {move!r}, which is not a legal move"
+                )
+            state.push(move)  # the seat to move, one of its legal moves: the fast check
 
     def _reward(self) -> float:
         outcome = self._require_state().outcome

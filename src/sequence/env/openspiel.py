@@ -54,7 +54,6 @@ from ..engine import (
     State,
     StepKind,
     View,
-    draw_move,
     make_config,
 )
 from ..engine.dice_rules import ROLL_OUTCOMES
@@ -219,13 +218,8 @@ class SequenceState(pyspiel.State):  # type: ignore[misc]
         else:
             seat = self.current_player()
             self.state.push(self.actions.action_to_move(action), seat=seat)
-        self._take_draws()
-
-    def _take_draws(self) -> None:
-        assert self.state is not None
-        while (step := self.state.next_step()).kind is StepKind.DRAW:
-            assert step.seat is not None
-            self.state.push(draw_move(step.seat))
+        # Open draws (manual_draw) are taken at once; a roll stays a chance node of OpenSpiel's.
+        self.state.play_forced(dice=False)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

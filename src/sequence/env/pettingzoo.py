@@ -37,15 +37,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import Config, State, StepKind, Termination, draw_move, make_config
+from ..engine import Config, State, StepKind, Termination, make_config
 from .actions import IllegalActionError, action_space
 from .arrays import Observer
 from .environment import NO_WINNER
-from .gym import board_picture, observer_space
+from .gym import board_picture, mask_array, observer_space
 
 Observation = dict[str, Any]
 
-_ROLL, _DRAW, _MOVE = StepKind.ROLL, StepKind.DRAW, StepKind.MOVE
+_MOVE = StepKind.MOVE
 
 
 class SequenceAECEnv(AECEnv[str, Observation, int | None]):
@@ -104,7 +104,6 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
             )
             for a in self.possible_agents
         }
-        self._no_actions = np.zeros(n, dtype=np.int8)
         self._rng = np.random.default_rng()
         self._state: State | None = None
         self._mover: int | None = None  # the seat next_step says is to move (None: over)
@@ -136,10 +135,9 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         state = self._require_state()
         seat = self._seat(agent)
         view = state.view(seat)
-        mask = self._no_actions.copy()
-        if seat == self._mover:
-            index = self._actions.index
-            mask[[index[m] for m in view.legal_moves]] = 1
+        index = self._actions.index
+        legal = map(index.__getitem__, view.legal_moves) if seat == self._mover else ()
+        mask = mask_array(legal, self._actions.n)
         return {"observation": self.observer.encode(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -203,19 +201,9 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
 
     def _advance(self) -> None:
         """Roll the dice and take manual draws until a seat is to move or the game is over:
-        what happens next is the engine's :meth:`~sequence.engine.State.next_step`."""
-        state = self._require_state()
-        while True:
-            step = state.next_step()
-            kind, seat = step.kind, step.seat
-            if kind is _ROLL:
-                state.push(state.sample_chance())
-            elif kind is _DRAW:
-                assert seat is not None
-                state.push(draw_move(seat), seat=seat)
-            else:
-                self._mover = seat if kind is _MOVE else None
-                return
+        the engine's :meth:`~sequence.engine.State.play_forced`."""
+        step = self._require_state().play_forced()
+        self._mover = step.seat if step.kind is _MOVE else None
 
     def _info(self) -> dict[str, Any]:
         state = self._require_state()

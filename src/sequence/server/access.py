@@ -18,6 +18,9 @@ from .db import hash_token, token_matches
 from .errors import RequestError
 from .table import Table
 
+MAX_SEATS = 12
+"""The most seats a table has (and so a device may hold)."""
+
 
 def new_token() -> tuple[str, str]:
     """A fresh secret token and the hash that is stored in its place."""
@@ -31,6 +34,26 @@ def seat_of(table: Table, token: str | None) -> int | None:
         if token_matches(token, s.token_hash):
             return s.seat
     return None
+
+
+def held_seats(table: Table, tokens: object, shown: int | None) -> tuple[int, ...]:
+    """The seats whose ``tokens`` a pass-and-play device holds besides ``shown``, the seat it
+    plays now. They make their seats present, and give no other right: the connection sees and
+    acts only for ``shown``. A token of another table is refused."""
+    if not isinstance(tokens, list | tuple) or len(tokens) > MAX_SEATS:
+        raise RequestError("bad_message", N_("local is a list of at most 12 seat tokens"))
+    seats: list[int] = []
+    for token in tokens:
+        if not isinstance(token, str):
+            raise RequestError("bad_message", N_("tokens are text"))
+        seat = seat_of(table, token)
+        if seat is None:
+            raise RequestError(
+                "bad_token", N_("this seat token does not belong to this table"), 403
+            )
+        if seat != shown and seat not in seats:
+            seats.append(seat)
+    return tuple(seats)
 
 
 def is_host(table: Table, host_token: str | None) -> bool:

@@ -37,7 +37,6 @@ from .account_models import (
 )
 from .account_store import AccountData, AccountStore
 from .accounts import (
-    DELETED_NAME,
     NAME_KEY_MAX,
     PASSWORD_MAX,
     Owner,
@@ -239,15 +238,8 @@ class AccountService:
     async def delete(self, request: Request, body: DeleteAccount) -> JSONResponse:
         account, _ = await self.require(request, changes=True)
         await self._check_password(account, body.password)
-        await self.store.run(self.accounts.delete, account.id)
-        for table in list(self.hub.registry.tables.values()):
-            changed = False
-            for s in table.seats:
-                if s.account_id == account.id:
-                    s.account_id, s.name, changed = None, DELETED_NAME, True
-            if changed:
-                table.touch()
-                self.hub.broadcast(table)
+        codes = await self.store.run(self.accounts.delete, account.id)
+        await self.hub.seats_stored(codes)
         response = JSONResponse({"signed_in": False})
         clear_session_cookie(response, request)
         return response
@@ -301,6 +293,7 @@ class AccountService:
             except RequestError:
                 continue
             async with table.lock:
+                await self.hub.sync(table)  # another process may have claimed or freed it
                 seat = access.seat_of(table, item.token)
                 if seat is None:
                     continue
@@ -310,6 +303,7 @@ class AccountService:
                 token, s.token_hash = owner.seat_token(table.host_hash, seat)
                 s.account_id = account.id
                 await self.hub.registry.save_seat(table, s)
+                self.hub.seats_changed(table)
             out.append({"code": table.code, "seat": seat, "seat_token": token})
         return {"seats": out}
 
@@ -317,6 +311,8 @@ class AccountService:
         """The account's seats at one table, with their tokens: how a second device sits."""
         account, _ = await self.require(request, changes=True)
         table = await self.hub.get(code)
+        async with table.lock:
+            await self.hub.sync(table)
         return {"seats": owned_seats(table, Owner(account.id, account.name, account.seat_key))}
 
 

@@ -128,10 +128,17 @@ class AccountStore:
 
     # --- the account's seats ---------------------------------------------------------------
 
-    def delete(self, account_id: int) -> None:
+    def delete(self, account_id: int) -> list[str]:
         """Delete the account, its sessions and its name from every seat it held: the games
-        stay, and those seats show :data:`DELETED_NAME`."""
+        stay, and those seats show :data:`DELETED_NAME`. Return the codes of those games
+        (whose copies in memory, in every server process, are to be brought up to it)."""
         with self._sessions.begin() as session:
+            codes = session.scalars(
+                select(TableRow.code)
+                .join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(SeatRow.account_id == account_id)
+                .distinct()
+            ).all()
             session.execute(
                 update(SeatRow)
                 .where(SeatRow.account_id == account_id)
@@ -139,6 +146,7 @@ class AccountStore:
             )
             session.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             session.execute(delete(AccountRow).where(AccountRow.id == account_id))
+            return list(codes)
 
     def games(self, account_id: int) -> list[AccountGame]:
         """Every table the account holds a seat at, newest first."""

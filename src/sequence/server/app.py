@@ -60,6 +60,7 @@ from . import protocol
 from .account_api import AccountService, add_account_routes
 from .accounts import Passwords
 from .attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
+from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RateLimited, RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
@@ -273,6 +274,12 @@ def create_app(
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
+    ``redis``: the Redis URL through which this process shares the tables with the other
+    server processes on the same database (``None``: it is the only one), and where sign-up
+    and sign-in attempts are counted (``None``: in this process); ``redis_prefix`` starts
+    every key and channel it uses there (see :mod:`.cluster`; the attempts' keys start with
+    ``PREFIX:attempts:``).
+
     ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
@@ -291,11 +298,13 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
-        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds)
+        cluster = RedisCluster(redis, redis_prefix) if redis else None
+        hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
         state["ranked"] = Ranked(hub, min_wait=quickplay_min_wait)
+        # The attempt counts use the cluster's Redis connection (one setup; the cluster closes it).
         counter: Counter = (
-            RedisCounter.from_url(redis, f"{redis_prefix}:attempts:") if redis else MemoryCounter()
+            RedisCounter(cluster.redis, f"{redis_prefix}:attempts:") if cluster else MemoryCounter()
         )
         state["accounts"] = AccountService(
             store,
@@ -490,10 +499,12 @@ def create_app(
             check_level(body.bot_level)
         player = await ranked().player(body.player_token, owner)
         bots = list(body.bots or [])
+        local = [(s.seat, s.name) for s in body.local or ()]
         ranked().check_create(
-            body.rated, config, clock, bots, body.bot_level, player, body.name is not None
-        )
-        table, host_token, seat_token, seat = await hub().create(
+            body.rated, config, clock, bots, body.bot_level, player, body.name is not None,
+            bool(local),
+        )  # fmt: skip
+        table, host_token, seat_token, seat, taken = await hub().create(
             config,
             bots,
             body.public,
@@ -501,6 +512,7 @@ def create_app(
             body.seat,
             clock,
             body.bot_level,
+            local,
             owner,
             rated=body.rated,
         )
@@ -511,6 +523,7 @@ def create_app(
             "host_token": host_token,
             "seat_token": seat_token,
             "seat": seat,
+            "local": [{"seat": n, "seat_token": token} for n, token in taken],
         }
 
     @app.get("/api/tables", response_model=OpenTables)
@@ -555,10 +568,16 @@ def create_app(
         owner = await accounts().owner(request)
         table = await hub().get(code)
         player = await ranked().player(body.player_token, owner)
-        await ranked().check_join(table, player)
-        seat, token = await hub().join(table, body.seat, body.name, owner)
+        local = [(s.seat, s.name) for s in body.local or ()]
+        await ranked().check_join(table, player, bool(local))
+        seat, token, taken = await hub().join(table, body.seat, body.name, local, owner)
         await ranked().joined(table, seat, player)
-        return {"code": table.code, "seat": seat, "seat_token": token}
+        return {
+            "code": table.code,
+            "seat": seat,
+            "seat_token": token,
+            "local": [{"seat": n, "seat_token": t} for n, t in taken],
+        }
 
     @app.post(
         "/api/tables/{code}/start",
@@ -767,7 +786,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
             # The table again: an idle lobby may have left memory while this client took its
             # time, and the connection must join the one every request shares.
             table = await hub.get(code)
-            hub.attach(table, conn, token, host)
+            hub.attach(table, conn, token, host, msg.get("local") or ())
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))

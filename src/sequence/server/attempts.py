@@ -79,9 +79,14 @@ class RedisCounter:
     """Counts in Redis (``INCR`` and ``PEXPIRE`` in one transaction): every server process
     using the same Redis sees the same counts, and Redis forgets a window when it ends."""
 
-    def __init__(self, redis: Redis, prefix: str = "sequence:attempts:") -> None:
+    def __init__(
+        self, redis: Redis, prefix: str = "sequence:attempts:", *, owned: bool = False
+    ) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.owned = owned
+        """Whether :meth:`close` closes ``redis`` (made by :meth:`from_url`); a client given
+        here is its giver's to close (the app shares the cluster's)."""
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "sequence:attempts:") -> RedisCounter:
@@ -89,7 +94,7 @@ class RedisCounter:
         with ``prefix``."""
         from redis.asyncio import Redis
 
-        return cls(Redis.from_url(url), prefix)
+        return cls(Redis.from_url(url), prefix, owned=True)
 
     async def add(self, key: str, window: float) -> tuple[int, float]:
         name = self.prefix + key
@@ -110,7 +115,8 @@ class RedisCounter:
         return (int(count) if count else 0), max(0.0, int(ttl) / 1000)
 
     async def close(self) -> None:
-        await self.redis.aclose()
+        if self.owned:
+            await self.redis.aclose()
 
 
 @dataclass(frozen=True)

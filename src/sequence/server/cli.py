@@ -30,6 +30,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " postgresql://user@host/dbname)",
     )
     parser.add_argument(
+        "--redis",
+        default=os.environ.get("SEQUENCE_REDIS_URL") or None,
+        help="Redis URL through which several server processes on one database serve the same"
+        " tables (e.g. redis://127.0.0.1:6379/0; default $SEQUENCE_REDIS_URL, else none: this"
+        " process alone)",
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        default=os.environ.get("SEQUENCE_REDIS_PREFIX") or "sequence",
+        help="start of every Redis key and channel of this cluster (default"
+        " $SEQUENCE_REDIS_PREFIX, else sequence)",
+    )
+    parser.add_argument(
+        "--time-control",
+        action="append",
+        default=[],
+        metavar="NAME=TURN,RESERVE",
+        help="the seconds a turn and the reserve of a time control offered at table creation,"
+        " e.g. quick=20,40 (repeatable; defaults casual=120,0 and quick=30,60)",
+    )
+    parser.add_argument(
         "--bot-workers", type=int, default=2, help="worker processes for bots (default 2)"
     )
     parser.add_argument(
@@ -119,12 +140,48 @@ def cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
+def time_control(text: str, names: tuple[str, ...]) -> tuple[str, float, float]:
+    """``NAME=TURN,RESERVE`` (seconds) from ``--time-control``, ``NAME`` one of ``names``;
+    raise ``ValueError`` saying what is wrong."""
+    name, _, spec = text.partition("=")
+    turn, _, reserve = spec.partition(",")
+    try:
+        seconds = float(turn), float(reserve or 0)
+    except ValueError:
+        seconds = (-1.0, -1.0)
+    if name not in names or not 0 < seconds[0] < 86400 or not 0 <= seconds[1] < 86400:
+        shown = " or ".join(names)
+        form = "NAME=TURN,RESERVE in seconds, NAME"  # i18n: ignore (for the operator)
+        raise ValueError(
+            f"--time-control is {form} {shown} and TURN over 0, not {text!r}"
+        )  # i18n: ignore
+    return name, seconds[0], seconds[1]
+
+
+def redis_problem(url: str) -> str | None:
+    """Why the Redis at ``url`` cannot be used (``None``: it answers)."""
+    try:
+        import redis
+    except ImportError:
+        return "the redis package is missing: pip install 'sequence-games[cluster]'"  # i18n: ignore
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=3, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except Exception as exc:
+        where = url.split("@")[-1]
+        return f"cannot reach Redis at {where}: {exc}"  # i18n: ignore (for the operator)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
 
     from .app import create_app
+    from .scheduler import TIME_CONTROLS
     from .store import Store
+    from .table import TimeControl
 
     # Said to whoever runs the server, like its log: English.
     problem = None
@@ -135,6 +192,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.bot_workers < 1:
         problem = f"--bot-workers is 1 or more, not {args.bot_workers}"  # i18n: ignore
     else:
+        try:
+            for text in args.time_control:
+                names = tuple(n for n, tc in TIME_CONTROLS.items() if tc is not None)
+                name, turn, reserve = time_control(text, names)
+                TIME_CONTROLS[name] = TimeControl(name, turn, reserve)
+        except ValueError as exc:
+            problem = str(exc)
+        if not problem and args.redis:
+            problem = redis_problem(args.redis)
+    if not problem:
         try:  # open (and migrate) it now, to say what is wrong before anything starts
             Store(args.db).close()
         except Exception as exc:
@@ -149,10 +216,16 @@ def run(args: argparse.Namespace) -> int:
         return 3  # uvicorn's status when it cannot start
     executor = make_executor(args.bot_workers, args.bot_threads)
     app = create_app(
-        db=args.db, bot_delay=args.bot_delay, executor=executor, away_seconds=args.away_seconds
+        db=args.db,
+        bot_delay=args.bot_delay,
+        executor=executor,
+        away_seconds=args.away_seconds,
+        redis=args.redis,
+        redis_prefix=args.redis_prefix,
     )
     # For whoever runs the server, like its log: English.
-    where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]})"
+    where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]}"
+    where += f", Redis {args.redis.split('@')[-1]})" if args.redis else ")"
     print(f"Sequence: open {where}")  # i18n: ignore
     # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with the
     # handler found before it started. SIGTERM's default would kill the process there, before

@@ -31,6 +31,8 @@ class Connection:
         self.__ws = websocket
         self.headers = websocket.headers
         self.rights: Rights = SPECTATOR
+        self.held: tuple[int, ...] = ()
+        """Other seats this client's device holds (pass-and-play): present, never shown."""
         self.lang: str = DEFAULT
         self._queue: asyncio.Queue[Payload | None] = asyncio.Queue()
         self._rate, self._burst = rate, burst
@@ -45,6 +47,11 @@ class Connection:
     def seat(self) -> int | None:
         """The seat this client plays (``None``: a spectator)."""
         return self.rights.seat
+
+    @property
+    def present(self) -> tuple[int, ...]:
+        """The seats whose player this client makes present: its own and those it holds."""
+        return self.held if self.seat is None else (self.seat, *self.held)
 
     @property
     def host(self) -> bool:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -27,6 +28,7 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -120,7 +122,11 @@ class MoveRow(Base):
     """One move of a game, in notation, numbered from 1."""
 
     __tablename__ = "moves"
-    __table_args__ = (UniqueConstraint("table_id", "ply"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "ply"),
+        # Migration 0004: whichever server process receives a move, its id is applied once.
+        Index("ix_moves_table_seat_move_id", "table_id", "seat", "move_id", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(
@@ -243,5 +249,9 @@ def migrate(engine: Engine) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # Several server processes starting at once on one database: one migrates, the
+            # others wait for it (the lock ends with the transaction) and find nothing to do.
+            conn.execute(text("SELECT pg_advisory_xact_lock(7436105)"))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

@@ -6,6 +6,14 @@ may do it and the engine whether the move is legal, has the registry (:mod:`.reg
 the change, and only then sends every connection at the table its own
 :func:`~.protocol.state_payload` and wakes the scheduler (:mod:`.scheduler`), which takes the
 bots' steps. The hub also knows which connections watch which table.
+
+With several server processes (:mod:`.cluster`), every change the hub stores is also published
+as a notice; the hub of each other process applies it to its own copy of the table (or reads
+the table back from the database) and tells its own connections. The database decides between
+two processes changing a table at once (a move's ply and id, a seat, the start), and the loser
+catches up from it and refuses the request with the reason. Who is connected is counted across
+the processes; the bots, the clock and the passing of the host's rights run only in the table's
+owner.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -31,12 +39,13 @@ from ..i18n import N_
 from . import access, protocol, talk
 from .access import Rights
 from .accounts import Owner
+from .cluster import Cluster, Solo
 from .connection import Connection
 from .errors import RequestError, engine_refusal, no_seat
 from .ratings import check_rated_bot
 from .registry import TableRegistry
 from .scheduler import Scheduler, check_level, table_level
-from .store import SeatData, Store
+from .store import MoveConflict, SeatData, Store
 from .table import Event, Seat, Table, TimeControl
 
 log = logging.getLogger("sequence.server")
@@ -69,6 +78,56 @@ def clean_name(name: Any) -> str:
     return shown
 
 
+def check_claims(
+    seats: list[Seat], claims: Sequence[tuple[Any, Any]], taken: str, status: int = 400
+) -> list[tuple[int, str]]:
+    """Each (seat, name) of ``claims`` checked: the seat exists, is empty and is named once;
+    the name is cleaned. ``taken`` is the refusal for a seat that is not empty, with
+    ``status``. Nothing changes."""
+    checked: list[tuple[int, str]] = []
+    for seat, name in claims:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(seats):
+            raise no_seat(seat, len(seats))
+        if seats[seat].kind != "empty":
+            raise RequestError("bad_message", taken, status, n=seat)
+        if any(seat == n for n, _ in checked):
+            raise RequestError("bad_message", N_("seat {n} is named twice"), n=seat)
+        checked.append((seat, clean_name(name)))
+    return checked
+
+
+def seat_token(owner: Owner | None, host_hash: str, seat: int) -> tuple[str, str, int | None]:
+    """The token of a seat taken at the table whose host hash is ``host_hash``, its hash, and
+    the account it belongs to: ``owner``'s (the same token on every device of theirs), or a
+    fresh guest's token (``owner`` ``None``)."""
+    if owner is None:
+        return *access.new_token(), None
+    return *owner.seat_token(host_hash, seat), owner.account_id
+
+
+def take_seats(
+    seats: list[Seat],
+    claims: Sequence[tuple[Any, Any]],
+    taken: str,
+    status: int = 400,
+    owner: Owner | None = None,
+    host_hash: str = "",
+) -> list[tuple[int, str]]:
+    """Give each (seat, name) of ``claims`` to a person: a token for each, in order.
+    Every claim is checked (:func:`check_claims`) before any seat changes, so a refused
+    request takes none. The first claim is ``owner``'s, the signed-in player's (its token
+    from their account, for the table whose host hash is ``host_hash``); the others (a
+    pass-and-play device's further players) are guests' seats."""
+    tokens = []
+    for i, (seat, shown) in enumerate(check_claims(seats, claims, taken, status)):
+        token, seats[seat].token_hash, seats[seat].account_id = seat_token(
+            owner if i == 0 else None, host_hash, seat
+        )
+        seats[seat].name = shown
+        tokens.append((seat, token))
+    return tokens
+
+
 class Hub:
     """Every request on a table, from the lobby to the last move."""
 
@@ -78,7 +137,11 @@ class Hub:
         executor: Executor,
         bot_delay: float = 0.5,
         away_seconds: float = AWAY_SECONDS,
+        cluster: Cluster | None = None,
     ) -> None:
+        self.cluster = cluster or Solo()
+        """The other server processes serving the same tables (:class:`~.cluster.Solo`:
+        none)."""
         self.away_seconds = away_seconds
         """Seconds a player must be gone before another player may hand their seat to a bot."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -89,22 +152,47 @@ class Hub:
             bot_delay,
             timed_out=self._timed_out,
             save_clock=self.registry.save_clock,
+            owns=lambda table: self.cluster.owns(table.code),
         )
         self._rooms: dict[str, set[Connection]] = {}
-        """The connections at each table, by code."""
+        """The connections at each table, by code (this process's)."""
+        self._remote: dict[str, dict[str, tuple[list[int], int, int]]] = {}
+        """The connections to each table in the other processes, by code and process: per seat,
+        spectators, and those holding the host token."""
         self.on_finish: Callable[[Table], None] | None = None
-        """Called once a game has ended (its result stored): the ratings (:mod:`.players`)."""
+        """Called once a game has ended (its result stored here): the ratings (:mod:`.players`)."""
 
     async def resume(self) -> int:
-        """Load every table in the lobby or in play and let its bots go on; return how many."""
+        """Load every table in the lobby or in play, take over those no live process runs,
+        and let their bots go on; return how many."""
+        # Listen first: a change made while the tables load is then either in what the
+        # database gives or in a notice (the tables are caught up when in doubt).
+        await self.cluster.start(self)
         tables = await self.registry.resume()
+        await self.cluster.claim([t.code for t in tables])
         for table in tables:
+            self._recount(table)  # who is connected to the other processes (their "here")
             self.scheduler.wake(table)
         return len(tables)
 
     async def get(self, code: str) -> Table:
         """A table by its code (``unknown_table`` if there is none)."""
-        return await self.registry.get(code)
+        known = code.strip().upper() in self.registry.tables
+        table = await self.registry.get(code)
+        if not known and table.status != "finished" and self.cluster.shared:
+            # Read back from the database: if no live process runs it, this one does.
+            await self.cluster.claim([table.code])
+            self._recount(table)
+            self.scheduler.wake(table)
+        return table
+
+    async def load_new(self, code: str) -> Table:
+        """A table stored by another part of this process (quick play's matching), read from
+        the database and run here as :meth:`create`'s are: this process claims it (one process
+        runs its bots and clock) and tells the others, whose players may sit at it."""
+        table = await self.registry.get(code)
+        await self._created(table)
+        return table
 
     # --- lobby ----------------------------------------------------------------------------------
 
@@ -117,13 +205,17 @@ class Hub:
         seat: int | None,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
+        local: Sequence[tuple[Any, Any]] = (),
         owner: Owner | None = None,
         rated: bool = False,
-    ) -> tuple[Table, str, str | None, int | None]:
-        """Create a table; return it, the host token, and the creator's seat token and seat.
+    ) -> tuple[Table, str, str | None, int | None, list[tuple[int, str]]]:
+        """Create a table; return it, the host token, the creator's seat token and seat, and
+        the seat and token of each seat in ``local``.
 
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
-        whose time ran out; ``owner`` the signed-in creator, whose account the seat is."""
+        whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
+        for pass-and-play: every one is checked before any is taken. ``owner`` is the signed-in
+        creator, whose account the creator's seat is (the ``local`` seats are guests')."""
         if bot_level is not None:
             check_level(bot_level)
         if len(bots) > config.players:
@@ -139,54 +231,75 @@ class Hub:
                 seats[i].bot = check_level(level)
                 seats[i].name = level
         host_token, host_hash = access.new_token()
-        seat_token = None
-        if name is not None:
+        if name is not None and seat is None:
+            wanted = {n for n, _ in local}
+            seat = next((s.seat for s in seats if s.kind == "empty" and s.seat not in wanted), None)
             if seat is None:
-                seat = next((s.seat for s in seats if s.kind == "empty"), None)
-                if seat is None:
-                    raise RequestError(
-                        "bad_message", N_("every seat is a bot: leave one for yourself")
-                    )
-            if not 0 <= seat < config.players:
-                raise no_seat(seat, config.players)
-            if seats[seat].kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is not free"), n=seat)
-            seat_token, seats[seat].token_hash = (
-                access.new_token() if owner is None else owner.seat_token(host_hash, seat)
-            )
-            seats[seat].account_id = None if owner is None else owner.account_id
-            seats[seat].name = clean_name(name)
+                raise RequestError("bad_message", N_("every seat is a bot: leave one for yourself"))
+        claims = [] if name is None else [(seat, name)]
+        tokens = take_seats(
+            seats,
+            [*claims, *local],
+            N_("seat {n} is not free"),
+            400,
+            owner if claims else None,
+            host_hash,
+        )
+        own_token = tokens[0][1] if claims else None
         table = await self.registry.create(
             config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level, rated
         )
-        return table, host_token, seat_token, seat if seat_token else None
+        await self._created(table)
+        return table, host_token, own_token, seat if claims else None, tokens[len(claims) :]
 
     async def join(
-        self, table: Table, seat: int | None, name: Any, owner: Owner | None = None
-    ) -> tuple[int, str]:
-        """Take a seat in the lobby; return it and its secret token (``name`` is checked here;
-        ``owner``: the signed-in player, whose account the seat is)."""
+        self,
+        table: Table,
+        seat: int | None,
+        name: Any,
+        local: Sequence[tuple[Any, Any]] = (),
+        owner: Owner | None = None,
+    ) -> tuple[int, str, list[tuple[int, str]]]:
+        """Take a seat in the lobby; return it, its secret token, and the seat and token of each
+        seat in ``local``: more (seat, name) pairs the same device takes for pass-and-play.
+        Names are checked here; every seat is checked before any is taken, and the database
+        takes them all or none. ``owner`` is the signed-in player, whose account the first seat
+        is unless it holds a seat here already (the ``local`` seats are guests')."""
         async with table.lock:
+            await self._sync(table)
             if table.status != "lobby":
                 raise RequestError("bad_message", N_("the game has started: you can watch it"), 409)
             if seat is None:
-                seat = next((s.seat for s in table.seats if s.kind == "empty"), None)
+                wanted = {n for n, _ in local}
+                free = (s.seat for s in table.seats if s.kind == "empty" and s.seat not in wanted)
+                seat = next(free, None)
                 if seat is None:
                     raise RequestError("bad_message", N_("the table is full"), 409)
-            if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise no_seat(seat, len(table.seats))
-            target = table.seats[seat]
-            if target.kind != "empty":
-                raise RequestError("bad_message", N_("seat {n} is taken"), 409, n=seat)
-            target.name = clean_name(name)
-            token, target.token_hash = (
-                access.new_token() if owner is None else owner.seat_token(table.host_hash, seat)
-            )
-            target.account_id = None if owner is None else owner.account_id
-            await self.registry.save_seat(table, target)
+            if owner is not None and any(s.account_id == owner.account_id for s in table.seats):
+                # An account has one seat at a table: a signed-in device seating another
+                # player of its own ("Sit here too", pass-and-play) gives them a guest's seat.
+                owner = None
+            taken = N_("seat {n} is taken")
+            claims = check_claims(table.seats, [(seat, name), *local], taken, 409)
+            tokens = [
+                (n, *seat_token(owner if i == 0 else None, table.host_hash, n))
+                for i, (n, _) in enumerate(claims)
+            ]
+            data = [
+                SeatData(n, shown, token_hash, None, False, table.seats[n].reserve,
+                         table.seats[n].timeouts, account_id)
+                for (n, shown), (_, _, token_hash, account_id) in zip(claims, tokens, strict=True)
+            ]  # fmt: skip
+            # The database decides between two processes seating two people at once.
+            if not await self.registry.take_seats(table, data):
+                await self._sync(table, force=True)
+                raise RequestError("bad_message", taken, 409, n=seat)
+            for (n, shown), (_, _, token_hash, account_id) in zip(claims, tokens, strict=True):
+                target = table.seats[n]
+                target.name, target.token_hash, target.account_id = shown, token_hash, account_id
             table.touch()
-            self.broadcast(table)
-            return seat, token
+            self._changed(table)
+            return seat, tokens[0][1], [(n, token) for n, token, _, _ in tokens[1:]]
 
     async def set_bot(self, table: Table, seat: int, level: str | None, token: str | None) -> None:
         """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one;
@@ -197,6 +310,7 @@ class Hub:
         if not host and (table.status != "playing" or by_seat is None):
             access.require_host(table, token)
         async with table.lock:
+            await self._sync(table)
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
                 raise no_seat(seat, len(table.seats))
             target = table.seats[seat]
@@ -243,15 +357,16 @@ class Hub:
             if event is not None:
                 await self._record(table, event)
             table.touch()
-            self.scheduler.wake(table)
-            self.broadcast(table)
+            self._changed(table)
 
     async def start(self, table: Table, host_token: str | None) -> None:
         """Deal and begin, once every seat has a player or a bot."""
         access.require_host(table, host_token)
         async with table.lock:
+            await self._sync(table)
+            started = RequestError("bad_message", N_("the game has already started"), 409)
             if table.status != "lobby":
-                raise RequestError("bad_message", N_("the game has already started"), 409)
+                raise started
             empty = [s.seat for s in table.seats if s.kind == "empty"]
             if empty:
                 raise RequestError(
@@ -262,17 +377,19 @@ class Hub:
                     409,
                     seats=", ".join(map(str, empty)),
                 )
-            await self.registry.set_status(table, "playing")
+            if not await self.registry.begin(table):  # another process started it first
+                await self._sync(table, force=True)
+                raise started
             table.state = State.new(table.config, table.seed)
             table.status = "playing"
             table.touch()
-            self.scheduler.wake(table)
-            self.broadcast(table)
+            self._changed(table)
 
     async def rematch(self, table: Table, token: str | None) -> Table:
         """A new table with the same settings and the same people (their tokens still work)."""
         access.require_player_or_host(table, token)
         async with table.lock:
+            await self._sync(table)
             if table.status != "finished":
                 raise RequestError("bad_message", N_("the game is still going"), 409)
             if table.rematch_code:
@@ -297,35 +414,50 @@ class Hub:
                 table.bot_level,
                 table.rated,
             )
+            code = await self.registry.set_rematch(table, new)
+            if code != new.code:  # another process made the rematch first: that one it is
+                await self._sync(table, force=True)
+                return await self.get(code)
             table.rematch_code = new.code
-            await self.registry.set_status(table, "finished", new.code)
             table.touch()
-            self.broadcast(table)
-            self.scheduler.wake(new)
+            await self._created(new)
+            self._changed(table)
             return new
 
     # --- connections ----------------------------------------------------------------------------
 
     def attach(
-        self, table: Table, conn: Connection, token: str | None, host_token: str | None
+        self,
+        table: Table,
+        conn: Connection,
+        token: str | None,
+        host_token: str | None,
+        local: Sequence[str] = (),
     ) -> None:
-        """Seat a connection by its token (a spectator without one) and send it the state."""
-        conn.rights = Rights.of(table, token, host_token)
+        """Seat a connection by its token (a spectator without one) and send it the state.
+
+        ``local`` holds the tokens of the other seats the client's device holds (pass-and-play):
+        those seats count as present (not away) while it is connected, but it sees and acts
+        only for its token's seat."""
+        rights = Rights.of(table, token, host_token)
+        held = access.held_seats(table, local, rights.seat)
+        conn.rights, conn.held = rights, held
         self._rooms.setdefault(table.code, set()).add(conn)
-        if conn.rights.host:
-            table.host_connections += 1
-        if conn.seat is None:
-            table.spectators += 1
-        else:
+        self._present(table)
+        if conn.seat is not None:
             s = table.seats[conn.seat]
-            s.connections += 1
             if s.stand_in and table.status == "playing":  # the player is back: the bot leaves
                 self._seat_back(table, s)
-                asyncio.get_running_loop().create_task(self.registry.save_seat(table, s))
+                self._soon(self._save_back(table, s))
         table.touch()
         self.scheduler.wake(table)
         self.broadcast(table)
         self._rehost_soon(table)
+
+    async def _save_back(self, table: Table, s: Seat) -> None:
+        """Store that ``s``'s player took the seat back from the stand-in bot, and say so."""
+        await self.registry.save_seat(table, s)
+        self.cluster.publish({"k": "table", "t": table.code, "reset": s.seat})
 
     def _seat_back(self, table: Table, s: Seat) -> None:
         """The player of ``s`` plays it again: the stand-in bot leaves, the clock starts afresh."""
@@ -343,8 +475,7 @@ class Hub:
             self._seat_back(table, s)
             await self.registry.save_seat(table, s)
             table.touch()
-            self.scheduler.wake(table)
-            self.broadcast(table)
+            self._changed(table, reset=s.seat)
 
     async def _timed_out(self, table: Table) -> None:
         """The scheduler's hook (the table's lock held): the clock of :attr:`Table.turn` ran out.
@@ -359,6 +490,7 @@ class Hub:
         await self.registry.save_seat(table, s)
         table.touch()
         self.broadcast(table)
+        self.cluster.publish({"k": "table", "t": table.code, "out": s.seat})
 
     def detach(self, table: Table, conn: Connection) -> None:
         """The connection left the table."""
@@ -368,23 +500,78 @@ class Hub:
         room.discard(conn)
         if not room:
             del self._rooms[table.code]
-        if conn.rights.host:
-            table.host_connections -= 1
-        if conn.seat is None:
-            table.spectators -= 1
-        else:
-            s = table.seats[conn.seat]
-            s.connections -= 1
-            if s.connections == 0:
-                s.left_at = time.monotonic()
+        self._present(table)
         table.touch()
         self.broadcast(table)
         self._rehost_soon(table)
+
+    # --- who is connected, across the processes ---------------------------------------------------
+
+    def _present(self, table: Table) -> None:
+        """This process's connections to ``table`` changed: count them again, and tell the
+        other processes."""
+        seats, spectators, hosts = self._recount(table)
+        self.cluster.publish(
+            {"k": "here", "t": table.code, "c": seats, "v": spectators, "o": hosts}
+        )
+
+    def _recount(self, table: Table) -> tuple[list[int], int, int]:
+        """Set the table's connection counts (each seat's, the spectators', the host token's)
+        from this process's connections and the other processes' last notices; return this
+        process's. A seat whose last connection went away is away from now on."""
+        seats = [0] * len(table.seats)
+        spectators = hosts = 0
+        for conn in self._rooms.get(table.code, ()):
+            hosts += conn.rights.host
+            if not conn.present:  # a pass-and-play device between turns still holds its seats
+                spectators += 1
+            for seat in conn.present:
+                seats[seat] += 1
+        mine = (list(seats), spectators, hosts)
+        for counts, watching, holding in self._remote.get(table.code, {}).values():
+            for i, n in enumerate(counts[: len(seats)]):
+                seats[i] += n
+            spectators += watching
+            hosts += holding
+        now = time.monotonic()
+        for s, n in zip(table.seats, seats, strict=True):
+            if s.connections > 0 and n == 0:
+                s.left_at = now
+            s.connections = n
+        table.spectators, table.host_connections = spectators, hosts
+        return mine
 
     def broadcast(self, table: Table) -> None:
         """Send every connection at the table its own view of it."""
         for conn in list(self._rooms.get(table.code, ())):
             conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
+
+    # --- seats changed by the account service ----------------------------------------------------
+
+    async def sync(self, table: Table) -> None:
+        """Bring ``table`` up to the database before a request outside the hub (an account's
+        claim) is judged on it: another server process may have changed it. Call with the
+        table's lock held."""
+        await self._sync(table)
+
+    def seats_changed(self, table: Table) -> None:
+        """Seats of ``table`` were stored outside the hub (a claim): show them, and tell the
+        other processes. Call with the table's lock held."""
+        table.touch()
+        self._changed(table)
+
+    async def seats_stored(self, codes: Iterable[str]) -> None:
+        """Seats of these tables were changed in the database outside the hub (an account
+        deleted): bring the copies in memory here up to it, show them, and tell the other
+        processes (which read a table they do not hold from the database when asked)."""
+        for code in codes:
+            table = self.registry.tables.get(code)
+            if table is None:
+                self.cluster.publish({"k": "table", "t": code})
+                continue
+            async with table.lock:
+                if await self.registry.catch_up(table):
+                    self._changed(table)
 
     # --- nobody is indispensable ------------------------------------------------------------------
 
@@ -397,10 +584,21 @@ class Hub:
             table.events.append(event)
 
     def _rehost_soon(self, table: Table) -> None:
-        """Pass the host's rights on (or back) once the table's lock is free."""
-        task = asyncio.get_running_loop().create_task(self._rehost(table))
+        """Pass the host's rights on (or back) once the table's lock is free (the table's
+        owner does it: one decision, one event, whichever process the players are on)."""
+        if self.cluster.owns(table.code):
+            self._soon(self._rehost(table))
+
+    def _soon(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on its own (kept referenced until it ends; a failure is logged)."""
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table work failed", exc_info=task.exception())
 
     @staticmethod
     def host_seat_for(table: Table) -> int | None:
@@ -432,6 +630,7 @@ class Hub:
             await self._record(table, Event(table.version, "host", seat))
             table.touch()
             self.broadcast(table)
+            self.cluster.publish({"k": "table", "t": table.code})
 
     async def resign(self, table: Table, conn: Connection) -> None:
         """A player resigns. Alone on a side of a two-sided game (no other person on the team),
@@ -440,6 +639,7 @@ class Hub:
         ``resign`` event records it."""
         seat = conn.rights.seat_to_move()
         async with table.lock:
+            await self._sync(table)
             if table.state is None or table.status != "playing":
                 raise RequestError("not_started", N_("the game has not started yet"))
             s = table.seats[seat]
@@ -466,8 +666,7 @@ class Hub:
                 detail = "bot"
             await self._record(table, Event(table.version, "resign", seat, seat, detail))
             table.touch()
-            self.scheduler.wake(table)
-            self.broadcast(table)
+            self._changed(table, reset=seat)
         self._rehost_soon(table)  # the rights of a player who resigned pass on
 
     # --- talk -----------------------------------------------------------------------------------
@@ -479,19 +678,37 @@ class Hub:
         """A quick reaction (no game information in it) to everyone at the table."""
         said = talk.check_reaction(reaction)
         talk.pace(conn, "reaction", talk.REACTION_INTERVAL)
-        payload = protocol.talk_payload("reaction", conn.seat, self._speaker(table, conn), said)
-        for other in list(self._rooms.get(table.code, ())):
-            other.send(payload)
+        self._say(table, "reaction", conn.seat, self._speaker(table, conn), said, "table")
 
     def chat(self, table: Table, conn: Connection, text: Any) -> None:
         """A chat message, to whoever may read it now (:func:`.talk.chat_audience`)."""
         said = talk.clean_text(text)
         audience = talk.chat_audience(table, conn)
         talk.pace(conn, "chat", talk.CHAT_INTERVAL)
-        payload = protocol.talk_payload("chat", conn.seat, self._speaker(table, conn), said)
+        self._say(table, "chat", conn.seat, self._speaker(table, conn), said, audience)
+
+    def _say(
+        self,
+        table: Table,
+        kind: str,
+        seat: int | None,
+        name: str | None,
+        said: str,
+        audience: str,
+        told: bool = False,
+    ) -> None:
+        """Send a reaction or a chat line to this process's connections at ``table`` that may
+        hear it (``audience``: ``table``, or ``spectators`` only), and unless it was ``told``
+        by another process, to the other processes."""
+        payload = protocol.talk_payload(kind, seat, name, said)
         for other in list(self._rooms.get(table.code, ())):
-            if audience == "table" or other.seat is None:
+            if audience == "table" or not other.present:  # players' devices hear no spectator
                 other.send(payload)
+        if not told:
+            self.cluster.publish(
+                {"k": "talk", "t": table.code, "w": kind, "s": seat, "n": name, "x": said,
+                 "a": audience}
+            )  # fmt: skip
 
     # --- moves ----------------------------------------------------------------------------------
 
@@ -531,10 +748,17 @@ class Hub:
         if move.kind in (MoveKind.ROLL, MoveKind.PENALTY):
             raise RequestError("illegal", N_("dice are rolled and penalties imposed by the server"))
         async with table.lock:
+            await self._ahead(table, version)
             if self._acked(table, conn, seat, mid):
                 return
             self._current(table, version)
             await self._apply(table, move, seat, by_person=True, move_id=mid, ack=conn)
+
+    async def _ahead(self, table: Table, version: Any) -> None:
+        """A request made at a version this process has not reached (the client saw it through
+        another process): catch up from the database before judging it."""
+        if isinstance(version, int) and version > table.version:
+            await self._sync(table)
 
     @staticmethod
     def _still_playing(table: Table, seat: int) -> int:
@@ -558,6 +782,7 @@ class Hub:
         seat = self._still_playing(table, conn.rights.seat_to_roll())
         mid = check_move_id(move_id)
         async with table.lock:
+            await self._ahead(table, version)
             if self._acked(table, conn, seat, mid):
                 return
             state = self._current(table, version)
@@ -580,6 +805,7 @@ class Hub:
         if not isinstance(team, str) or len(team) != 1 or team.upper() not in TEAM_LETTERS:
             raise RequestError("bad_message", N_("name the team by its letter, for example B"))
         async with table.lock:
+            await self._ahead(table, version)
             state = self._current(table, version)
             reason = state.penalty_allowed(TEAM_LETTERS.index(team.upper()))
             if reason is not None:
@@ -615,6 +841,23 @@ class Hub:
             raise engine_refusal("illegal", exc) from None
         try:
             await self.registry.append_move(table, trial, seat, move_id)
+        except MoveConflict:
+            # Another process stored this ply (or this move id) first: what it stored is the
+            # game. This move is a resend of that one, or stale.
+            await self._sync(table, force=True)
+            if move_id is not None and seat is not None and (seat, move_id) in table.move_ids:
+                if ack is not None:
+                    ply = table.move_ids[(seat, move_id)]
+                    ack.send(protocol.ack_payload(move_id, ply, duplicate=True))
+                return
+            raise RequestError(
+                "stale",
+                N_(
+                    "stale: another move was made first, the table is at version {version};"
+                    " nothing was done"
+                ),
+                version=table.version,
+            ) from None
         except Exception:
             log.exception("could not store move %s at %s", move, table.code)
             raise RequestError(
@@ -625,12 +868,17 @@ class Hub:
             table.move_ids[(seat, move_id)] = len(trial.move_stack)
             if ack is not None:
                 ack.send(protocol.ack_payload(move_id, len(trial.move_stack), duplicate=False))
+        self.cluster.publish(
+            {"k": "move", "t": table.code, "n": len(trial.move_stack), "m": str(move),
+             "s": seat, "i": move_id, "h": by_person}
+        )  # fmt: skip
         table.active = time.monotonic()
         outcome = trial.outcome
         if outcome is not None:
             table.status, table.result = "finished", outcome.result()
             table.touch()
             self._finished(table)
+            self._soon(self._release(table))
         if by_person and seat is not None and table.seats[seat].timeouts:
             table.seats[seat].timeouts = 0  # back at the table
             table.touch()
@@ -650,9 +898,193 @@ class Hub:
                 log.exception("after the end of %s", table.code)
 
     async def shutdown(self) -> None:
-        """Stop the bots and clocks (storing what each clock has left) and close every
-        connection."""
+        """Stop the bots and clocks (storing what each clock has left), hand this process's
+        tables to the others, and close every connection."""
         await self.scheduler.stop(list(self.registry.tables.values()))
         for room in self._rooms.values():
             for conn in list(room):
                 conn.close()
+        await self.cluster.stop()
+
+    # --- the other processes ----------------------------------------------------------------------
+
+    async def _created(self, table: Table) -> None:
+        """A table made here: this process runs it, and the others learn of it."""
+        await self.cluster.claim([table.code])
+        self.cluster.publish({"k": "new", "t": table.code})
+        self.scheduler.wake(table)
+
+    async def _release(self, table: Table) -> None:
+        """The game is over: nobody runs the table any more."""
+        if self.cluster.owns(table.code):
+            await self.cluster.release(table.code)
+
+    def _changed(self, table: Table, reset: int | None = None) -> None:
+        """A change stored here (seats, status, events; not a move): wake the scheduler, show
+        it, and tell the other processes (``reset``: the clock of that seat's turn starts
+        afresh, as :meth:`_seat_back` and a resignation do)."""
+        if table.status == "finished":  # a resignation ended it
+            self._soon(self._release(table))
+        self.scheduler.wake(table)
+        self.broadcast(table)
+        self.cluster.publish({"k": "table", "t": table.code, "reset": reset})
+
+    async def _sync(self, table: Table, force: bool = False) -> None:
+        """With other processes, bring ``table`` up to the database before a request is judged
+        on it (only when ``force``: on one process, the database always agrees). Call with the
+        table's lock held."""
+        if not (self.cluster.shared or force):
+            return
+        if await self.registry.catch_up(table):
+            self._after_catch_up(table)
+
+    def _after_catch_up(self, table: Table, moved_only: bool = False) -> None:
+        """Show a table this process brought up to another's change, and go on from it (a
+        change of seats or events may pass the host's rights on; a move alone does not)."""
+        table.active = time.monotonic()
+        if table.status == "finished":
+            self._soon(self._release(table))
+        self.scheduler.wake(table)
+        self.broadcast(table)
+        if not moved_only:
+            self._rehost_soon(table)
+
+    def notice(self, notice: dict[str, Any]) -> None:
+        """Another process published ``notice`` (see :mod:`.cluster`): apply it here."""
+        kind, code, proc = notice.get("k"), notice.get("t"), str(notice.get("p"))
+        if kind == "hi":  # a process started: tell it who is connected here
+            for table_code in list(self._rooms):
+                table = self.registry.tables.get(table_code)
+                if table is not None:
+                    self._present(table)
+            return
+        if not isinstance(code, str):
+            return
+        if kind == "here":
+            counts, watching, holding = notice.get("c"), notice.get("v"), notice.get("o")
+            if not isinstance(counts, list) or not isinstance(watching, int):
+                return
+            here = (counts, watching, int(holding or 0))
+            if any(counts) or watching or holding:
+                self._remote.setdefault(code, {})[proc] = here
+            else:
+                self._remote.get(code, {}).pop(proc, None)
+                if not self._remote.get(code, True):
+                    del self._remote[code]
+            table = self.registry.tables.get(code)
+            if table is not None:
+                self._recount(table)
+                table.touch()
+                self.broadcast(table)
+                self._rehost_soon(table)
+            return
+        if kind == "talk":
+            table = self.registry.tables.get(code)
+            seat, name, said = notice.get("s"), notice.get("n"), notice.get("x")
+            if table is not None and isinstance(said, str):
+                audience = "table" if notice.get("a") == "table" else "spectators"
+                self._say(
+                    table,
+                    "chat" if notice.get("w") == "chat" else "reaction",
+                    seat if isinstance(seat, int) else None,
+                    name if isinstance(name, str) else None,
+                    said,
+                    audience,
+                    told=True,
+                )
+            return
+        if kind in ("move", "table", "new"):
+            self._soon(self._apply_notice(code, notice))
+
+    async def _apply_notice(self, code: str, notice: dict[str, Any]) -> None:
+        """A move, or another change, stored by another process: bring this copy up to it."""
+        table = self.registry.tables.get(code)
+        if table is None:
+            if notice["k"] != "new" and not self.cluster.owns(code):
+                return  # not in memory here: it is read from the database when asked for
+            table = await self.get(code)
+            self._after_catch_up(table)
+            return
+        async with table.lock:
+            ply = notice.get("n")
+            if notice["k"] == "move" and isinstance(ply, int):
+                if ply <= table.version:
+                    return  # this process has it already (it caught up meanwhile)
+                if ply == table.version + 1 and self._push_notice(table, notice):
+                    self._after_catch_up(table, moved_only=True)
+                    return
+            changed = await self.registry.catch_up(table)
+            turn = table.turn
+            if turn is not None and turn.seat == notice.get("out"):
+                turn.timed_out = True
+                changed = True
+            if turn is not None and turn.seat == notice.get("reset"):
+                table.turn = None
+                changed = True
+            if changed:
+                table.touch()
+                self._after_catch_up(table)
+
+    @staticmethod
+    def _push_notice(table: Table, notice: dict[str, Any]) -> bool:
+        """Make the move of a ``move`` notice (the next ply) on this copy, as the process that
+        stored it made it; ``False`` if it does not apply (then the database is read)."""
+        state, seat, mid = table.state, notice.get("s"), notice.get("i")
+        if state is None or table.status != "playing":
+            return False
+        trial = state.copy()
+        try:
+            trial.push(Move.parse(str(notice.get("m"))))
+        except (IllegalMoveError, InvalidNotationError):
+            return False
+        table.state = trial
+        if isinstance(seat, int) and 0 <= seat < len(table.seats):
+            if isinstance(mid, str):
+                table.move_ids[(seat, mid)] = len(trial.move_stack)
+            if notice.get("h") and table.seats[seat].timeouts:
+                table.seats[seat].timeouts = 0
+                table.touch()
+        outcome = trial.outcome
+        if outcome is not None:
+            table.status, table.result = "finished", outcome.result()
+            table.touch()
+        return True
+
+    def adopted(self, codes: list[str]) -> None:
+        """This process runs these tables now (their owner died): load them as the database
+        holds them, and go on with their bots and clocks."""
+        for code in codes:
+            self._soon(self._adopt(code))
+
+    async def _adopt(self, code: str) -> None:
+        table = self.registry.tables.get(code)
+        if table is None:  # read back, its clock as it was stored
+            table = await self.get(code)
+        else:
+            async with table.lock:
+                await self.registry.catch_up(table)
+        self._after_catch_up(table)
+
+    def peer_gone(self, proc: str) -> None:
+        """Process ``proc`` died: its connections are gone."""
+        for code in [c for c, procs in self._remote.items() if proc in procs]:
+            del self._remote[code][proc]
+            if not self._remote[code]:
+                del self._remote[code]
+            table = self.registry.tables.get(code)
+            if table is not None:
+                self._recount(table)
+                table.touch()
+                self.broadcast(table)
+                self._rehost_soon(table)
+
+    def resync(self) -> None:
+        """Notices may have been lost: catch every table in memory up from the database."""
+        for table in list(self.registry.tables.values()):
+            if table.status != "finished":
+                self._soon(self._resync(table))
+
+    async def _resync(self, table: Table) -> None:
+        async with table.lock:
+            if await self.registry.catch_up(table):
+                self._after_catch_up(table)

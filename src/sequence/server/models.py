@@ -55,6 +55,21 @@ class Options(Request):
     draft: bool | None = Field(None, description=OPTIONS["draft"].help)
 
 
+class LocalSeat(Request):
+    """A seat taken for a player at the same device (pass-and-play), with the player's name."""
+
+    seat: int = Field(description="the seat (from 0)")
+    name: str = Field(max_length=200, description="the player's name, called at the hand-over")
+
+
+LOCAL_SEATS = Field(
+    None,
+    max_length=12,
+    description="more seats taken on the same device (pass-and-play), all or none: the"
+    " answer's local holds their tokens",
+)
+
+
 class CreateTable(Request):
     """``POST /api/tables``: a new table, and a seat for its creator if ``name`` is given."""
 
@@ -85,6 +100,7 @@ class CreateTable(Request):
     player_token: str | None = Field(
         None, max_length=200, description="the creator's player token (POST /api/players)"
     )
+    local: list[LocalSeat] | None = LOCAL_SEATS
 
 
 class Join(Request):
@@ -95,6 +111,7 @@ class Join(Request):
     player_token: str | None = Field(
         None, max_length=200, description="the player's token (a rated table needs one)"
     )
+    local: list[LocalSeat] | None = LOCAL_SEATS
 
 
 class Start(Request):
@@ -137,18 +154,27 @@ class ErrorAnswer(Answer):
     message: str = Field(description="what is wrong, in the request's Accept-Language")
 
 
+class SeatToken(Answer):
+    """A seat taken on the same device (the request's ``local``) and its token."""
+
+    seat: int
+    seat_token: str = Field(description="secret: the seat's token")
+
+
 class Created(Answer):
     code: str
     url: str
     host_token: str = Field(description="secret: the host's rights")
     seat_token: str | None = Field(description="secret: the creator's seat (with a name)")
     seat: int | None
+    local: list[SeatToken] = Field(description="the seats of the request's local, in order")
 
 
 class Joined(Answer):
     code: str
     seat: int
     seat_token: str = Field(description="secret: the seat's token")
+    local: list[SeatToken] = Field(description="the seats of the request's local, in order")
 
 
 class Started(Answer):

@@ -6,7 +6,8 @@ quick play, each query on the store's database thread.
   player's;
 - a game's end (:attr:`.hub.Hub.on_finish`) moves the ratings once; a start-up catches up on
   games that ended while no process could;
-- quick play's queue (:mod:`.matchmaking`) seats players and wakes the new tables' bots here.
+- quick play's queue (:mod:`.matchmaking`) seats players; this process runs each new table
+  (:meth:`.hub.Hub.load_new`) and tells the other server processes of it.
 """
 
 from __future__ import annotations
@@ -75,10 +76,14 @@ class Ranked:
         bot_level: str | None,
         player: Player | None,
         sits: bool,
+        local: bool = False,
     ) -> None:
-        """Refuse a rated table that may not be one (see :func:`.ratings.check_rated`)."""
+        """Refuse a rated table that may not be one (see :func:`.ratings.check_rated`), or
+        whose creator's device takes more seats (``local``: pass-and-play)."""
         if not rated:
             return
+        if local:
+            raise _no_local()
         check_rated(config, clock, bots)
         check_rated_bot(bot_level)
         if sits and player is None:
@@ -91,10 +96,13 @@ class Ranked:
         if seat is not None and player is not None:
             await self.store.run(self.book.seat, table.id, seat, player.id)
 
-    async def check_join(self, table: Table, player: Player | None) -> None:
-        """A rated table seats players (each once)."""
+    async def check_join(self, table: Table, player: Player | None, local: bool = False) -> None:
+        """A rated table seats players (each once, each on their own device: no ``local``
+        pass-and-play seats)."""
         if not table.rated:
             return
+        if local:
+            raise _no_local()
         if player is None:
             raise _needs_player()
         seated = await self.store.run(self.book.seated, table.id)
@@ -144,10 +152,15 @@ class Ranked:
         return await self.store.run(self.queue.collect, ticket)
 
     async def match(self, pick: Pick) -> None:
-        """Run the pool's matching; load each new table and let its bots and clock go."""
+        """Run the pool's matching; load each new table and let its bots and clock go (in this
+        process, which tells the others of it, as for a table created through the hub)."""
         for code in await self.store.run(self.queue.match, pick):
-            table = await self.hub.get(code)
-            self.hub.scheduler.wake(table)
+            await self.hub.load_new(code)
+
+
+def _no_local() -> RequestError:
+    """Pass-and-play seats have no player of their own, so nobody's rating could move."""
+    return RequestError("bad_message", N_("a rated table seats each player on their own device"))
 
 
 def _needs_player() -> RequestError:

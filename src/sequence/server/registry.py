@@ -186,6 +186,42 @@ class TableRegistry:
                 )
         return out
 
+    async def catch_up(self, table: Table) -> bool:
+        """Bring ``table`` up to what the database holds (another server process changed it):
+        its seats, status, events and every move after its version. Return whether anything
+        changed. The clock (the turn and the reserves) stays this process's: it is kept by
+        each process from the moves it sees, and stored by the table's owner."""
+        data = await self.store.run(self.store.load_since, table.id, table.version)
+        changed = False
+        for s, d in zip(table.seats, data.seats, strict=True):
+            now = (d.name, d.token_hash, d.bot, d.stand_in, d.timeouts, d.account_id)
+            if (s.name, s.token_hash, s.bot, s.stand_in, s.timeouts, s.account_id) != now:
+                s.name, s.token_hash, s.bot, s.stand_in, s.timeouts, s.account_id = now
+                changed = True
+        if data.status != "lobby" and table.state is None:
+            table.state = State.new(table.config, table.seed)
+            changed = True
+        if data.moves:
+            assert table.state is not None
+            for text in data.moves:
+                table.state.push(Move.parse(text))
+            for ply, seat, mid in data.move_ids:
+                if seat is not None:
+                    table.move_ids[(seat, mid)] = ply
+            changed = True
+        facts = (data.status, data.result, data.rematch_code)
+        if (table.status, table.result, table.rematch_code) != facts:
+            table.status, table.result, table.rematch_code = facts
+            changed = True
+        if len(data.events) != len(table.events):
+            table.events = [Event(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in data.events]
+            hosts = [e for e in table.events if e.kind == "host"]
+            table.host_seat = hosts[-1].seat if hosts else None
+            changed = True
+        if changed:
+            table.touch()
+        return changed
+
     async def finished(self, limit: int) -> list[TableData]:
         """The latest finished public games, newest first (from the database)."""
         return await self.store.run(self.store.finished, limit)
@@ -256,9 +292,24 @@ class TableRegistry:
             [s.data() for s in table.seats],
         )
 
-    async def set_status(self, table: Table, status: str, rematch_code: str | None = None) -> None:
-        """Store that ``table`` started, or its rematch (the table itself is the caller's)."""
-        await self.store.run(self.store.set_status, table.id, status, rematch_code)
+    async def take_seats(self, table: Table, seats: list[SeatData]) -> bool:
+        """Store each of ``seats``' players in that seat if every one is still empty in the
+        database (another server process may have seated someone there first), or none;
+        return whether they were."""
+        return await self.store.run(self.store.take_seats, table.id, seats)
+
+    async def begin(self, table: Table) -> bool:
+        """Store that ``table`` started, unless it had (the table itself is the caller's)."""
+        return await self.store.run(self.store.begin, table.id)
+
+    async def set_rematch(self, table: Table, new: Table) -> str:
+        """Record ``new`` as ``table``'s rematch; if another rematch was recorded first (by
+        another server process), drop ``new`` and return that one's code."""
+        code = await self.store.run(self.store.set_rematch, table.id, new.code)
+        if code != new.code:
+            self.tables.pop(new.code, None)
+            await self.store.run(self.store.drop_table, new.id)
+        return code
 
     async def add_event(self, table: Table, event: Event) -> None:
         """Record ``event`` (stored first, then kept on the table)."""

@@ -139,6 +139,7 @@ class Scheduler:
         delay: float = 0.5,
         timed_out: TableHook | None = None,
         save_clock: TableHook | None = None,
+        owns: Callable[[Table], bool] | None = None,
     ) -> None:
         self.executor = executor
         """Where bots think: threads or processes (:func:`choose_move` runs there)."""
@@ -147,6 +148,10 @@ class Scheduler:
         """A bot waits between half and one and a half times this before each step (seconds)."""
         self.timed_out = timed_out
         self.save_clock = save_clock
+        self.owns = owns or (lambda table: True)
+        """Whether this server process runs the table's bots and clocks (with several
+        processes, only the table's owner does: :mod:`.cluster`). Every process keeps the
+        clock's account (whose turn, what is left) to show it; only the owner acts on it."""
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._clocks: dict[str, tuple[Turn, asyncio.Task[None]]] = {}
         self._saves: set[asyncio.Task[None]] = set()
@@ -159,7 +164,7 @@ class Scheduler:
         task = self._tasks.get(table.code)
         if task is not None and not task.done():
             return
-        if bot_step(table) is None:
+        if bot_step(table) is None or not self.owns(table):
             return
         self._tasks[table.code] = asyncio.get_running_loop().create_task(self._take(table))
 
@@ -189,12 +194,12 @@ class Scheduler:
             timer[1].cancel()
             del self._clocks[table.code]
             timer = None
-        if timer is None and turn is not None and not turn.timed_out:
+        if timer is None and turn is not None and not turn.timed_out and self.owns(table):
             task = asyncio.get_running_loop().create_task(self._expire(table, turn))
             self._clocks[table.code] = (turn, task)
 
     def _save(self, table: Table) -> None:
-        if self.save_clock is None or table.status == "lobby":
+        if self.save_clock is None or table.status == "lobby" or not self.owns(table):
             return
         task = asyncio.get_running_loop().create_task(self._saving(table))
         self._saves.add(task)
@@ -211,7 +216,7 @@ class Scheduler:
         """Wait out ``turn``; then a bot of the table's level plays the rest of it."""
         await asyncio.sleep(turn.remaining())
         async with table.lock:
-            if table.turn is not turn:  # the turn ended just in time
+            if table.turn is not turn or not self.owns(table):  # the turn ended just in time
                 return
             turn.timed_out = True
             if self.timed_out is not None:
@@ -245,7 +250,7 @@ class Scheduler:
             return
         move = await self._move(table, step, step.seat)
         async with table.lock:
-            if table.version != version or bot_step(table) != step:
+            if table.version != version or bot_step(table) != step or not self.owns(table):
                 return
             try:
                 await self.apply(table, move, step.seat)
@@ -279,7 +284,7 @@ class Scheduler:
         self._clocks.clear()
         if self.save_clock is not None:
             for table in tables:
-                if table.turn is not None:
+                if table.turn is not None and self.owns(table):
                     await self._saving(table)
         if self._saves:
             await asyncio.gather(*self._saves, return_exceptions=True)

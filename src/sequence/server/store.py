@@ -10,17 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from .db import EventRow, MoveRow, SeatRow, TableRow, make_engine, migrate, now
 
 T = TypeVar("T")
+
+
+class _Taken(Exception):
+    """A seat asked for was no longer empty: the transaction taking seats is undone."""
+
+
+class MoveConflict(Exception):
+    """The database already holds a move at this ply, or this move id of this seat: another
+    server process (sharing the database) stored one first. Nothing was stored."""
 
 
 @dataclass
@@ -239,15 +249,13 @@ class Store:
             row = session.get_one(TableRow, table_id)
             row.status, row.result, row.finished_at = "finished", result, now()
 
-    def set_status(self, table_id: int, status: str, rematch_code: str | None = None) -> None:
-        """Mark a table started (``playing``) or record its rematch."""
+    def set_status(self, table_id: int, status: str) -> None:
+        """Mark a table started (``playing``: a rematch, dealt at once)."""
         with self._sessions.begin() as session:
             row = session.get_one(TableRow, table_id)
             row.status = status
             if status == "playing" and row.started_at is None:
                 row.started_at = now()
-            if rematch_code is not None:
-                row.rematch_code = rematch_code
 
     def _commit_moves(self, batch: list[_Pending]) -> None:
         with self._sessions.begin() as session:
@@ -299,6 +307,87 @@ class Store:
                 is not None
             )
 
+    def load_since(self, table_id: int, ply: int) -> TableData:
+        """A table as stored now, with only the moves after ``ply``: what a server process
+        whose copy of the table stands at ``ply`` lacks (another process changed it)."""
+        with self._sessions() as session:
+            row = session.scalars(
+                select(TableRow)
+                .where(TableRow.id == table_id)
+                .options(selectinload(TableRow.seats), selectinload(TableRow.events))
+            ).one()
+            data = _data(row, with_moves=False)
+            data.events = [
+                EventData(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in row.events
+            ]
+            later = session.scalars(
+                select(MoveRow)
+                .where(MoveRow.table_id == table_id, MoveRow.ply > ply)
+                .order_by(MoveRow.ply)
+            ).all()
+            data.moves = [m.move for m in later]
+            data.move_ids = [(m.ply, m.seat, m.move_id) for m in later if m.move_id]
+            return data
+
+    def take_seats(self, table_id: int, seats: Sequence[SeatData]) -> bool:
+        """Give empty seats of a table in the lobby to their players (one person's, or those of
+        a pass-and-play device), all or none: ``False`` (nothing stored) if one of them is no
+        longer empty or the game started. The database decides between two server processes
+        seating two people at once."""
+        try:
+            with self._sessions.begin() as session:
+                for seat in seats:
+                    taken = session.execute(
+                        update(SeatRow)
+                        .where(
+                            SeatRow.table_id == table_id,
+                            SeatRow.seat == seat.seat,
+                            SeatRow.token_hash.is_(None),
+                            SeatRow.bot.is_(None),
+                            select(TableRow.id)
+                            .where(TableRow.id == table_id, TableRow.status == "lobby")
+                            .exists(),
+                        )
+                        .values(
+                            name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id
+                        )
+                    )
+                    if getattr(taken, "rowcount", 0) != 1:
+                        raise _Taken  # leaving the block rolls back the seats taken before
+        except _Taken:
+            return False
+        return True
+
+    def begin(self, table_id: int) -> bool:
+        """Mark a table in the lobby started; ``False`` if it is not in the lobby any more
+        (another server process started it first)."""
+        with self._sessions.begin() as session:
+            done = session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "lobby")
+                .values(status="playing", started_at=now())
+            )
+            return bool(getattr(done, "rowcount", 0) == 1)
+
+    def set_rematch(self, table_id: int, code: str) -> str:
+        """Record ``code`` as a finished table's rematch unless one is recorded already;
+        return the rematch's code (the one recorded first)."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.rematch_code.is_(None))
+                .values(rematch_code=code)
+            )
+            return str(session.get_one(TableRow, table_id).rematch_code)
+
+    def drop_table(self, table_id: int) -> None:
+        """Delete a table that was never shown to anybody (a rematch another process made
+        first), its seats with it."""
+        with self._sessions.begin() as session:
+            row = session.get(TableRow, table_id)
+            if row is not None:
+                session.delete(row)
+
     def finished(self, limit: int) -> list[TableData]:
         """The latest finished public games, newest first (without their moves).
 
@@ -327,7 +416,8 @@ class Store:
         move_id: str | None = None,
     ) -> None:
         """Store move number ``ply`` (with the id its client gave it); return once it is
-        committed (raise if it could not be)."""
+        committed (raise if it could not be: :class:`MoveConflict` when another server process
+        stored that ply, or that move id, first)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append(_Pending(table_id, ply, move, seat, result, finished, future, move_id))
         if not self._flushing:
@@ -345,6 +435,9 @@ class Store:
                     for p in batch:
                         try:
                             await self.run(self._commit_moves, [p])
+                        except IntegrityError:
+                            if not p.future.done():
+                                p.future.set_exception(MoveConflict(p.table_id, p.ply))
                         except Exception:
                             if not p.future.done():
                                 p.future.set_exception(exc)

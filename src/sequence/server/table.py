@@ -154,7 +154,7 @@ class Table:
     host_connections: int = 0
     """Connections holding the host token."""
     spectators: int = 0
-    """Connections without a seat."""
+    """Connections that hold no seat (a pass-and-play device between turns holds its seats)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while a request changes the table (a move from its check to its broadcast)."""
     view_cache: dict[tuple[int, int | None], str] = field(default_factory=dict)

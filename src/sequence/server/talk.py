@@ -70,7 +70,7 @@ def chat_audience(table: Table, conn: Connection) -> str:
     any game until it is over (reactions stay open)."""
     if table.status != "playing":
         return "table"
-    if conn.seat is None:
+    if not conn.present:  # a pass-and-play device between turns still holds its seats
         return "spectators"
     if is_team_game(table):
         raise RequestError(

@@ -31,7 +31,10 @@ const account = (() => {
     }
     if (!seats.length) return 0;
     const r = await api("POST", "/api/account/claim", { seats });
-    for (const s of r.seats) localStorage.setItem(`seq.seat.${s.code}`, s.seat_token);
+    for (const s of r.seats) {
+      localStorage.setItem(`seq.seat.${s.code}`, s.seat_token);
+      passplay.retoken(s.code, s.seat, s.seat_token); // a pass-and-play device's copy of it
+    }
     return r.seats.length;
   }
 

@@ -169,10 +169,11 @@ async function lobby() {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
         clock: clockSel.value, bot_level: levelSel.value,
         public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
+        local: passplay.localSeats(seatsBox, mine), // the other seats on this device
         ...(await ratedCreateFields(name.value)), // ratings.js
       });
       remember(r.code, r.seat_token, r.host_token);
-      await passplay.afterCreate(r, seatsBox); // the other seats on this device
+      passplay.afterCreate(r);
       go(`/t/${r.code}`);
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
@@ -272,8 +273,13 @@ window.addEventListener("offline", () => {
 });
 window.addEventListener("online", () => { if (table.code) { table.retry = 0; connect(table.code); } });
 
+/* A new connection is made before the old one is closed (once the new one has its first answer),
+   so a pass-and-play hand-over, which reconnects as another seat, never leaves the table without
+   this device: its seats and the host's rights stay where they are. */
 function connect(code) {
-  if (table.ws) { table.closing = true; table.ws.close(); }
+  const old = table.ws;
+  let dropped = false;
+  const dropOld = () => { if (old && !dropped) { dropped = true; old.close(); } };
   table.closing = false;
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`);
   table.ws = ws;
@@ -281,10 +287,14 @@ function connect(code) {
     table.retry = 0;
     $("#conn").textContent = "";
     table.token = passplay.token(code, seatToken(code));
-    ws.send(JSON.stringify({ type: "hello", token: table.token, host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version }));
+    const hello = { type: "hello", token: table.token, host: hostToken(code), lang: chosenLanguage(), version: table.msg && table.msg.version };
+    if (passplay.active(code)) hello.local = passplay.held(code); // passplay.js
+    ws.send(JSON.stringify(hello));
     flushOutbox(ws);
   };
   ws.onmessage = (ev) => {
+    dropOld();
+    if (table.ws !== ws) return; // an old connection's last words
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
@@ -312,6 +322,7 @@ function connect(code) {
     }
   };
   ws.onclose = () => {
+    dropOld();
     if (table.ws !== ws || table.closing) return;
     $("#conn").textContent = t("Reconnecting…");
     showOffline(true);
@@ -363,11 +374,15 @@ function lobbyView(m) {
   const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
     meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
   const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || account.me.name || "", placeholder: t("Your name") });
+  // A device already seated here may seat another player of its own (pass-and-play).
+  const here = you.seat !== null || passplay.active(code);
+  const tooName = h("input", { id: "too-name", maxlength: 24, placeholder: t("Name") });
   const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
     you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
-    s.kind === "empty" && you.seat === null ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
+    you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null,
+    s.kind === "empty" && you.seat === null && !passplay.active(code) ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
       try {
         localStorage.setItem("seq.name", nameIn.value);
         const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player"),
@@ -375,6 +390,13 @@ function lobbyView(m) {
         remember(code, r.seat_token); connect(code);
       } catch (e) { table.error = e.message; renderTable(); }
     } }, t("Sit here")) : null,
+    s.kind === "empty" && here && !m.table.rated ? h("button", { class: "sit-too", "data-seat": s.seat, onclick: async () => {
+      try { // passplay.js: one more seat on this device
+        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: tooName.value || t("Player") });
+        passplay.adopt(code, you.seat, seatToken(code), r.seat, r.seat_token);
+        connect(code);
+      } catch (e) { table.error = e.message; renderTable(); }
+    } }, t("Sit here too")) : null,
     s.kind === "empty" && you.host ? h("button", { class: "add-bot", onclick: () => setBot(s.seat, botLevel.value) }, t("Add a bot")) : null)));
   const empty = m.table.seats.filter((s) => s.kind === "empty").length;
   const full = empty === 0;
@@ -382,8 +404,9 @@ function lobbyView(m) {
     h("h2", {}, t("Table {code}", { code }), m.table.rated ? h("span", { class: "badge", id: "rated-badge" }, t("Rated")) : null),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
-    you.seat === null ? h("label", {}, t("Your name"), nameIn) : null,
+    you.seat === null && !passplay.active(code) ? h("label", {}, t("Your name"), nameIn) : null,
     list,
+    here && !m.table.rated && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
     you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,
     you.host ? h("p", {}, h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
       try { await api("POST", `/api/tables/${code}/start`, { host_token: hostToken(code) }); } catch (e) { table.error = e.message; renderTable(); }
@@ -575,6 +598,9 @@ function renderTable() {
     if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
     const draw = legal.find((x) => x.startsWith("draw:"));
     if (draw) acts.append(h("button", { id: "act-draw", class: "primary", onclick: () => sendMove(draw) }, t("Draw a card")));
+    if (draw && table.drawFirst != null && table.drawFirst === v.to_move) { // passplay.js: the next seat is on this device too
+      acts.append(h("p", { id: "draw-first" }, t("Draw your card, then pass the tablet to {name}.", { name: seatLabel(m, v.to_move) })));
+    }
     if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => sendAct({ type: "roll", version: m.version }) }, t("Roll the dice")));
     handBox.append(acts);
     if (v.draft && v.draft.length) handBox.append(h("h2", {}, t("Draft")), h("div", { class: "hand", id: "draft" }, v.draft.map((c) => h("button", {
@@ -676,7 +702,10 @@ function route() {
   if ((m = /^\/t\/([A-Za-z0-9]+)/.exec(p))) {
     const code = m[1].toUpperCase();
     // A rematch keeps the same people: their tokens carry over.
-    if (table.msg && table.msg.table.rematch === code) remember(code, seatToken(table.msg.table.code), hostToken(table.msg.table.code));
+    if (table.msg && table.msg.table.rematch === code) {
+      remember(code, seatToken(table.msg.table.code), hostToken(table.msg.table.code));
+      passplay.carry(table.msg.table.code, code); // passplay.js: the seats on this device
+    }
     return tablePage(code);
   }
   if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }

@@ -210,7 +210,7 @@ function endPanel(m) {
   box.append(h("p", { id: "game-length" }, tn("{n} turn", "{n} turns", v.turns), " · ", tn("{n} move", "{n} moves", v.moves.length)));
   const acts = h("div", { class: "actions" });
   if (you.seat !== null || you.host) acts.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
-    try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); go(r.url, true); }
+    try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); remember(r.code, seatToken(m.table.code), hostToken(m.table.code)); passplay.carry(m.table.code, r.code); go(r.url, true); }
     catch (e) { table.error = e.message; renderTable(); }
   } }, t("Rematch")));
   acts.append(h("button", { id: "to-replay", onclick: () => go(`/replay/${m.table.code}`) }, t("Replay")));
@@ -253,7 +253,9 @@ function soundToggle() {
   } }, on ? t("Sound: on") : t("Sound: off"));
 }
 function turnBanner(m) {
-  return h("div", { class: "turn banner", id: "turn", role: "status" }, t("Your turn")); // i18n: ignore (class names)
+  // On a device several people share (passplay.js), the banner names whose hand is shown.
+  const text = passplay.active(m.table.code) ? t("{name}, your turn", { name: seatLabel(m, m.you.seat) }) : t("Your turn");
+  return h("div", { class: "turn banner", id: "turn", role: "status" }, text); // i18n: ignore (class names)
 }
 
 /* ---- Dice you can see -------------------------------------------------------------------- */

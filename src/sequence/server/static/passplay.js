@@ -1,6 +1,7 @@
 /* Pass-and-play: several seats on one device (issue 18), as the terminal's hot-seat hand-over.
    The browser keeps every local seat's token; it connects as the seat whose hand is shown, or as
-   a spectator (no hand at all) between their turns. When a local seat is to play and its hand is
+   a spectator (no hand at all) between their turns, and tells the server it holds every one of
+   them ("local" in hello), so none shows as away while the page is open. When a local seat is to play and its hand is
    not the one shown, a full-screen hand-over hides the table; the hand is asked of the server
    only after the tap. The shown seat is stored, and cleared before a hand-over is drawn, so a
    reload or the back button during a hand-over comes back to the hand-over, never to a hand. */
@@ -24,18 +25,17 @@ const passplay = (() => {
     sel.addEventListener("change", () => { input.hidden = sel.value !== "local"; });
     return input;
   }
-  /* After POST /api/tables: take the other local seats (POST /join each) and keep their tokens. */
-  async function afterCreate(r, form) {
-    const locals = [...form.querySelectorAll("select[data-seat]")].filter((s) => s.value === "local").map((s) => Number(s.dataset.seat));
-    if (!locals.length) return;
+  /* The other seats on this device, for POST /api/tables's "local" (the creator's is "mine"). */
+  function localSeats(form, mine) {
     const nameOf = (i) => { const el = document.getElementById(`local-name-${i}`); return (el && el.value.trim()) || t("Seat {n}", { n: i + 1 }); };
+    return [...form.querySelectorAll("select[data-seat]")].filter((s) => s.value === "local")
+      .map((s) => Number(s.dataset.seat)).filter((i) => i !== mine).map((i) => ({ seat: i, name: nameOf(i) }));
+  }
+  /* After POST /api/tables: keep every seat token of this device (one request took them all). */
+  function afterCreate(r) {
     const tokens = {};
     if (r.seat !== null && r.seat !== undefined) tokens[r.seat] = r.seat_token;
-    for (const i of locals) {
-      if (i in tokens) continue;
-      const j = await api("POST", `/api/tables/${r.code}/join`, { seat: i, name: nameOf(i) });
-      tokens[j.seat] = j.seat_token;
-    }
+    for (const s of r.local || []) tokens[s.seat] = s.seat_token;
     if (Object.keys(tokens).length > 1) { localStorage.setItem(key(r.code), JSON.stringify(tokens)); setShown(r.code, null); }
   }
   /* The name a local seat takes when the table is created (the creator's seat, if it is local). */
@@ -45,12 +45,41 @@ const passplay = (() => {
     return sel && sel.value === "local" && el && el.value.trim() ? el.value.trim() : fallback;
   }
 
+  /* In the lobby, another player sits at this device ("Sit here too"): the device now holds
+     that seat's token beside its own (the one it sat with first, if it had only that one). */
+  function adopt(code, mine, mineToken, seat, seatToken) {
+    const held = seats(code);
+    if (mine !== null && mineToken) held[mine] = mineToken;
+    held[seat] = seatToken;
+    localStorage.setItem(key(code), JSON.stringify(held));
+    setShown(code, null);
+  }
+
+  /* A rematch keeps the same people, and their seat tokens: this device holds the same seats. */
+  function carry(from, to) {
+    const held = localStorage.getItem(key(from));
+    if (held && !localStorage.getItem(key(to))) { localStorage.setItem(key(to), held); setShown(to, null); }
+  }
+
+  /* Signing in handed a seat of this device to the account (account.js): its new token
+     replaces the guest token this device held for it, if it holds that seat. */
+  function retoken(code, seat, seatToken) {
+    const held = seats(code);
+    if (!(String(seat) in held)) return;
+    held[seat] = seatToken;
+    localStorage.setItem(key(code), JSON.stringify(held));
+  }
+
   /* The token to say hello with: the shown seat's, or none (a spectator) between turns. */
   function token(code, fallback) {
     if (!active(code)) return fallback;
     const s = shown(code);
     return s === null ? null : seats(code)[s] || null;
   }
+
+  /* Every seat token of this device, for hello's "local": the server counts those seats as
+     present whichever of them (if any) the page shows. */
+  const held = (code) => (active(code) ? Object.values(seats(code)) : []);
 
   function reconnect(code) { table.msg = null; connect(code); }
 
@@ -60,8 +89,12 @@ const passplay = (() => {
     const v = msg.view, you = msg.you.seat, s = shown(code);
     const toAct = v.to_move;
     const drawOpen = you !== null && v.legal_moves.some((m) => m.startsWith("draw:"));
-    if (you !== null && you === s && (toAct === s || drawOpen)) return false; // the shown hand plays
-    if (isLocal(code, toAct)) {
+    if (you !== null && you === s && (toAct === s || drawOpen)) { // the shown hand plays (or draws)
+      table.drawFirst = drawOpen && toAct !== s && isLocal(code, toAct) ? toAct : null;
+      return false;
+    }
+    const person = msg.table.seats[toAct] && (msg.table.seats[toAct].kind === "human" || msg.table.seats[toAct].stand_in);
+    if (isLocal(code, toAct) && person) { // not a seat resigned to a bot; a stand-in's player takes it back by the tap
       setShown(code, null); // before anything is drawn: a reload comes back here
       handOver(msg, code, toAct);
       if (you !== null) reconnect(code); // drop the previous hand: watch until the tap
@@ -95,6 +128,6 @@ const passplay = (() => {
     document.title = t("Pass the tablet to {name}", { name });
   }
 
-  return { seatOption, nameInput, afterCreate, creatorName, token, intercept, active, seats };
+  return { seatOption, nameInput, localSeats, afterCreate, creatorName, adopt, carry, retoken, token, held, intercept, active, seats, isLocal };
 })();
 window.passplay = passplay;

@@ -38,7 +38,10 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (!cacheable(url)) return;
-  event.respondWith(fetch(req).then((res) => {
+  // "no-cache": the browser's HTTP cache may answer only once the server has confirmed it, so
+  // an answer here means the server is there (a file from the HTTP cache alone would say so
+  // while it is gone, and hide the offline notice).
+  event.respondWith(fetch(req, { cache: "no-cache" }).then((res) => {
     if (res.ok) { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(req, copy)); }
     tell(false);
     return res;

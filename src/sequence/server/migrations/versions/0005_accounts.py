@@ -6,11 +6,8 @@ Argon2id hash of the password and the secret the account's seat tokens are deriv
 account whose player sits there (``NULL`` for guests, bots and every seat stored before). No
 existing row is rewritten: the games stored before stay as they were, played by guests.
 
-(Written after 0003; a branch adding 0004 is merged before it, and this file's
-``down_revision`` then names 0004.)
-
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-11-25
 """
 
@@ -20,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,87 @@
+"""The database decides between server processes: a ply, or a seat's move id, is stored once
+(migration 0004 adds the move id's unique index to a database made before it), and the loser
+gets :class:`~sequence.server.store.MoveConflict` with nothing stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import text
+
+from sequence.engine import make_config
+from sequence.server.db import MIGRATIONS, make_engine
+from sequence.server.store import MoveConflict, SeatData, Store, TableData
+
+
+def old_database(url: str) -> None:
+    """A database of revision 0003 holding a table whose first move has a client's id."""
+    engine = make_engine(url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+    config = make_config("kids", players=2)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO game_tables (id, code, config, seed, public, status, host_hash,"
+                " created_at) VALUES (1, 'OLDONE', :config, 7, TRUE, 'playing', 'h', '2025-01-01')"
+            ),
+            {"config": json.dumps(config.to_dict())},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO moves (table_id, ply, move, seat, move_id, created_at)"
+                " VALUES (1, 1, 'x', 0, 'id-1', '2025-01-01')"
+            )
+        )
+    engine.dispose()
+
+
+async def test_an_upgraded_database_stores_a_ply_and_a_move_id_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old_database(url)
+    store = Store(url)  # migrates to the newest revision
+    try:
+        with pytest.raises(MoveConflict):  # ply 1 is stored
+            await store.append_move(1, 1, "y", 1, None, False, "id-2")
+        with pytest.raises(MoveConflict):  # seat 0's id-1 is stored
+            await store.append_move(1, 2, "y", 0, None, False, "id-1")
+        await store.append_move(1, 2, "y", 1, None, False, "id-1")  # another seat's id-1
+        await store.append_move(1, 3, "z", None, None, False, None)  # no id: bots, rolls
+        await store.append_move(1, 4, "w", None, None, False, None)
+        data = store.load("OLDONE")
+        assert data is not None and data.moves == ["x", "y", "z", "w"]
+        assert data.move_ids == [(1, 0, "id-1"), (2, 1, "id-1")]
+    finally:
+        store.close()
+
+
+def test_a_seat_and_the_start_go_to_one_process(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'new.db'}")
+    try:
+        table_id = store.create_table(
+            TableData(
+                id=0, code="NEWONE", config=make_config("kids", players=2).to_dict(), seed=1,
+                public=True, status="lobby", host_hash="h", result=None, rematch_code=None,
+                seats=[SeatData(0), SeatData(1)], moves=[],
+            )
+        )  # fmt: skip
+        assert store.take_seats(table_id, [SeatData(0, "Ann", "hash-a")])
+        assert not store.take_seats(table_id, [SeatData(0, "Bob", "hash-b")])  # taken meanwhile
+        # A pass-and-play device's seats: all or none (seat 1 is not kept when 0 is taken).
+        both = [SeatData(1, "Cy", "hash-c"), SeatData(0, "Di", "hash-d")]
+        assert not store.take_seats(table_id, both)
+        assert store.begin(table_id)
+        assert not store.begin(table_id)  # started meanwhile
+        assert not store.take_seats(table_id, [SeatData(1, "Bob", "hash-b")])  # not in the lobby
+        data = store.load("NEWONE")
+        assert data is not None and [s.name for s in data.seats] == ["Ann", None]
+        assert data.status == "playing"
+    finally:
+        store.close()
