@@ -215,7 +215,8 @@ class Hub:
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
         whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
         for pass-and-play: every one is checked before any is taken. ``owner`` is the signed-in
-        creator, whose account the creator's seat is (the ``local`` seats are guests')."""
+        creator, whose account the creator's seat is (the ``local`` seats are guests').
+        ``rated``: the result moves the players' ratings (:class:`.ranked.Ranked` checked it)."""
         if bot_level is not None:
             check_level(bot_level)
         if len(bots) > config.players:
