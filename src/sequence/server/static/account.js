@@ -33,7 +33,7 @@ const account = (() => {
     const r = await api("POST", "/api/account/claim", { seats });
     for (const s of r.seats) {
       localStorage.setItem(`seq.seat.${s.code}`, s.seat_token);
-      passplay.retoken(s.code, s.seat, s.seat_token); // a pass-and-play device's copy of it
+      passplay.retoken(s.code, s.seat, s.seat_token); // the copy pass-and-play keeps
     }
     return r.seats.length;
   }

@@ -381,7 +381,7 @@ function lobbyView(m) {
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
     you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
-    you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null,
+    you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null, // i18n: ignore (a class)
     s.kind === "empty" && you.seat === null && !passplay.active(code) ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
       try {
         localStorage.setItem("seq.name", nameIn.value);
