@@ -23,6 +23,7 @@ from sequence.engine import GameRecord
 
 from .cluster import ServeCluster, alive, children, redis_available
 from .conftest import Client, create_table, fresh_postgres, join, start
+from .test_accounts import PASSWORD, Browser
 from .test_games import check_messages, drive
 
 pytestmark = pytest.mark.postgres
@@ -76,6 +77,14 @@ def at_once(*sends: tuple[Client, dict[str, Any]]) -> None:
         t.start()
     for t in threads:
         t.join()
+
+
+def first_answer(client: Client) -> dict[str, Any]:
+    """A new connection's first state, or the error that refused it."""
+    while True:
+        msg = client.recv()
+        if msg["type"] in ("state", "error"):
+            return msg
 
 
 def stored_plies_are_the_game(cluster: ServeCluster, code: str, version: int) -> None:
@@ -319,7 +328,9 @@ def test_redis_lost_and_back() -> None:
         def move(v: int) -> Client:
             st = watchers[a].wait(lambda s: s["version"] == v and s["view"] is not None)
             seat = st["view"]["to_move"]
-            mine = players[seat].wait(lambda s: s["version"] == v)
+            # A player who connected to the other process before it heard of the start was
+            # first sent the lobby (version 0 too): wait for the game.
+            mine = players[seat].wait(lambda s: s["version"] == v and s["view"] is not None)
             players[seat].send(
                 {"type": "move", "move": mine["view"]["legal_moves"][0], "version": v}
             )
@@ -400,3 +411,57 @@ def test_a_seat_a_start_and_a_rematch_asked_of_two_processes_at_once() -> None:
         with psycopg.connect(a.db.replace("+psycopg", "")) as conn:
             row = conn.execute("SELECT count(*) FROM game_tables").fetchone()
         assert row is not None and row[0] == 2  # the loser's table was not kept
+
+
+def test_a_signed_in_players_seat_is_the_accounts_on_every_process() -> None:
+    """Accounts across processes: a seat taken or claimed on one process is the account's on
+    the other (its token found there, the guest token refused there), and an account deleted
+    on one shows "deleted player" on the other."""
+    with running(2, *BOTS) as cluster:
+        a, b = cluster.servers
+        guest = create_table(a, game="classic", players=3, name="Mia")
+        code, old = guest["code"], guest["seat_token"]
+        watcher = Client(b, code)  # the second process holds the table in memory
+        watcher.wait(lambda s: s["table"]["seats"][0]["name"] == "Mia")
+        # Kim, signed in on the first process, takes a seat there.
+        kim_name = f"kim{random.randrange(10**8)}"
+        phone = Browser(a)
+        phone.sign_up(kim_name)
+        r = phone.post(f"/api/tables/{code}/join", {"name": "Kim", "seat": 1})
+        assert r.status_code == 200, r.text
+        kim_token = r.json()["seat_token"]
+        assert a.stored(code).seats[1].account_id is not None
+        watcher.wait(lambda s: s["table"]["seats"][1]["name"] == "Kim")
+        # Her laptop, signed in on the second process, finds the seat there.
+        laptop = Browser(b)
+        laptop.sign_in(kim_name)
+        assert laptop.post(f"/api/account/seats/{code}").json() == {
+            "seats": [{"code": code, "seat": 1, "seat_token": kim_token}]
+        }
+        # Mia signs up on the second process and claims her guest seat there.
+        mia = Browser(b)
+        mia.sign_up(f"mia{random.randrange(10**8)}")
+        r = mia.post("/api/account/claim", {"seats": [{"code": code, "token": old}]})
+        [claimed] = r.json()["seats"]
+        assert claimed["seat"] == 0 and claimed["seat_token"] != old
+        # The first process knows: the guest token no longer opens the seat there, the new one
+        # does, and the seat is the account's there too.
+        deadline = time.monotonic() + 10
+        while (first := first_answer(Client(a, code, old)))["type"] != "error":
+            assert time.monotonic() < deadline, "the guest token still opens the seat"
+            time.sleep(0.05)
+        assert first["code"] == "bad_token"
+        seated = Client(a, code, claimed["seat_token"])
+        assert first_answer(seated)["you"]["seat"] == 0
+        mia_on_a = Browser(a)
+        mia_on_a.http.cookies.set("seq_session", mia.session)
+        mia_on_a.me()
+        assert mia_on_a.post(f"/api/account/seats/{code}").json()["seats"] == [claimed]
+        # Kim deletes her account on the second process: the first shows the seat as a
+        # deleted player's, and her token finds nothing there.
+        r = laptop.post("/api/account/delete", {"password": PASSWORD})
+        assert r.status_code == 200, r.text
+        seated.wait(lambda s: s["table"]["seats"][1]["name"] == "deleted player")
+        assert a.stored(code).seats[1].account_id is None
+        r = Browser(a).get(f"/api/tables/{code}")
+        assert r.json()["seats"][1]["name"] == "deleted player"

@@ -57,11 +57,15 @@ from ..engine import (
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from ..i18n.howto import rules_html
 from . import messages, protocol
+from .account_api import AccountService, add_account_routes
+from .accounts import Passwords
+from .attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
 from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
-from .errors import RequestError, engine_refusal, invalid_request
+from .errors import RateLimited, RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
+from .matchmaking import WAITS
 from .models import (
     Catalogue,
     Created,
@@ -84,6 +88,8 @@ from .models import (
 )
 from .models import Record as RecordAnswer
 from .protocol import MAX_FRAME, MAX_MESSAGE
+from .ranked import Ranked
+from .ratings_api import ratings_router
 from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control, offer_bots
 from .store import Store
 from .table import Table
@@ -231,19 +237,6 @@ def _limit(limiter: ClientLimiter, request: Request) -> None:
         raise RateLimited(limiter.retry_after(wait))
 
 
-class RateLimited(RequestError):
-    """429: too many tables created or joined from one client; ``retry_after`` seconds."""
-
-    def __init__(self, retry_after: str) -> None:
-        super().__init__(
-            "rate_limited",
-            N_("too many requests: try again in {seconds} s; nothing was done"),
-            429,
-            seconds=retry_after,
-        )
-        self.retry_after = retry_after
-
-
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error answers of a route, for the OpenAPI description."""
     return {status: {"model": ErrorAnswer, "description": ERROR_STATUSES[status]}
@@ -252,7 +245,8 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 ERROR_STATUSES: dict[int, str] = {
     400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
-    403: "not_host, not_seated, not_finished: the token lacks this right",  # i18n: ignore
+    403: "not_host, not_seated, not_finished: the token lacks this right;"  # i18n: ignore
+    " cross_site: a signed-in request without its CSRF token or from another site",
     404: "unknown_table (or an unknown game, language, ply)",  # i18n: ignore
     409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
     413: "too_large: the body is over 16 KiB",  # i18n: ignore
@@ -272,22 +266,32 @@ def create_app(
     join_rate: float = 30 / 60,
     join_burst: float = 30,
     away_seconds: float = AWAY_SECONDS,
+    quickplay_min_wait: float = WAITS[0],
     redis: str | None = None,
     redis_prefix: str = "sequence",
     bots: Mapping[str, str] | None = None,
+    passwords: Passwords | None = None,
+    attempt_limits: AttemptLimits | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
     ``redis``: the Redis URL through which this process shares the tables with the other
-    server processes on the same database (``None``: it is the only one); ``redis_prefix``
-    starts every key and channel it uses there (see :mod:`.cluster`).
+    server processes on the same database (``None``: it is the only one), and where sign-up
+    and sign-in attempts are counted (``None``: in this process); ``redis_prefix`` starts
+    every key and channel it uses there (see :mod:`.cluster`; the attempts' keys start with
+    ``PREFIX:attempts:``).
 
     ``rate``/``burst``: messages a second (and at once) per WebSocket connection;
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
-    bot; ``bots``: the operator's bots offered at tables besides the built-in ones (name ->
-    spec, :func:`~sequence.server.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
+    bot; ``quickplay_min_wait``: the shortest wait for quick play a player may choose;
+    ``redis``: the Redis URL shared by every server process (``sequence serve --redis``),
+    where sign-up and sign-in attempts are counted (``None``: in this process), under keys
+    starting with ``redis_prefix``; ``passwords``: the account passwords' Argon2id hasher
+    (default: argon2-cffi's parameters); ``attempt_limits``: how many attempts; ``bots``: the
+    operator's bots offered at tables besides the built-in ones (name -> spec,
+    :func:`~sequence.server.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
@@ -301,10 +305,25 @@ def create_app(
         cluster = RedisCluster(redis, redis_prefix) if redis else None
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
+        state["ranked"] = Ranked(hub, min_wait=quickplay_min_wait)
+        # The attempt counts use the cluster's Redis connection (one setup; the cluster closes it).
+        counter: Counter = (
+            RedisCounter(cluster.redis, f"{redis_prefix}:attempts:") if cluster else MemoryCounter()
+        )
+        state["accounts"] = AccountService(
+            store,
+            hub,
+            passwords or Passwords(),
+            counter,
+            attempt_limits or AttemptLimits(),
+            _client,
+        )
         await hub.resume()
+        await state["ranked"].start()
         try:
             yield
         finally:
+            await counter.close()
             await hub.shutdown()
             if executor is None:
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -323,6 +342,16 @@ def create_app(
 
     def hub() -> Hub:
         return state["hub"]  # type: ignore[no-any-return]
+
+    def accounts() -> AccountService:
+        return state["accounts"]  # type: ignore[no-any-return]
+
+    add_account_routes(app, accounts)
+
+    def ranked() -> Ranked:
+        return state["ranked"]  # type: ignore[no-any-return]
+
+    app.include_router(ratings_router(ranked, accounts, _errors, joins, _limit))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
@@ -390,6 +419,14 @@ def create_app(
     async def replay_page(code: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/p/{player}", include_in_schema=False)
+    async def player_page(player: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -447,10 +484,12 @@ def create_app(
             )
         return catalog_json(lang)
 
-    @app.post("/api/tables", response_model=Created, responses=_errors(400, 413, 429))
+    @app.post("/api/tables", response_model=Created, responses=_errors(400, 403, 413, 429))
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        """A new table in the lobby; with a ``name``, its creator takes a seat."""
+        """A new table in the lobby; with a ``name``, its creator takes a seat (the account's,
+        when signed in)."""
         _limit(creates, request)
+        owner = await accounts().owner(request) if body.name is not None else None
         options = body.options.model_dump(exclude_none=True) if body.options else {}
         spec: dict[str, Any] = {"game": body.game, "players": body.players}
         if body.teams is not None:
@@ -462,23 +501,33 @@ def create_app(
         clock = check_time_control(body.clock)
         if body.bot_level is not None:
             check_level(body.bot_level)
-        table, host_token, seat_token, seat, local = await hub().create(
+        player = await ranked().player(body.player_token, owner)
+        bots = list(body.bots or [])
+        local = [(s.seat, s.name) for s in body.local or ()]
+        ranked().check_create(
+            body.rated, config, clock, bots, body.bot_level, player, body.name is not None,
+            bool(local),
+        )  # fmt: skip
+        table, host_token, seat_token, seat, taken = await hub().create(
             config,
-            list(body.bots or []),
+            bots,
             body.public,
             body.name,
             body.seat,
             clock,
             body.bot_level,
-            [(s.seat, s.name) for s in body.local or ()],
+            local,
+            owner,
+            rated=body.rated,
         )
+        await ranked().created(table, seat, player)
         return {
             "code": table.code,
             "url": f"/t/{table.code}",
             "host_token": host_token,
             "seat_token": seat_token,
             "seat": seat,
-            "local": [{"seat": n, "seat_token": token} for n, token in local],
+            "local": [{"seat": n, "seat_token": token} for n, token in taken],
         }
 
     @app.get("/api/tables", response_model=OpenTables)
@@ -514,14 +563,19 @@ def create_app(
     @app.post(
         "/api/tables/{code}/join",
         response_model=Joined,
-        responses=_errors(400, 404, 409, 413, 429),
+        responses=_errors(400, 403, 404, 409, 413, 429),
     )
     async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
-        """Take a seat in the lobby: the answer holds the seat's secret token."""
+        """Take a seat in the lobby: the answer holds the seat's secret token (when signed in,
+        the seat is the account's, and its token the same on every device)."""
         _limit(joins, request)
+        owner = await accounts().owner(request)
         table = await hub().get(code)
+        player = await ranked().player(body.player_token, owner)
         local = [(s.seat, s.name) for s in body.local or ()]
-        seat, token, taken = await hub().join(table, body.seat, body.name, local)
+        await ranked().check_join(table, player, bool(local))
+        seat, token, taken = await hub().join(table, body.seat, body.name, local, owner)
+        await ranked().joined(table, seat, player)
         return {
             "code": table.code,
             "seat": seat,
@@ -562,6 +616,7 @@ def create_app(
         _limit(creates, request)
         table = await hub().get(code)
         new = await hub().rematch(table, body.token)
+        await ranked().rematched(table, new)
         return {"code": new.code, "url": f"/t/{new.code}"}
 
     @app.get("/api/finished", response_model=Finished, responses=_errors(400))
@@ -592,18 +647,7 @@ def create_app(
     @app.get("/api/tables/{code}/record", response_model=RecordAnswer, responses=_errors(403, 404))
     async def record(code: str) -> dict[str, Any]:
         """A finished game's record, as JSON and as text."""
-        table = await finished_table(code)
-        tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
-        if table.result and table.state.outcome is None:
-            tags["Resigned"] = table.result  # a resignation ended it, not a move
-        for i, e in enumerate(table.events, 1):
-            tags[f"Event{i}"] = protocol.event_text(e)
-        rec = GameRecord.from_state(table.state, tags={"Table": table.code, **tags})
-        return {
-            "record": rec.to_dict(),
-            "text": rec.to_text(),
-            "events": [e.to_dict() for e in table.events],
-        }
+        return protocol.record_dict(await finished_table(code))
 
     @app.get(
         "/api/tables/{code}/replay/{ply}",
@@ -653,6 +697,7 @@ def create_app(
                 await websocket.close(*close)
 
     app.state.hub = hub
+    app.state.accounts = accounts
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 

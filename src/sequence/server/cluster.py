@@ -52,7 +52,7 @@ ADOPT_AT_ONCE = 32
 """At most this many of a dead process's tables taken over at one look, so that the survivors
 share them."""
 
-CLAIM_SCRIPT = """
+CLAIM_SCRIPT = """-- i18n: ignore (a Lua script)
 local owner_key = ARGV[1] .. ':owner:' .. ARGV[2]
 local current = redis.call('GET', owner_key)
 if current == ARGV[3] then return 1 end
@@ -65,7 +65,7 @@ return 1
 """Own table ARGV[2] unless a live process (ARGV[1]: the key prefix) owns it; 1 if ARGV[3]
 (this process) owns it now."""
 
-ADOPT_SCRIPT = """
+ADOPT_SCRIPT = """-- i18n: ignore (a Lua script)
 local owned = ARGV[1] .. ':owned:' .. ARGV[2]
 if redis.call('EXISTS', ARGV[1] .. ':proc:' .. ARGV[2]) == 1 then return {} end
 local took = {}
@@ -84,7 +84,7 @@ return took
 """Process ARGV[3] takes over at most ARGV[4] tables of the dead process ARGV[2] (nothing if
 it is alive after all); the dead one leaves the list of processes once it owns nothing."""
 
-RELEASE_SCRIPT = """
+RELEASE_SCRIPT = """-- i18n: ignore (a Lua script)
 local owner_key = ARGV[1] .. ':owner:' .. ARGV[2]
 if redis.call('GET', owner_key) == ARGV[3] then redis.call('DEL', owner_key) end
 redis.call('SREM', ARGV[1] .. ':owned:' .. ARGV[3], ARGV[2])

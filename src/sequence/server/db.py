@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.engine import Engine
@@ -76,6 +77,8 @@ class TableRow(Base):
     """The seat whose turn clock was running when last stored."""
     clock_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds that seat had left then: a restart goes on from there, not from a full turn."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The result moves its players' ratings (chosen at creation: see :mod:`.ratings`)."""
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -107,6 +110,10 @@ class SeatRow(Base):
     """Seconds of clock reserve the seat has left."""
     timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Turns in a row the seat's clock ran out."""
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The account whose player sits here (``None``: a guest, a bot, or a deleted account)."""
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
@@ -156,6 +163,39 @@ class EventRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="events")
 
 
+class AccountRow(Base):
+    """A player's optional account (see :mod:`sequence.server.accounts`): a name and the
+    Argon2id hash of a password; seats point at it (:attr:`SeatRow.account_id`)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    """The name as its owner wrote it (NFKC), shown to others."""
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    """The name case-folded: two accounts never share one, whatever the case."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    """Argon2id, in the PHC string format (parameters and salt with the hash)."""
+    seat_key: Mapped[str] = mapped_column(String(64))
+    """A random secret from which the account's seat tokens are derived (HMAC), so that every
+    device the player signs in on gets the same token for the same seat."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie, whose account, until when."""
+
+    __tablename__ = "account_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 def hash_token(token: str) -> str:
     """The stored form of a secret token (SHA-256, hex)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -178,9 +218,12 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling (a killed server loses no commit)."""
+    """An engine for ``url``; SQLite gets WAL journaling (a killed server loses no commit).
+
+    Statements' parameters never reach a log line or an error message (``hide_parameters``):
+    they hold password hashes and the hashes of tokens."""
     url = normalise_url(url)
-    kwargs: dict[str, Any] = {"future": True}
+    kwargs: dict[str, Any] = {"future": True, "hide_parameters": True}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)

@@ -52,6 +52,20 @@ class RequestError(Exception):
         return translated.format(**self.params) if self.params else translated
 
 
+class RateLimited(RequestError):
+    """429: too many requests of a kind from one client (or for one account name);
+    ``retry_after`` is the ``Retry-After`` header's whole seconds."""
+
+    def __init__(self, retry_after: str) -> None:
+        super().__init__(
+            "rate_limited",
+            N_("too many requests: try again in {seconds} s; nothing was done"),
+            429,
+            seconds=retry_after,
+        )
+        self.retry_after = retry_after
+
+
 def engine_refusal(code: str, exc: BaseException, status: int = 400) -> RequestError:
     """The engine said no (an illegal move, bad notation, a bad config): its reason, as is."""
     return RequestError(code, str(exc), status, engine=exc)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -38,9 +38,11 @@ from ..engine import (
 from ..i18n import N_
 from . import access, protocol, talk
 from .access import Rights
+from .accounts import Owner
 from .cluster import Cluster, Solo
 from .connection import Connection
 from .errors import RequestError, engine_refusal, no_seat
+from .ratings import check_rated_bot
 from .registry import TableRegistry
 from .scheduler import Scheduler, check_level, table_level
 from .store import MoveConflict, SeatData, Store
@@ -94,15 +96,33 @@ def check_claims(
     return checked
 
 
+def seat_token(owner: Owner | None, host_hash: str, seat: int) -> tuple[str, str, int | None]:
+    """The token of a seat taken at the table whose host hash is ``host_hash``, its hash, and
+    the account it belongs to: ``owner``'s (the same token on every device of theirs), or a
+    fresh guest's token (``owner`` ``None``)."""
+    if owner is None:
+        return *access.new_token(), None
+    return *owner.seat_token(host_hash, seat), owner.account_id
+
+
 def take_seats(
-    seats: list[Seat], claims: Sequence[tuple[Any, Any]], taken: str, status: int = 400
+    seats: list[Seat],
+    claims: Sequence[tuple[Any, Any]],
+    taken: str,
+    status: int = 400,
+    owner: Owner | None = None,
+    host_hash: str = "",
 ) -> list[tuple[int, str]]:
-    """Give each (seat, name) of ``claims`` to a person: a fresh token for each, in order.
+    """Give each (seat, name) of ``claims`` to a person: a token for each, in order.
     Every claim is checked (:func:`check_claims`) before any seat changes, so a refused
-    request takes none."""
+    request takes none. The first claim is ``owner``'s, the signed-in player's (its token
+    from their account, for the table whose host hash is ``host_hash``); the others (a
+    pass-and-play device's further players) are guests' seats."""
     tokens = []
-    for seat, shown in check_claims(seats, claims, taken, status):
-        token, seats[seat].token_hash = access.new_token()
+    for i, (seat, shown) in enumerate(check_claims(seats, claims, taken, status)):
+        token, seats[seat].token_hash, seats[seat].account_id = seat_token(
+            owner if i == 0 else None, host_hash, seat
+        )
         seats[seat].name = shown
         tokens.append((seat, token))
     return tokens
@@ -139,6 +159,8 @@ class Hub:
         self._remote: dict[str, dict[str, tuple[list[int], int, int]]] = {}
         """The connections to each table in the other processes, by code and process: per seat,
         spectators, and those holding the host token."""
+        self.on_finish: Callable[[Table], None] | None = None
+        """Called once a game has ended (its result stored here): the ratings (:mod:`.players`)."""
 
     async def resume(self) -> int:
         """Load every table in the lobby or in play, take over those no live process runs,
@@ -171,6 +193,14 @@ class Hub:
             async with table.lock:
                 await self._sync(table)
 
+    async def load_new(self, code: str) -> Table:
+        """A table stored by another part of this process (quick play's matching), read from
+        the database and run here as :meth:`create`'s are: this process claims it (one process
+        runs its bots and clock) and tells the others, whose players may sit at it."""
+        table = await self.registry.get(code)
+        await self._created(table)
+        return table
+
     # --- lobby ----------------------------------------------------------------------------------
 
     async def create(
@@ -183,13 +213,17 @@ class Hub:
         clock: TimeControl | None = None,
         bot_level: str | None = None,
         local: Sequence[tuple[Any, Any]] = (),
+        owner: Owner | None = None,
+        rated: bool = False,
     ) -> tuple[Table, str, str | None, int | None, list[tuple[int, str]]]:
         """Create a table; return it, the host token, the creator's seat token and seat, and
         the seat and token of each seat in ``local``.
 
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
         whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
-        for pass-and-play: every one is checked before any is taken."""
+        for pass-and-play: every one is checked before any is taken. ``owner`` is the signed-in
+        creator, whose account the creator's seat is (the ``local`` seats are guests').
+        ``rated``: the result moves the players' ratings (:class:`.ranked.Ranked` checked it)."""
         if bot_level is not None:
             check_level(bot_level)
         if len(bots) > config.players:
@@ -211,21 +245,34 @@ class Hub:
             if seat is None:
                 raise RequestError("bad_message", N_("every seat is a bot: leave one for yourself"))
         claims = [] if name is None else [(seat, name)]
-        tokens = take_seats(seats, [*claims, *local], N_("seat {n} is not free"))
-        seat_token = tokens[0][1] if claims else None
+        tokens = take_seats(
+            seats,
+            [*claims, *local],
+            N_("seat {n} is not free"),
+            400,
+            owner if claims else None,
+            host_hash,
+        )
+        own_token = tokens[0][1] if claims else None
         table = await self.registry.create(
-            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level
+            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level, rated
         )
         await self._created(table)
-        return table, host_token, seat_token, seat if claims else None, tokens[len(claims) :]
+        return table, host_token, own_token, seat if claims else None, tokens[len(claims) :]
 
     async def join(
-        self, table: Table, seat: int | None, name: Any, local: Sequence[tuple[Any, Any]] = ()
+        self,
+        table: Table,
+        seat: int | None,
+        name: Any,
+        local: Sequence[tuple[Any, Any]] = (),
+        owner: Owner | None = None,
     ) -> tuple[int, str, list[tuple[int, str]]]:
         """Take a seat in the lobby; return it, its secret token, and the seat and token of each
         seat in ``local``: more (seat, name) pairs the same device takes for pass-and-play.
         Names are checked here; every seat is checked before any is taken, and the database
-        takes them all or none."""
+        takes them all or none. ``owner`` is the signed-in player, whose account the first seat
+        is unless it holds a seat here already (the ``local`` seats are guests')."""
         async with table.lock:
             await self._sync(table)
             if table.status != "lobby":
@@ -236,23 +283,31 @@ class Hub:
                 seat = next(free, None)
                 if seat is None:
                     raise RequestError("bad_message", N_("the table is full"), 409)
+            if owner is not None and any(s.account_id == owner.account_id for s in table.seats):
+                # An account has one seat at a table: a signed-in device seating another
+                # player of its own ("Sit here too", pass-and-play) gives them a guest's seat.
+                owner = None
             taken = N_("seat {n} is taken")
             claims = check_claims(table.seats, [(seat, name), *local], taken, 409)
-            tokens = [(n, *access.new_token()) for n, _ in claims]
+            tokens = [
+                (n, *seat_token(owner if i == 0 else None, table.host_hash, n))
+                for i, (n, _) in enumerate(claims)
+            ]
             data = [
                 SeatData(n, shown, token_hash, None, False, table.seats[n].reserve,
-                         table.seats[n].timeouts)
-                for (n, shown), (_, _, token_hash) in zip(claims, tokens, strict=True)
+                         table.seats[n].timeouts, account_id)
+                for (n, shown), (_, _, token_hash, account_id) in zip(claims, tokens, strict=True)
             ]  # fmt: skip
             # The database decides between two processes seating two people at once.
             if not await self.registry.take_seats(table, data):
                 await self._sync(table, force=True)
                 raise RequestError("bad_message", taken, 409, n=seat)
-            for (n, shown), (_, _, token_hash) in zip(claims, tokens, strict=True):
-                table.seats[n].name, table.seats[n].token_hash = shown, token_hash
+            for (n, shown), (_, _, token_hash, account_id) in zip(claims, tokens, strict=True):
+                target = table.seats[n]
+                target.name, target.token_hash, target.account_id = shown, token_hash, account_id
             table.touch()
             self._changed(table)
-            return seat, tokens[0][1], [(n, token) for n, token, _ in tokens[1:]]
+            return seat, tokens[0][1], [(n, token) for n, token, _, _ in tokens[1:]]
 
     async def set_bot(self, table: Table, seat: int, level: str | None, token: str | None) -> None:
         """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one;
@@ -276,11 +331,15 @@ class Hub:
                         "bad_message", N_("the player of seat {n} is here"), 409, n=seat
                     )
                 target.bot = None if level is None else check_level(level)
+                if table.rated:
+                    check_rated_bot(level)
                 target.name = target.bot
-                target.token_hash = None
+                target.token_hash = target.account_id = None
                 event = None
             else:
                 level = table_level(table) if level is None else check_level(level)
+                if table.rated:  # a stand-in plays for a rated seat: one of the rated levels
+                    check_rated_bot(level)
                 if target.kind == "human" and target.connections > 0:
                     raise RequestError(
                         "bad_message", N_("the player of seat {n} is here"), 409, n=seat
@@ -344,7 +403,13 @@ class Hub:
             if table.rematch_code:
                 return await self.registry.get(table.rematch_code)
             seats = [
-                SeatData(s.seat, s.name, s.token_hash, None if s.stand_in else s.bot)
+                SeatData(
+                    s.seat,
+                    s.name,
+                    s.token_hash,
+                    None if s.stand_in else s.bot,
+                    account_id=s.account_id,
+                )
                 for s in table.seats
             ]
             new = await self.registry.create(
@@ -355,6 +420,7 @@ class Hub:
                 "playing",
                 table.clock,
                 table.bot_level,
+                table.rated,
             )
             code = await self.registry.set_rematch(table, new)
             if code != new.code:  # another process made the rematch first: that one it is
@@ -488,6 +554,33 @@ class Hub:
         for conn in list(self._rooms.get(table.code, ())):
             conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
 
+    # --- seats changed by the account service ----------------------------------------------------
+
+    async def sync(self, table: Table) -> None:
+        """Bring ``table`` up to the database before a request outside the hub (an account's
+        claim) is judged on it: another server process may have changed it. Call with the
+        table's lock held."""
+        await self._sync(table)
+
+    def seats_changed(self, table: Table) -> None:
+        """Seats of ``table`` were stored outside the hub (a claim): show them, and tell the
+        other processes. Call with the table's lock held."""
+        table.touch()
+        self._changed(table)
+
+    async def seats_stored(self, codes: Iterable[str]) -> None:
+        """Seats of these tables were changed in the database outside the hub (an account
+        deleted): bring the copies in memory here up to it, show them, and tell the other
+        processes (which read a table they do not hold from the database when asked)."""
+        for code in codes:
+            table = self.registry.tables.get(code)
+            if table is None:
+                self.cluster.publish({"k": "table", "t": code})
+                continue
+            async with table.lock:
+                if await self.registry.catch_up(table):
+                    self._changed(table)
+
     # --- nobody is indispensable ------------------------------------------------------------------
 
     async def _record(self, table: Table, event: Event) -> None:
@@ -572,6 +665,7 @@ class Hub:
                 await self.registry.finish(table, result)
                 table.status, table.result, table.turn = "finished", result, None
                 detail = "lost"
+                self._finished(table)
             else:
                 s.bot, s.stand_in, s.timeouts = table_level(table), False, 0
                 await self.registry.save_seat(table, s)
@@ -791,6 +885,7 @@ class Hub:
         if outcome is not None:
             table.status, table.result = "finished", outcome.result()
             table.touch()
+            self._finished(table)
             self._soon(self._release(table))
         if by_person and seat is not None and table.seats[seat].timeouts:
             table.seats[seat].timeouts = 0  # back at the table
@@ -801,6 +896,14 @@ class Hub:
                 log.exception("could not store seat %s of %s", seat, table.code)
         self.scheduler.wake(table)
         self.broadcast(table)
+
+    def _finished(self, table: Table) -> None:
+        """The game at ``table`` ended and its result is stored: tell :attr:`on_finish`."""
+        if self.on_finish is not None:
+            try:
+                self.on_finish(table)
+            except Exception:  # the game is over whatever its consequences do
+                log.exception("after the end of %s", table.code)
 
     async def shutdown(self) -> None:
         """Stop the bots and clocks (storing what each clock has left), hand this process's

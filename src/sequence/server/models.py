@@ -94,6 +94,12 @@ class CreateTable(Request):
     bot_level: str | None = Field(
         None, max_length=40, description="the bot that plays for a seat whose time ran out"
     )
+    rated: bool = Field(
+        False, description="the result moves the players' ratings (a clock, the usual rules)"
+    )
+    player_token: str | None = Field(
+        None, max_length=200, description="the creator's player token (POST /api/players)"
+    )
     local: list[LocalSeat] | None = LOCAL_SEATS
 
 
@@ -102,6 +108,9 @@ class Join(Request):
 
     name: str = Field(max_length=200, description="the player's name")
     seat: int | None = Field(None, description="the seat (from 0; default: the first free one)")
+    player_token: str | None = Field(
+        None, max_length=200, description="the player's token (a rated table needs one)"
+    )
     local: list[LocalSeat] | None = LOCAL_SEATS
 
 
@@ -236,6 +245,7 @@ class TableInfo(Answer):
     seats: list[SeatInfo]
     time_control: TimeControlInfo | None
     bot_level: str | None
+    rated: bool = Field(description="the result moves the players' ratings")
     host_seat: int | None = Field(
         description="the seat holding the host's rights while the host is away"
     )

@@ -63,7 +63,7 @@ import json
 import time
 from typing import Any, Final, final
 
-from ..engine import State, StepKind, history, roll_reason
+from ..engine import GameRecord, State, StepKind, history, roll_reason
 from .table import Event, Table
 
 MAX_MESSAGE: Final = 4096
@@ -99,6 +99,11 @@ ERROR_CODES: Final = (
     "not_found",
     "method_not_allowed",
     "not_finished",
+    "unknown_player",
+    "signed_out",
+    "sign_in_failed",
+    "name_taken",
+    "cross_site",
 )
 """Every error code a client can get."""
 
@@ -186,6 +191,7 @@ def table_meta(table: Table) -> dict[str, Any]:
         if table.clock is None
         else {"name": table.clock.name, "turn": table.clock.turn, "reserve": table.clock.reserve},
         "bot_level": table.bot_level,
+        "rated": table.rated,
         "host_seat": table.host_seat,
         "events": [e.to_dict() for e in table.events],
         "version": table.version,
@@ -198,6 +204,24 @@ def event_text(event: Event) -> str:
     ``12 resign 1 1 lost``; seats counted from 0."""
     parts = (event.ply, event.kind, event.seat, event.by_seat, event.detail)
     return " ".join("-" if p is None else str(p) for p in parts)
+
+
+def record_dict(table: Table) -> dict[str, Any]:
+    """A finished game's record (``GET /api/tables/{code}/record``, and each game of an
+    account's export): ``{"record": RECORD, "text": TEXT, "events": [...]}``. It holds the
+    seed: the caller serves it only once the game is over."""
+    assert table.state is not None and table.status == "finished"
+    tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
+    if table.result and table.state.outcome is None:
+        tags["Resigned"] = table.result  # a resignation ended it, not a move
+    for i, e in enumerate(table.events, 1):
+        tags[f"Event{i}"] = event_text(e)
+    rec = GameRecord.from_state(table.state, tags={"Table": table.code, **tags})
+    return {
+        "record": rec.to_dict(),
+        "text": rec.to_text(),
+        "events": [e.to_dict() for e in table.events],
+    }
 
 
 def table_meta_json(table: Table) -> str:

@@ -47,12 +47,13 @@ def table_from(data: TableData) -> Table:
         host_hash=data.host_hash,
         seats=[
             Seat(s.seat, s.name, s.token_hash, s.bot, s.stand_in, reserve=s.reserve,
-                 timeouts=s.timeouts)
+                 timeouts=s.timeouts, account_id=s.account_id)
             for s in data.seats
         ],
         result=data.result,
         rematch_code=data.rematch_code,
         bot_level=data.bot_level,
+        rated=data.rated,
         events=[Event(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in data.events],
         move_ids={(seat, mid): ply for ply, seat, mid in data.move_ids if seat is not None},
     )  # fmt: skip
@@ -193,9 +194,9 @@ class TableRegistry:
         data = await self.store.run(self.store.load_since, table.id, table.version)
         changed = False
         for s, d in zip(table.seats, data.seats, strict=True):
-            now = (d.name, d.token_hash, d.bot, d.stand_in, d.timeouts)
-            if (s.name, s.token_hash, s.bot, s.stand_in, s.timeouts) != now:
-                s.name, s.token_hash, s.bot, s.stand_in, s.timeouts = now
+            now = (d.name, d.token_hash, d.bot, d.stand_in, d.timeouts, d.account_id)
+            if (s.name, s.token_hash, s.bot, s.stand_in, s.timeouts, s.account_id) != now:
+                s.name, s.token_hash, s.bot, s.stand_in, s.timeouts, s.account_id = now
                 changed = True
         if data.status != "lobby" and table.state is None:
             table.state = State.new(table.config, table.seed)
@@ -242,6 +243,7 @@ class TableRegistry:
         status: str,
         clock: TimeControl | None = None,
         bot_level: str | None = None,
+        rated: bool = False,
     ) -> Table:
         """Store a new table (a fresh code and seed) and keep it; a ``playing`` one is dealt.
 
@@ -264,6 +266,7 @@ class TableRegistry:
             turn_seconds=None if clock is None else clock.turn,
             reserve_seconds=None if clock is None else clock.reserve,
             bot_level=bot_level,
+            rated=rated,
         )
         self.forget_idle_lobbies()  # a flood of new lobbies pushes the idle ones out of memory
         data.id = await self.store.run(self.store.create_table, data)

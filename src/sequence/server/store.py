@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from .db import EventRow, MoveRow, SeatRow, TableRow, make_engine, migrate, now
 
@@ -44,6 +44,8 @@ class SeatData:
     stand_in: bool = False
     reserve: float = 0.0
     timeouts: int = 0
+    account_id: int | None = None
+    """The account whose player sits here (:mod:`.accounts`); ``None``: a guest or a bot."""
 
 
 @dataclass
@@ -71,6 +73,7 @@ class TableData:
     move_ids: list[tuple[int, int | None, str]] = field(default_factory=list)
     """(ply, seat, move id) of every move a client gave an id."""
     events: list[EventData] = field(default_factory=list)
+    rated: bool = False
 
 
 @dataclass
@@ -108,7 +111,16 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         result=row.result,
         rematch_code=row.rematch_code,
         seats=[
-            SeatData(s.seat, s.name, s.token_hash, s.bot, s.stand_in, s.reserve, s.timeouts)
+            SeatData(
+                s.seat,
+                s.name,
+                s.token_hash,
+                s.bot,
+                s.stand_in,
+                s.reserve,
+                s.timeouts,
+                s.account_id,
+            )
             for s in row.seats
         ],
         moves=[m.move for m in row.moves] if with_moves else [],
@@ -123,6 +135,7 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         bot_level=row.bot_level,
         clock_seat=row.clock_seat,
         clock_left=row.clock_left,
+        rated=row.rated,
     )
 
 
@@ -136,6 +149,12 @@ class Store:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self._pending: list[_Pending] = []
         self._flushing = False
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """New ORM sessions on this database (for the account queries of :mod:`.accounts`,
+        which run on this store's thread through :meth:`run` too)."""
+        return self._sessions
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` on the database thread."""
@@ -163,12 +182,21 @@ class Store:
                 turn_seconds=data.turn_seconds,
                 reserve_seconds=data.reserve_seconds,
                 bot_level=data.bot_level,
+                rated=data.rated,
                 seats=[
-                    SeatRow(seat=s.seat, name=s.name, token_hash=s.token_hash, bot=s.bot,
-                            stand_in=s.stand_in, reserve=s.reserve, timeouts=s.timeouts)
+                    SeatRow(
+                        seat=s.seat,
+                        name=s.name,
+                        token_hash=s.token_hash,
+                        bot=s.bot,
+                        stand_in=s.stand_in,
+                        reserve=s.reserve,
+                        timeouts=s.timeouts,
+                        account_id=s.account_id,
+                    )
                     for s in data.seats
                 ],
-            )  # fmt: skip
+            )
             session.add(row)
             session.flush()
             return row.id
@@ -186,6 +214,7 @@ class Store:
                 seat.stand_in,
             )
             row.reserve, row.timeouts = seat.reserve, seat.timeouts
+            row.account_id = seat.account_id
 
     def save_clock(
         self, table_id: int, seat: int | None, left: float | None, seats: list[SeatData]
@@ -319,7 +348,9 @@ class Store:
                             .where(TableRow.id == table_id, TableRow.status == "lobby")
                             .exists(),
                         )
-                        .values(name=seat.name, token_hash=seat.token_hash)
+                        .values(
+                            name=seat.name, token_hash=seat.token_hash, account_id=seat.account_id
+                        )
                     )
                     if getattr(taken, "rowcount", 0) != 1:
                         raise _Taken  # leaving the block rolls back the seats taken before

@@ -34,6 +34,9 @@ class Seat:
     """Seconds of the turn clock's reserve this seat has left (see :class:`TimeControl`)."""
     timeouts: int = 0
     """Turns in a row the seat's clock ran out (a bot played them); 0 once the player moves."""
+    account_id: int | None = None
+    """The account whose player sits here (``None``: a guest or a bot); a signed-in player
+    gets the seat's token on any device (:mod:`.accounts`)."""
     left_at: float = field(default_factory=time.monotonic)
     """When the seat's player last lost their last connection (``time.monotonic``): after
     :attr:`Hub.away_seconds` any seated player may hand the seat to a bot."""
@@ -49,7 +52,7 @@ class Seat:
         """The seat as the store keeps it."""
         return SeatData(
             self.seat, self.name, self.token_hash, self.bot, self.stand_in, self.reserve,
-            self.timeouts,
+            self.timeouts, self.account_id,
         )  # fmt: skip
 
     @property
@@ -159,6 +162,8 @@ class Table:
     meta_cache: tuple[int, str] | None = None
     """The public facts already encoded, and the :attr:`meta_key` they were encoded at."""
     meta_rev: int = 0
+    rated: bool = False
+    """The result moves the players' ratings (:mod:`.ratings`)."""
     active: float = field(default_factory=time.monotonic)
     """When something last happened here (a seat, a connection, a move): orders the lists."""
 

@@ -43,6 +43,8 @@ async function api(method, path, body) {
   // The server answers errors in the language asked for (the browser's, until meta is loaded).
   const headers = { "Content-Type": "application/json" };
   if (meta) headers["Accept-Language"] = chosenLanguage();
+  // A signed-in page proves it is this site's own with its session's CSRF token (account.js).
+  if (typeof account !== "undefined" && account.me.csrf) headers["X-CSRF-Token"] = account.me.csrf;
   const r = await fetch(path, {
     method, headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -66,6 +68,7 @@ async function loadLanguage(lang) {
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   $("#lang").setAttribute("aria-label", t("Language"));
+  account.headerLink();
 }
 function languageSwitcher() {
   const sel = $("#lang");
@@ -167,6 +170,7 @@ async function lobby() {
         clock: clockSel.value, bot_level: levelSel.value,
         public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
         local: passplay.localSeats(seatsBox, mine), // the other seats on this device
+        ...(await ratedCreateFields(name.value)), // ratings.js
       });
       remember(r.code, r.seat_token, r.host_token);
       passplay.afterCreate(r);
@@ -174,12 +178,13 @@ async function lobby() {
     } catch (e) { err.append(h("div", { class: "error" }, e.message)); }
   }
   const codeIn = h("input", { id: "code", maxlength: 8, placeholder: t("Code"), size: 8 });
+  app.append(ratingsLinks(), quickPlayPanel()); // ratings.js
   app.append(
     h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
       h("label", {}, t("Your name"), name),
       h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
       h("label", {}, t("Turn clock"), clockSel), h("label", {}, t("Bot for a player out of time"), levelSel),
-      h("label", {}, pub, t("Public")), opts, h("div", {}, seatsBox),
+      h("label", {}, pub, t("Public")), ratedOption(), opts, h("div", {}, seatsBox),
       h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
     h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
       h("button", { onclick: () => codeIn.value && go(`/t/${codeIn.value.trim().toUpperCase()}`) }, t("Go"))),
@@ -330,7 +335,8 @@ async function tablePage(code) {
   table.code = code; table.msg = null; talk.heard = []; table.selected = null; table.error = null; table.outbox = [];
   app.innerHTML = "";
   app.append(h("p", {}, t("Connecting…")));
-  connect(code);
+  await account.seatFor(code); // signed in on another device: the account's seat here too
+  if (table.code === code) connect(code);
 }
 
 /* The clock of the seat to play, counted down every quarter second. */
@@ -349,7 +355,9 @@ setInterval(tickClock, 250);
 function seatLabel(m, s) {
   const seat = m.table.seats[s];
   // A seated bot is named after its level (translated); a stand-in keeps the player's name.
-  const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : seat.name || t("Open seat");
+  // A deleted account's seats keep their games under one translated name.
+  const name = seat.name === "deleted player" ? t("deleted player") : seat.name; // i18n: ignore (the stored marker)
+  const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : name || t("Open seat");
   return seat.kind === "bot" ? t("{name} (bot)", { name: who }) : who;
 }
 
@@ -365,7 +373,7 @@ function lobbyView(m) {
   // The level of a bot the host adds, from the levels GET /api/meta lists; kept between renders.
   const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
     meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
-  const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || "", placeholder: t("Your name") });
+  const nameIn = h("input", { id: "join-name", maxlength: 24, value: localStorage.getItem("seq.name") || account.me.name || "", placeholder: t("Your name") });
   // A device already seated here may seat another player of its own (pass-and-play).
   const here = you.seat !== null || passplay.active(code);
   const tooName = h("input", { id: "too-name", maxlength: 24, placeholder: t("Name") });
@@ -373,15 +381,16 @@ function lobbyView(m) {
     teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
     you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
-    you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null,
+    you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null, // i18n: ignore (a class)
     s.kind === "empty" && you.seat === null && !passplay.active(code) ? h("button", { class: "sit", "data-seat": s.seat, onclick: async () => {
       try {
         localStorage.setItem("seq.name", nameIn.value);
-        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player") });
+        const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: nameIn.value || t("Player"),
+          ...(await ratedJoinFields(m, nameIn.value)) }); // ratings.js
         remember(code, r.seat_token); connect(code);
       } catch (e) { table.error = e.message; renderTable(); }
     } }, t("Sit here")) : null,
-    s.kind === "empty" && here ? h("button", { class: "sit-too", "data-seat": s.seat, onclick: async () => {
+    s.kind === "empty" && here && !m.table.rated ? h("button", { class: "sit-too", "data-seat": s.seat, onclick: async () => {
       try { // passplay.js: one more seat on this device
         const r = await api("POST", `/api/tables/${code}/join`, { seat: s.seat, name: tooName.value || t("Player") });
         passplay.adopt(code, you.seat, seatToken(code), r.seat, r.seat_token);
@@ -392,12 +401,12 @@ function lobbyView(m) {
   const empty = m.table.seats.filter((s) => s.kind === "empty").length;
   const full = empty === 0;
   return h("section", { class: "panel" },
-    h("h2", {}, t("Table {code}", { code })),
+    h("h2", {}, t("Table {code}", { code }), m.table.rated ? h("span", { class: "badge", id: "rated-badge" }, t("Rated")) : null),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
     you.seat === null && !passplay.active(code) ? h("label", {}, t("Your name"), nameIn) : null,
     list,
-    here && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
+    here && !m.table.rated && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
     you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,
     you.host ? h("p", {}, h("button", { class: "primary", id: "start", disabled: !full, onclick: async () => {
       try { await api("POST", `/api/tables/${code}/start`, { host_token: hostToken(code) }); } catch (e) { table.error = e.message; renderTable(); }
@@ -545,6 +554,8 @@ function renderTable() {
   const status = h("section", { class: "panel", id: "status" });
   if (o) {
     status.append(endPanel(m)); // glance.js: who won, which sequences, how long, what next
+    const change = ratingChange(m); // ratings.js: how a rated game moved the rating of this player
+    if (change) status.append(change);
   } else {
     const actor = v.to_move;
     if (myTurn && v.to_move === you.seat) status.append(turnBanner(m)); // glance.js: #turn, large
@@ -699,8 +710,12 @@ function route() {
   }
   if (table.ws) { table.closing = true; table.ws.close(); table.ws = null; table.code = null; }
   showOffline(false);
+  stopWaiting(); // ratings.js: a quick-play wait belongs to the lobby
+  if (p === "/leaderboard") return leaderboardPage(new URLSearchParams(location.search).get("family"));
+  if ((m = /^\/p\/(\d+)$/.exec(p))) return playerPage(m[1]);
   if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
   if ((m = /^\/rules\/([a-z]+)/.exec(p))) return rulesPage(m[1]);
+  if (p === "/account") return account.accountPage(); // account.js
   return lobby();
 }
 window.addEventListener("popstate", route);
@@ -708,6 +723,7 @@ window.addEventListener("popstate", route);
 (async function main() {
   try { meta = await api("GET", "/api/meta"); } catch (e) { pwa.show(true); return; } // pwa.js
   await loadLanguage(chosenLanguage());
+  await account.load();
   languageSwitcher();
   pwa.check();
   route();

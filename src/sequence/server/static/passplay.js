@@ -61,6 +61,15 @@ const passplay = (() => {
     if (held && !localStorage.getItem(key(to))) { localStorage.setItem(key(to), held); setShown(to, null); }
   }
 
+  /* Signing in handed a seat of this device to the account (account.js): its new token
+     replaces the guest token this device held for it, if it holds that seat. */
+  function retoken(code, seat, seatToken) {
+    const held = seats(code);
+    if (!(String(seat) in held)) return;
+    held[seat] = seatToken;
+    localStorage.setItem(key(code), JSON.stringify(held));
+  }
+
   /* The token to say hello with: the shown seat's, or none (a spectator) between turns. */
   function token(code, fallback) {
     if (!active(code)) return fallback;
@@ -119,6 +128,6 @@ const passplay = (() => {
     document.title = t("Pass the tablet to {name}", { name });
   }
 
-  return { seatOption, nameInput, localSeats, afterCreate, creatorName, adopt, carry, token, held, intercept, active, seats, isLocal };
+  return { seatOption, nameInput, localSeats, afterCreate, creatorName, adopt, carry, retoken, token, held, intercept, active, seats, isLocal };
 })();
 window.passplay = passplay;

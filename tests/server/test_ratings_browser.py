@@ -1,0 +1,143 @@
+"""Ratings and quick play in the browser (Playwright, Debian's Chromium): two signed-in players
+play a rated game to the end and both see their rating change; quick play seats two waiting
+players together, and bots after the wait (a wait shortened for the test); the leaderboard and
+a player's page with its chart."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from sequence.server.accounts import Passwords
+
+from .conftest import ServerThread
+from .test_accounts_browser import sign
+from .test_browser import act, state
+
+pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("SEQUENCE_SHOTS")
+"""A folder to save the docs' screenshots in (``SEQUENCE_SHOTS=docs/img``)."""
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
+
+
+@pytest.fixture
+def site(sqlite_url: str) -> Iterator[ServerThread]:
+    cheap = Passwords(time_cost=1, memory_kib=8192, parallelism=1)
+    with ServerThread(sqlite_url, bot_delay=0.05, passwords=cheap, quickplay_min_wait=1) as srv:
+        yield srv
+
+
+def table_code(page: Any) -> str:
+    page.wait_for_function("() => location.pathname.startsWith('/t/')", timeout=20000)
+    return str(page.evaluate("() => location.pathname")).rsplit("/", 1)[1]
+
+
+def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
+    site: ServerThread, browser: Any
+) -> None:
+    url = site.url
+    pages = []
+    names = [f"ann{secrets.token_hex(3)}", f"bob{secrets.token_hex(3)}"]
+    for name in names:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        sign(page, url, "signup", name)
+        pages.append(page)
+    a, b = pages
+    a.goto(url + "/")
+    a.select_option("#game", "kids")
+    a.select_option("#players", "2")
+    # Rated without a clock is refused with the reason, and nothing is created.
+    a.check("#rated")
+    a.click("#create")
+    a.wait_for_selector(".error")
+    assert "turn clock" in a.inner_text(".error")
+    a.select_option("#clock", "casual")
+    a.click("#create")
+    code = table_code(a)
+    a.wait_for_selector("#rated-badge")
+    b.goto(f"{url}/t/{code}")
+    b.click("button.sit")
+    a.wait_for_selector("#start:not([disabled])")
+    a.click("#start")
+    for page in pages:
+        page.wait_for_selector("#board")
+    deadline = time.monotonic() + 240
+    while not all(state(p)["view"]["outcome"] for p in pages):
+        assert time.monotonic() < deadline, "the game did not end"
+        if not (act(a) or act(b)):
+            time.sleep(0.05)
+    for page, name in zip(pages, names, strict=True):
+        page.wait_for_selector("#rating-change a", timeout=20000)
+        text = page.inner_text("#rating-change")
+        assert "→" in text, text
+        before, after = (float(x) for x in text.split(":", 1)[1].split("provisional")[0].split("→"))
+        assert before == 0.0 and after != before  # from a new player's 0, up or down
+        # The player's page: the rating, its chart, the game with a replay link.
+        page.click("#rating-change a")
+        page.wait_for_selector("#player-page svg.rating-chart")
+        assert page.inner_text("#player-page h2") == name
+        assert page.locator("#player-games a").first.get_attribute("href") == f"/replay/{code}"
+        shot(page, "web-player.png")
+    # The leaderboard of Kids lists both, provisional, beside the bots.
+    a.goto(url + "/leaderboard?family=kids")
+    a.wait_for_selector("#leaders")
+    board = a.inner_text("#leaders")
+    assert names[0] in board and names[1] in board and "provisional" in board
+    assert a.locator('#leaders tr[data-kind="bot"]').count() == 3
+    shot(a, "web-leaderboard.png")
+
+
+def test_quick_play_seats_two_waiting_players_then_bots_after_the_wait(
+    site: ServerThread, browser: Any
+) -> None:
+    url = site.url
+    a = browser.new_context().new_page()
+    b = browser.new_context().new_page()
+    for page, name in ((a, "Ann"), (b, "Bob")):
+        page.goto(url + "/")
+        page.fill("#name", name)
+        page.select_option("#qp-game", "kids")
+        page.select_option("#qp-players", "2")
+        page.select_option("#qp-wait", "60")
+    a.click("#qp-start")
+    a.wait_for_selector("#qp-status")
+    assert "Waiting for players" in a.inner_text("#qp-status")
+    a.wait_for_function("() => /bots in/.test(document.querySelector('#qp-status').textContent)")
+    if SHOTS:
+        a.locator("#quick-play").screenshot(path=os.path.join(SHOTS, "web-quickplay.png"))
+    b.click("#qp-start")
+    code_a, code_b = table_code(a), table_code(b)
+    assert code_a == code_b
+    for page in (a, b):
+        page.wait_for_selector("#board")
+    assert sorted(s["kind"] for s in state(a)["table"]["seats"]) == ["human", "human"]
+    assert state(a)["table"]["rated"] and state(a)["you"]["seat"] != state(b)["you"]["seat"]
+    # Alone, cancelling goes back to the form; waiting out a short wait brings bots.
+    c = browser.new_context().new_page()
+    c.goto(url + "/")
+    c.fill("#name", "Cid")
+    c.select_option("#qp-game", "dice")
+    c.select_option("#qp-players", "3")
+    c.click("#qp-start")
+    c.click("#qp-cancel")
+    c.wait_for_selector("#qp-start")
+    # The test's server takes waits from 1 s; the page offers 10 s and more.
+    c.evaluate(
+        "() => document.querySelector('#qp-wait').append(new Option('2 s', '2', true, true))"
+    )
+    c.click("#qp-start")
+    c.wait_for_selector("#qp-status")
+    table_code(c)
+    c.wait_for_selector("#board")
+    seats = state(c)["table"]["seats"]
+    assert sorted(s["kind"] for s in seats) == ["bot", "bot", "human"]
+    assert state(c)["table"]["rated"]
