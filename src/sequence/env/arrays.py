@@ -31,6 +31,7 @@ observation holds nothing that seat may not know. Needs numpy (the ``gym`` extra
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
@@ -44,20 +45,21 @@ from .observation import ObservationLayout, observation_layout
 
 FloatArray = NDArray[np.float32]
 
+
 class Observer:
     """Encodes views of one configuration as arrays (see the module's docs).
 
     ``planes``: board planes and a feature vector (a dict) instead of one flat vector;
     ``history``: how many past public moves to add (0: none).
 
-    An observation is first written as bytes (every unscaled entry up to 255; the rare larger
-    count, such as a turn past 255, is set after scaling), then scaled into a fresh ``float32``
-    array by one numpy multiplication: a handful of numpy calls per observation, whatever
-    the configuration. The board's bytes are kept from one observation to the next and only
-    the spaces whose bitboard bits changed are rewritten (a move changes two or three), and
-    so are the discard piles' card counts; each observation starts from a copy of the last
-    one's bytes and replaces them in one assignment, so an observer may encode any views, in
-    any order, from any threads.
+    An observation is first written unscaled into an ``array("f")`` buffer with plain
+    Python item assignments, then scaled into a fresh ``float32`` array by one numpy
+    multiplication: two numpy calls per observation, whatever the configuration (numpy's
+    per-call cost, not the data, is what a dozen calls spent). The board's entries are kept
+    from one observation of a seat to its next and only the spaces whose bitboard bits
+    changed are rewritten (a move changes two or three), and the discard piles' card counts
+    likewise; each observation starts from a copy of the seat's last buffer and replaces it
+    in one assignment, so an observer may encode any views, in any order, from any threads.
     """
 
     def __init__(self, config: Config, *, planes: bool = False, history: int = 0) -> None:
@@ -98,21 +100,23 @@ class Observer:
         # The bitboards kept from one observation to the next: chips per relative team, empty
         # spaces, locked spaces per relative team; for each, the byte of each space's bit.
         kinds = [(0, k) for k in range(t)] + [(1, 0)] + [(3, k) for k in range(t)]
-        self._bytes_of: list[list[int]] = []
+        self._entry_of: list[list[int]] = []
         for kind, k in kinds:
             at_space = [-1] * (max(cells) + 1)
             for i, s in enumerate(cells):
                 at_space[s] = entry(kind, k, i)
-            self._bytes_of.append(at_space)
-        first = bytearray(size)
+            self._entry_of.append(at_space)
+        first = array("f", bytes(4 * size))
         for i, s in enumerate(cells):
             if board.free >> s & 1:
                 first[entry(2, 0, i)] = 1
-        self._last: tuple[tuple[int, ...], bytearray] = ((0,) * len(kinds), first)
-        """The last observation's bitboards and bytes (its board part matches them)."""
+        self._last: list[tuple[list[int], array[float]]] = [([0] * len(kinds), first)] * p
+        """Per seat: its last observation's bitboards and bytes (whose board part matches
+        them). Kept per seat: the teams are relative to the observer, so two seats' boards
+        differ in every chip."""
         # Planes made afresh each time (the hand, the last moves) and the features.
         self._fresh = (2 * t + 2) * n_cells if self.planes else base
-        self._fresh_zeros = bytes(size - self._fresh)
+        self._fresh_zeros = array("f", bytes(4 * (size - self._fresh)))
 
         def at(name: str) -> int:
             return lay[name].start - tail + base if name in lay.names else -1
@@ -127,22 +131,22 @@ class Observer:
         self._seats = [[(me + k) % p for k in range(p)] for me in range(p)]
         self._teams = [[(mine + k) % t for k in range(t)] for mine in range(t)]
         self._no_discards: tuple[tuple[int, ...], ...] = ((),) * p
-        self._discards: tuple[tuple[tuple[int, ...], ...], bytearray] = (
+        self._discards: tuple[tuple[tuple[int, ...], ...], array[float]] = (
             self._no_discards,
-            bytearray(c),
+            array("f", bytes(4 * c)),
         )
         """The last discard piles seen and their card counts (the ``discards`` segment)."""
         self._space = action_space(config)
         self._width = self._space.n + 1
-        # Planes: the bytes of each card's printed spaces (the hand plane), scaled by its
-        # copies; the bytes of each space in the last-moves planes.
+        # Planes: the entries of each card's printed spaces (the hand plane), scaled by its
+        # copies.
         deck = config.spec.deck
         self._card_copies = max((deck.count(card) for card in lay.cards), default=1)
         hand_plane = (2 * t + 2) * n_cells
-        self._card_bytes: list[list[int]] = [[] for _ in range(CARD_COUNT)]
+        self._card_entries: list[list[int]] = [[] for _ in range(CARD_COUNT)]
         for card in lay.cards:
             spaces = board.spaces_by_label.get(card, ())
-            self._card_bytes[card] = [hand_plane + self._cell_of[s] for s in spaces]
+            self._card_entries[card] = [hand_plane + self._cell_of[s] for s in spaces]
         self._last_plane = hand_plane + (n_cells if c else 0)
         # Each byte's scale: 1 / its bound (1 for 0/1 entries).
         inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
@@ -154,14 +158,10 @@ class Observer:
         else:
             scale = inv_high
         self._scale: FloatArray = scale
-        self._scale_of: list[float] = scale.tolist()
-        # Count entries (not one-hot): their bytes, in the order encode lists their values.
-        scalar_at: list[int] = []
-        scalar_at += [at("sequences") + k for k in range(t)]
-        scalar_at += [at("supply") + k for k in range(t)]
-        scalar_at += [at("hand_sizes") + k for k in range(p)]
-        scalar_at += [at("deck_size"), at("turn"), at("flags"), at("flags") + 1]
-        self._scalar_at = scalar_at
+        self._sequences_at, self._supply_at = at("sequences"), at("supply")
+        self._hand_sizes_at = at("hand_sizes")
+        self._deck_at, self._turn_at, self._flags_at = at("deck_size"), at("turn"), at("flags")
+        self._phase_at, self._to_move_at = at("phase"), at("to_move")
 
     # --- shapes ------------------------------------------------------------------------------
 
@@ -203,112 +203,106 @@ class Observer:
         if view.config is not self.config and view.config != self.config:
             raise ValueError("the view is of another configuration than this observer")
         teams = self._teams[me % self._t]
-        last_masks, last = self._last
-        buf = bytearray(last)
-        masks = self._board_bytes(view, teams, last_masks, buf)
-        big = self._fill_rest(view, me, teams, buf)
-        self._last = (masks, buf)  # buf is not changed after this: others may copy it
-        out: FloatArray = np.frombuffer(buf, dtype=np.uint8) * self._scale
-        for i, value in big:
-            out[i] = value * self._scale_of[i]
-        if not self.planes:
-            return out
-        base = self._base
-        return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
-
-    def _board_bytes(
-        self, view: View, teams: list[int], last_masks: tuple[int, ...], buf: bytearray
-    ) -> tuple[int, ...]:
-        """Rewrite in ``buf`` the bytes of the spaces whose bits differ from ``last_masks``;
-        return the view's bitboards (chips per relative team, empty, locked per team)."""
-        chips = view.chips
+        seats = self._seats[me]
+        last_masks, last = self._last[me]
+        buf = array("f", last)
+        # The board: the bitboards of chips per relative team, empty spaces and locked spaces
+        # per team; only the entries of the bits that changed since the seat's last time.
+        chips, seqs = view.chips, view.sequences
         occupied = 0
         for m in chips:
             occupied |= m
         masks = [chips[team] for team in teams]
         masks.append(self._playable & ~occupied)
-        seqs = view.sequences
         for team in teams:
             locked = 0
             for window in seqs[team]:
                 locked |= window
             masks.append(locked)
-        bytes_of = self._bytes_of
+        entry_of = self._entry_of
         for k, m in enumerate(masks):
             changed = m ^ last_masks[k]
             if changed:
-                at_space = bytes_of[k]
+                at_space = entry_of[k]
                 while changed:
                     low = changed & -changed
                     buf[at_space[low.bit_length() - 1]] = 1 if m & low else 0
                     changed ^= low
-        return tuple(masks)
-
-    def _fill_rest(
-        self, view: View, me: int, teams: list[int], buf: bytearray
-    ) -> list[tuple[int, int]]:
-        """Write the hand and last-moves planes and the features into ``buf``, unscaled;
-        return the ``(byte, value)`` of each count above 255, to set after scaling."""
+        # Everything else is written afresh.
         buf[self._fresh :] = self._fresh_zeros
-        at, pos, c, p = self._at, self._pos, self._c, self._p
-        seats = self._seats[me]
+        c = self._c
         if c:
-            hand = view.hand
-            assert hand is not None
-            hand_at = self._hand_at
-            for card in hand:
-                buf[hand_at[card]] += 1
-            if self.planes:
-                card_bytes = self._card_bytes
-                for card in hand:
-                    for i in card_bytes[card]:
-                        buf[i] += 1
-            if self.config.draft:
-                base = at["known_hands"]
-                known = view.known_hands
-                for k, seat in enumerate(seats[1:]):
-                    row = base + k * c
-                    for card in known[seat]:
-                        buf[row + pos[card]] += 1
-                base = at["draft"]
-                for card in view.draft:
-                    buf[base + pos[card]] += 1
-            discards = view.discards
-            base = at["discard_tops"]
-            for k, seat in enumerate(seats):
-                pile = discards[seat]
-                if pile:
-                    buf[base + k * c + pos[pile[-1]]] = 1
-            base = at["discards"]
-            buf[base : base + c] = self._discard_counts(discards)
-        buf[at["phase"] + view.phase] = 1
-        buf[at["to_move"] + (view.to_move - me) % p] = 1
+            self._fill_cards(view, seats, buf)
+        buf[self._phase_at + view.phase] = 1
+        buf[self._to_move_at + (view.to_move - me) % self._p] = 1
         if self.config.manual_draw:
-            base = at["pending_draws"]
+            base = self._at["pending_draws"]
             for seat in view.pending_draws:
-                buf[base + (seat - me) % p] = 1
+                buf[base + (seat - me) % self._p] = 1
         roll = view.roll
-        if roll is not None and at["roll"] >= 0:
+        if roll is not None and self._at["roll"] >= 0:
             lo, hi = roll
-            base = at["roll"]
+            base = self._at["roll"]
             buf[base + lo - 1] = buf[base + 5 + hi] = buf[base + 10 + lo + hi] = 1
         if self.history:
             self._fill_history(view, buf)
-        seqs, chips, supply = view.sequences, view.chips, self.config.chips
-        sizes = view.hand_sizes
-        values = [len(seqs[team]) for team in teams]
-        values += [supply[team] - chips[team].bit_count() for team in teams]
-        values += [sizes[seat] for seat in seats]
-        values += [view.deck_size, view.turns, view.dead_card_exchanged, view.passes]
-        big: list[tuple[int, int]] = []
-        for i, value in zip(self._scalar_at, values, strict=True):
-            if value < 256:
-                buf[i] = value
-            else:
-                big.append((i, value))
-        return big
+        supply = self.config.chips
+        at, at2 = self._sequences_at, self._supply_at
+        for team in teams:
+            buf[at] = len(seqs[team])
+            buf[at2] = supply[team] - chips[team].bit_count()
+            at += 1
+            at2 += 1
+        at, sizes = self._hand_sizes_at, view.hand_sizes
+        for seat in seats:
+            buf[at] = sizes[seat]
+            at += 1
+        buf[self._deck_at] = view.deck_size
+        buf[self._turn_at] = view.turns
+        at = self._flags_at
+        buf[at] = view.dead_card_exchanged
+        buf[at + 1] = view.passes
+        self._last[me] = (masks, buf)  # buf is not changed after this: others may copy it
+        out: FloatArray = np.frombuffer(buf, dtype=np.float32) * self._scale
+        if not self.planes:
+            return out
+        base = self._base
+        return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
 
-    def _fill_history(self, view: View, buf: bytearray) -> None:
+    def _fill_cards(self, view: View, seats: list[int], buf: array[float]) -> None:
+        """The card segments (and with planes the hand plane), unscaled."""
+        at, pos, c = self._at, self._pos, self._c
+        hand = view.hand
+        assert hand is not None
+        hand_at = self._hand_at
+        for card in hand:
+            buf[hand_at[card]] += 1
+        if self.planes:
+            card_entries = self._card_entries
+            for card in hand:
+                for i in card_entries[card]:
+                    buf[i] += 1
+        if self.config.draft:
+            base = at["known_hands"]
+            known = view.known_hands
+            for k, seat in enumerate(seats[1:]):
+                row = base + k * c
+                for card in known[seat]:
+                    buf[row + pos[card]] += 1
+            base = at["draft"]
+            for card in view.draft:
+                buf[base + pos[card]] += 1
+        discards = view.discards
+        base = at["discard_tops"]
+        for seat in seats:
+            pile = discards[seat]
+            if pile:
+                buf[base + pos[pile[-1]]] = 1
+            base += c
+        base = at["discards"]
+        buf[base : base + c] = self._discard_counts(discards)
+
+    def _fill_history(self, view: View, buf: array[float]) -> None:
         """The ``history`` segment's one-hot action ids and, with planes, the last-moves
         planes (the space of each move that has one)."""
         index, none, width = self._space.index, self._space.n, self._width
@@ -322,20 +316,20 @@ class Observer:
                 if move.space is not None:
                     buf[plane + k * n_cells + cell_of[move.space]] = 1
 
-    def _discard_counts(self, discards: tuple[tuple[int, ...], ...]) -> bytearray:
+    def _discard_counts(self, discards: tuple[tuple[int, ...], ...]) -> array[float]:
         """The copies of each card in all discard piles together. Piles only grow between
         reshuffles: the cards added since the last piles seen are counted onto their counts."""
         last_piles, last_counts = self._discards
         if discards is last_piles:
             return last_counts
         pos = self._pos
-        counts = bytearray(last_counts)
+        counts = array("f", last_counts)
         for pile, last_pile in zip(discards, last_piles, strict=True):
             if pile is last_pile:
                 continue
             n = len(last_pile)
             if len(pile) < n or pile[:n] != last_pile:  # a reshuffle, or another game
-                counts = bytearray(self._c)
+                counts = array("f", bytes(4 * self._c))
                 for pile_ in discards:
                     for card in pile_:
                         counts[pos[card]] += 1
