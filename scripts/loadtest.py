@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
-"""Load benchmark for ``sequence serve``: many tables played through real WebSocket connections.
+"""Load benchmark for ``sequence serve``: many tables played through real WebSocket connections,
+on one, two and three server processes behind nginx, in one run.
 
 Every table is classic Sequence for two; both seats are played by this script as clients (a
-random legal move after a think time), so every move goes the whole server path: JSON parsing,
-the engine, the database commit, and a view built and sent to each seat. It prints the tables,
-the moves a second and the move round trip (from sending a move to receiving the state that
-contains it): p50, p95, p99.
+random legal move after a think time), so every move goes the whole server path: nginx, JSON
+parsing, the engine, the database commit, the notice to the other processes (several
+processes: PostgreSQL and Redis), and a view built and sent to each seat. For each setup and
+table count it starts a fresh cluster (:class:`sequence.server.launcher.Cluster`: nginx in front
+of N ``sequence serve`` processes), opens the tables over the ramp-up, then measures: the moves a
+second, the move round trip (from sending a move to receiving the state that contains it) at
+p50, p95 and p99, and each server process's CPU time per move (``/proc/PID/stat`` read at the
+start and the end of the measured time). Then it prints one table::
 
-    .venv/bin/python scripts/loadtest.py --tables 200 --duration 60
+    .venv/bin/python scripts/loadtest.py                      # sqlite:1, postgres:2, postgres:3
+    .venv/bin/python scripts/loadtest.py --setups sqlite:1 --tables 200 --duration 60
+    .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8000   # a running server
 
-It starts its own server (``sequence serve`` on a free port, SQLite in a temporary folder)
-unless ``--url`` names a running one.
+One process uses SQLite in a temporary folder; several use a throw-away PostgreSQL database
+(``--postgres``, created and dropped here) and Redis (``--redis``, keys under a prefix of their
+own).
 """
 
 from __future__ import annotations
@@ -20,24 +28,31 @@ import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
 # isort: split
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
 import random
-import socket
-import subprocess
+import secrets
+import signal
+import ssl
 import sys
-import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
+from sequence.server.launcher import Cluster, throwaway_postgres
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+TLS = ssl.create_default_context()
+OPEN_TIMEOUT = 120.0
+"""Seconds after the ramp-up to wait for the last tables to open before measuring anyway."""
+SETUPS = "sqlite:1,postgres:2,postgres:3"
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS = "redis://127.0.0.1:6379/0"
 
 
 def percentile(ordered: list[float], p: int) -> float:
@@ -46,31 +61,43 @@ def percentile(ordered: list[float], p: int) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+@dataclass
 class Stats:
-    """What the clients measured."""
+    """What the clients measured, and the CPU seconds of each process (servers, then nginx)
+    when the measurement started and stopped."""
 
-    def __init__(self) -> None:
-        self.rtts: list[float] = []
-        self.moves = 0
-        self.errors: dict[str, int] = {}
-        self.games = 0
-        self.elapsed = 0.0
+    rtts: list[float] = field(default_factory=list)
+    moves: int = 0
+    measured_moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    elapsed: float = 0.0
+    measured_seconds: float = 0.0
+    ramp_seconds: float = 0.0
+    opened: int = 0
+    """Tables created, joined and started so far."""
+    stop: float = math.inf
+    """When the clients stop playing (set once the tables are open)."""
+    cpu_before: list[float] = field(default_factory=list)
+    cpu_after: list[float] = field(default_factory=list)
+    nginx: bool = False
 
 
 async def seat_loop(
-    ws_url: str, code: str, token: str, think: float, stats: Stats, stop: float
+    ws_url: str, code: str, token: str, think: float, stats: Stats, host: str | None = None
 ) -> None:
     """One seat: on each state where it may act, think, then send a random legal move."""
     rng = random.Random()
     async with connect(f"{ws_url}/ws/{code}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "hello", "token": token, "host": host}))
         sent_at: float | None = None
         sent_version = -1
-        while time.monotonic() < stop:
+        while time.monotonic() < stats.stop:
+            wait = min(30.0, max(0.1, stats.stop - time.monotonic()))
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                raw = await asyncio.wait_for(ws.recv(), timeout=wait)
             except TimeoutError:
-                break
+                continue
             msg = json.loads(raw)
             if msg["type"] == "error":
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
@@ -94,89 +121,181 @@ async def seat_loop(
                 await ws.send(json.dumps({"type": "move", "move": move, "version": sent_version}))
 
 
-async def table_loop(
-    http: httpx.AsyncClient, ws_url: str, think: float, stats: Stats, stop: float
-) -> None:
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body``; the answer, or an error saying what the server answered instead."""
+    reply = await http.post(path, json=body)
+    if reply.status_code != 200:
+        raise RuntimeError(f"POST {path}: {reply.status_code} {reply.text[:200]}")
+    return dict(reply.json())
+
+
+def client_address(table: int) -> str:
+    """Each table's players come from their own loopback address (127.1.x.y: Linux answers on
+    all of 127/8), as players on their own machines do: the server's per-client limits on
+    creating and joining tables see each of them, through nginx, as themselves."""
+    return f"127.1.{table // 250}.{table % 250 + 1}"
+
+
+async def table_loop(url: str, ws_url: str, table: int, think: float, stats: Stats) -> None:
     """Open a table, seat two clients, play; when the game ends, open another."""
-    while time.monotonic() < stop:
-        body = {"game": "classic", "players": 2, "name": "A", "seat": 0, "public": False}
-        created = (await http.post("/api/tables", json=body)).json()
-        code = created["code"]
-        other = (await http.post(f"/api/tables/{code}/join", json={"name": "B"})).json()
-        await http.post(f"/api/tables/{code}/start", json={"host_token": created["host_token"]})
-        await asyncio.gather(
-            seat_loop(ws_url, code, created["seat_token"], think, stats, stop),
-            seat_loop(ws_url, code, other["seat_token"], think, stats, stop),
-        )
+    # One TLS context for all (plain HTTP needs none, but httpx makes one per transport
+    # otherwise, which takes longer than the ramp-up allows per table).
+    transport = httpx.AsyncHTTPTransport(local_address=client_address(table), verify=TLS)
+    async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as http:
+        while time.monotonic() < stats.stop:
+            body = {"game": "classic", "players": 2, "name": "A", "seat": 0, "public": False}
+            created = await post(http, "/api/tables", body)
+            code = created["code"]
+            other = await post(http, f"/api/tables/{code}/join", {"name": "B"})
+            await post(http, f"/api/tables/{code}/start", {"host_token": created["host_token"]})
+            stats.opened += 1
+            await asyncio.gather(
+                # The creator's page holds the host token too, as the browser's does.
+                seat_loop(ws_url, code, created["seat_token"], think, stats, created["host_token"]),
+                seat_loop(ws_url, code, other["seat_token"], think, stats),
+            )
 
 
-async def run(args: argparse.Namespace, url: str) -> Stats:
-    """Open the tables over the ramp-up, then measure for the duration."""
+async def run(
+    url: str, tables: int, args: argparse.Namespace, cpu: Callable[[], list[float]]
+) -> Stats:
+    """Open the tables over the ramp-up, then measure for the duration; ``cpu`` gives each
+    server process's CPU seconds, read when the measurement starts and when it stops."""
     stats = Stats()
     ws_url = url.replace("http", "ws", 1)
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
-        stop = time.monotonic() + args.ramp + args.duration
-        tasks = []
-        for _ in range(args.tables):
-            tasks.append(asyncio.create_task(table_loop(http, ws_url, args.think, stats, stop)))
-            await asyncio.sleep(args.ramp / args.tables)
-        stats.rtts.clear()
-        stats.moves = 0
-        started = time.monotonic()
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-        stats.elapsed = time.monotonic() - started
-        for r in results:
-            if isinstance(r, BaseException):
-                name = type(r).__name__
-                stats.errors[name] = stats.errors.get(name, 0) + 1
+    tasks = []
+    ramp_end = time.monotonic() + args.ramp
+    for table in range(tables):
+        loop = table_loop(url, ws_url, table, args.think, stats)
+        tasks.append(asyncio.create_task(loop))
+        await asyncio.sleep(max(0.0, (ramp_end - time.monotonic()) / (tables - table)))
+    # The measurement starts once every table is open, so that it counts moves only, not the
+    # making of tables (on a busy machine the ramp-up takes longer than asked).
+    while stats.opened < tables and time.monotonic() < ramp_end + OPEN_TIMEOUT:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1)  # the last seats say hello
+    started = time.monotonic()
+    stats.stop = started + args.duration
+    stats.rtts.clear()
+    stats.moves = 0
+    stats.cpu_before = cpu()
+    await asyncio.sleep(args.duration)
+    stats.cpu_after = cpu()
+    stats.measured_moves = stats.moves
+    stats.measured_seconds = time.monotonic() - started
+    stats.ramp_seconds = started - ramp_end + args.ramp
+    if stats.opened < tables:
+        print(f"only {stats.opened} of {tables} tables opened in time", file=sys.stderr)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    stats.elapsed = time.monotonic() - started
+    for r in results:
+        if isinstance(r, BaseException):
+            name = type(r).__name__
+            stats.errors[name] = stats.errors.get(name, 0) + 1
+            print(f"a table failed: {r!r}", file=sys.stderr)
     return stats
+
+
+@dataclass
+class Row:
+    """One line of the table: a setup at a number of tables."""
+
+    setup: str
+    tables: int
+    stats: Stats
+
+    def cells(self) -> list[str]:
+        s = self.stats
+        rtts = sorted(s.rtts)
+        ms = [f"{percentile(rtts, p) * 1000:.1f}" if rtts else "-" for p in (50, 95, 99)]
+        moves = s.measured_moves or s.moves
+        per_process = [
+            (after - before) / moves * 1000 if moves else 0.0
+            for before, after in zip(s.cpu_before, s.cpu_after, strict=True)
+        ]
+        servers = per_process[:-1] if s.nginx else per_process
+        total = f"{sum(servers):.2f}" if servers else "-"
+        each = " ".join(f"{c:.2f}" for c in servers) or "-"
+        nginx = f"{per_process[-1]:.2f}" if s.nginx and per_process else "-"
+        errors = ", ".join(f"{k} {v}" for k, v in sorted(s.errors.items())) or "none"
+        rate = f"{moves / (s.measured_seconds or s.elapsed or 1):.1f}"
+        ramp = f"{s.ramp_seconds:.0f}"
+        return [self.setup, str(self.tables), rate, *ms, total, each, nginx, ramp, str(s.games),
+                errors]  # fmt: skip
+
+
+HEADER = ["setup", "tables", "moves/s", "p50 ms", "p95 ms", "p99 ms", "CPU ms/move",
+          "per process", "nginx", "ramp-up s", "games", "errors"]  # fmt: skip
+
+
+def print_table(rows: list[Row]) -> None:
+    """The rows as a Markdown table (docs/server.md takes it as it is)."""
+    lines = [HEADER, ["---"] * len(HEADER), *(r.cells() for r in rows)]
+    for line in lines:
+        print("| " + " | ".join(line) + " |")
+
+
+def parse_setups(text: str) -> list[tuple[str, int]]:
+    """``sqlite:1,postgres:2`` -> ``[("sqlite", 1), ("postgres", 2)]``."""
+    setups = []
+    for part in text.split(","):
+        store, _, count = part.strip().partition(":")
+        if store not in ("sqlite", "postgres") or not count.isdecimal() or int(count) < 1:
+            raise argparse.ArgumentTypeError(f"a setup is sqlite:N or postgres:N, not {part!r}")
+        if store == "sqlite" and int(count) != 1:
+            raise argparse.ArgumentTypeError("SQLite serves one process only: sqlite:1")
+        setups.append((store, int(count)))
+    return setups
+
+
+def measure(store: str, count: int, tables: int, args: argparse.Namespace) -> Row:
+    """A fresh cluster of ``count`` processes on ``store``, loaded with ``tables`` tables."""
+    serve_args = ["--bot-threads", "--bot-delay", "0"]
+    with contextlib.ExitStack() as stack:
+        db = redis = prefix = None
+        if store == "postgres":
+            db = stack.enter_context(throwaway_postgres(args.postgres, "sequence_load"))
+            redis, prefix = args.redis, f"load-{secrets.token_hex(4)}"
+        cluster = stack.enter_context(
+            Cluster(count, db, redis, redis_prefix=prefix, serve_args=serve_args)
+        )
+
+        def cpu() -> list[float]:
+            return [*cluster.cpu_seconds(), cluster.nginx_cpu_seconds()]
+
+        stats = asyncio.run(run(cluster.url, tables, args, cpu))
+        stats.nginx = True
+    return Row(f"{count} x {store}" + (" + Redis" if store == "postgres" else ""), tables, stats)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--duration", type=float, default=60, help="seconds measured")
+    parser.add_argument("--setups", type=parse_setups, default=parse_setups(SETUPS),
+                        help=f"processes and their store (default {SETUPS})")  # fmt: skip
+    parser.add_argument("--tables", default="200,400", help="table counts (default 200,400)")
+    parser.add_argument("--duration", type=float, default=30, help="seconds measured")
     parser.add_argument("--ramp", type=float, default=10, help="seconds to open the tables")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, seconds")
-    parser.add_argument("--url", help="a running server (default: start one)")
-    parser.add_argument("--db", help="database URL for the server started here")
+    parser.add_argument("--url", help="a running server (no CPU figures; --setups ignored)")
+    parser.add_argument("--postgres", default=POSTGRES, help=f"PostgreSQL (default {POSTGRES})")
+    parser.add_argument("--redis", default=REDIS, help=f"Redis (default {REDIS})")
     args = parser.parse_args()
-    proc = None
-    url = args.url
-    if url is None:
-        port = free_port()
-        db = args.db or f"sqlite:///{tempfile.mkdtemp()}/load.db"
-        cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--port", str(port),
-               "--db", db, "--bot-threads", "--bot-delay", "0"]  # fmt: skip
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env={**os.environ})
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/api/meta", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-    try:
-        stats = asyncio.run(run(args, url))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
-    rtts = sorted(stats.rtts)
-    elapsed = stats.elapsed or args.duration
-    print(f"tables            {args.tables} concurrent (classic, 2 seats, think {args.think} s)")
-    print(f"measured          {elapsed:.1f} s after a {args.ramp:.0f} s ramp-up")
-    print(f"moves             {stats.moves} ({stats.moves / elapsed:.1f} moves/s)")
-    print(f"games finished    {stats.games}")
-    if rtts:
-        for p in (50, 95, 99):
-            print(f"round trip p{p}    {percentile(rtts, p) * 1000:.1f} ms")
-        print(f"round trip max    {rtts[-1] * 1000:.1f} ms")
-    else:
-        print("round trip        no move was measured")
-    print(f"errors            {stats.errors or 'none'}")
-    print(f"cpus              {os.cpu_count()}")
+    # Stopped with SIGTERM (timeout, kill): stop the clusters as Ctrl-C does, leaving nothing.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    counts = [int(t) for t in args.tables.split(",")]
+    rows = []
+    for tables in counts:
+        if args.url:
+            rows.append(Row(args.url, tables, asyncio.run(run(args.url, tables, args, list))))
+            continue
+        for store, count in args.setups:
+            row = measure(store, count, tables, args)
+            print("| " + " | ".join(row.cells()) + " |", file=sys.stderr, flush=True)
+            rows.append(row)
+    print(f"classic for two, think {args.think} s, {args.duration:.0f} s measured after a"
+          f" {args.ramp:.0f} s ramp-up, {os.cpu_count()} CPUs shared by the servers, nginx and"
+          " the clients; CPU ms/move: all server processes together")  # fmt: skip
+    print_table(rows)
     return 0
 
 

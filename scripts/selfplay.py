@@ -98,13 +98,13 @@ class SelfPlayEnv(gymnasium.Env[Any, int]):
         return self._mask.astype(bool)
 
 
-def win_rate(path: Path, game: str, games: int, seed: int) -> float:
+def win_rate(path: Path, game: str, games: int, seed: int, **options: Any) -> float:
     """The snapshot's score (win 1, draw 0.5) against the random bot, seats alternating."""
     from sequence.bots import RandomBot
     from sequence.engine import State, StepKind, draw_move, make_config
 
     bot = PolicyBot(path=str(path))
-    config = make_config(game)
+    config = make_config(game, **options)
     score = 0.0
     for k in range(games):
         state = State.new(config, seed=seed + k)
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--generations", type=int, default=5, help="snapshots to make (5)")
     parser.add_argument("--steps", type=int, default=20_000, help="steps a generation")
-    parser.add_argument("--eval-games", type=int, default=20, help="games against random")
+    parser.add_argument("--eval-games", type=int, default=20, help="games against random (0: none)")
     parser.add_argument("--max-turns", type=int, default=None, help="a shorter game limit")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("selfplay"), help="snapshot folder")
@@ -151,10 +151,13 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / f"gen-{generation}.zip"
         model.save(path)
         pool.append(model_policy(load_model(path)))
-        rate = win_rate(path, args.game, args.eval_games, seed=args.seed + 10_000)
+        score = ""
+        if args.eval_games > 0:
+            rate = win_rate(path, args.game, args.eval_games, args.seed + 10_000, **config)
+            score = f" {rate:.0%} against random,"
         print(
             f"generation {generation}: {model.num_timesteps} steps, {len(pool)} in the pool,"
-            f" {rate:.0%} against random, {time.perf_counter() - start:.0f}s -> {path}",
+            f"{score} {time.perf_counter() - start:.0f}s -> {path}",
             flush=True,
         )
     return 0

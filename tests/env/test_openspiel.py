@@ -9,28 +9,92 @@ pyspiel = pytest.importorskip("pyspiel")
 so = pytest.importorskip("sequence.env.openspiel")
 
 
-@pytest.mark.parametrize(
-    ("game", "params"),
-    [
-        ("kids", {}),
-        ("classic", {"players": 3, "max_turns": 30}),
-        ("classic", {"manual_draw": True, "max_turns": 30}),
-        ("dice", {"players": 4, "max_turns": 30}),
-        ("draft", {"players": 4, "max_turns": 30}),
-    ],
-)
+CONFIGURATIONS = [
+    *(("classic", {"players": p}) for p in (2, 3, 4, 6, 8, 9, 10, 12)),
+    ("classic", {"players": 6, "teams": 3}),
+    ("classic", {"players": 12, "teams": 3}),
+    ("classic", {"manual_draw": True}),
+    ("classic", {"players": 4, "manual_draw": True}),
+    ("classic", {"difficult": True}),
+    ("classic", {"chips_per_colour": 8}),
+    *(("kids", {"players": p, "max_turns": 1000}) for p in (2, 3, 4)),  # to a real end
+    ("kids", {"chips_per_colour": 6}),
+    *(("dice", {"players": p}) for p in (2, 3, 4)),
+    ("dice", {"dice_line_length": 6}),
+    *(("draft", {"players": p}) for p in (2, 4)),
+    ("draft", {"players": 4, "difficult": True}),
+]
+"""Every game, every player count and team split the rules allow (classic's larger tables
+by example), and every rule option."""
+
+
+@pytest.mark.parametrize(("game", "params"), CONFIGURATIONS, ids=repr)
 def test_openspiel_random_sim_test(game: str, params: dict[str, object]) -> None:
-    spiel_game = so.load_game(game, deals=64, **params)
+    """OpenSpiel's own checks: chance, legal actions and masks, tensors and strings, returns
+    (summing to 0 where the game says zero-sum), serialization and resampling."""
+    spiel_game = so.load_game(game, deals=64, **{"max_turns": 24, **params})
     assert spiel_game.get_type().short_name == so.short_name(game)
-    pyspiel.random_sim_test(spiel_game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(spiel_game, num_sims=1, serialize=True, verbose=False)
 
 
-def test_every_game_is_registered() -> None:
-    names = set(pyspiel.registered_names())
-    assert {so.short_name(g) for g in so.GAMES} <= names
-    game = pyspiel.load_game("python_sequence_classic", {"players": 4})
-    assert game.num_players() == 4
-    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+def test_two_teams_are_zero_sum_and_more_are_general_sum() -> None:
+    zero, general = pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.GENERAL_SUM
+    for game, params, utility in [
+        ("classic", {}, zero),
+        ("classic", {"players": 4}, zero),
+        ("classic", {"players": 12}, zero),
+        ("dice", {"players": 4}, zero),
+        ("draft", {}, zero),
+        ("kids", {}, zero),
+        ("classic", {"players": 3}, general),
+        ("classic", {"players": 6, "teams": 3}, general),
+        ("kids", {"players": 4}, general),
+    ]:
+        spiel_game = so.load_game(game, **params)
+        assert spiel_game.get_type().utility == utility, (game, params)
+        if utility == zero:
+            assert spiel_game.utility_sum() == 0.0
+    # a finished game's returns say the same
+    state = so.load_game("classic", players=4, deals=8).new_initial_state()
+    _play(state, 10_000, np.random.default_rng(3))
+    assert state.is_terminal() and sum(state.returns()) == 0.0
+
+
+def test_openspiel_tools_take_the_game() -> None:
+    """OpenSpiel's RL environment, outcome-sampling MCCFR (which needs the information-state
+    strings) and pickling (what its multiprocess tools use)."""
+    import pickle
+
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    spiel_game = so.load_game("kids", deals=16, max_turns=20)
+    env = rl_environment.Environment(spiel_game, seed=0)
+    step = env.reset()
+    while not step.last():
+        seat = step.observations["current_player"]
+        step = env.step([step.observations["legal_actions"][seat][-1]])
+    assert len(step.rewards) == 2 and sum(step.rewards) == 0.0
+
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(spiel_game)
+    for _ in range(3):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = spiel_game.new_initial_state()
+    state.apply_action(5)
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and abs(sum(probs.values()) - 1) < 1e-9
+
+    again = pickle.loads(pickle.dumps(spiel_game))
+    assert (
+        str(again) == str(spiel_game)
+        and again.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    )
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history()
+    assert copy.information_state_tensor(copy.current_player()) == state.information_state_tensor(
+        state.current_player()
+    )
 
 
 def test_dice_rolls_are_explicit_chance_nodes() -> None:
@@ -56,7 +120,7 @@ def _play(state: object, moves: int, rng: np.random.Generator) -> None:
             state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("game", ["classic", "dice", "draft"])
+@pytest.mark.parametrize("game", ["classic", "kids", "dice", "draft"])
 def test_tensors_depend_only_on_the_seats_view(game: str) -> None:
     spiel_game = so.load_game(game, players=4 if game != "classic" else 2, deals=16)
     state = spiel_game.new_initial_state()

@@ -84,6 +84,21 @@ def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     assert bot.choose(state.view(state.to_move)) in state.legal_moves
     assert bot.stats() == {"illegal": 0.0}  # the model is masked: it never answers illegally
 
+    # the terminal game seats it too (--vs / --seats policy:...), in a process of its own
+    from sequence.tui.session import GameSetup, Session
+
+    session = Session.start(
+        GameSetup(game="kids", players=2, seats=(f"policy:{snapshot}", "random"), seed=3)
+    )
+    try:
+        state = session.state
+        if state.to_move != 0:  # the random bot opens: its move, then the model's turn
+            session.push(session.bot_for(1).choose(state.view(1)), 1)
+        view = state.view(0)
+        assert session.bot_for(0).choose(view) in view.legal_moves
+    finally:
+        session.close()
+
     from sequence.cli.main import main
 
     rc = main([
@@ -93,3 +108,22 @@ def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 2 and data["forfeits"] == []
+
+
+def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> None:
+    """scripts/baselines.py on tiny budgets: each subcommand trains (or not), plays the
+    tournament of random, greedy and its bot, and records the row and the Elo."""
+    baselines = _load_script("baselines")
+    common = ["--game", "kids", "--games", "1", "--out", str(tmp_path)]
+    assert baselines.main(["ppo", "--steps", "32", "--n-steps", "16", "--envs", "2", *common]) == 0
+    assert baselines.main(["ismcts", "--simulations", "4", *common]) == 0
+    for name, candidate, seed in [
+        ("ppo-random-kids", f"policy:{tmp_path / 'ppo-random-kids.zip'}", "0"),
+        ("ismcts-kids", "ismcts@simulations=4", "-"),  # not trained: no seed of its own
+    ]:
+        record = json.loads((tmp_path / f"{name}.json").read_text())
+        assert record["candidate"] == candidate
+        bots = {r["bot"] for r in record["tournament"]["ratings"]}
+        assert bots == {"random", "greedy", candidate}
+        assert baselines.row(record).startswith(f"| {record['method']} | kids | {seed} |")
+        assert record["tournament"]["forfeits"] == []

@@ -101,7 +101,8 @@ def test_host_rights_and_events_survive_a_restart(sqlite_url: str) -> None:
 
 
 def test_any_player_hands_a_seat_away_a_while_to_a_bot(sqlite_url: str) -> None:
-    with ServerThread(sqlite_url, bot_delay=0, away_seconds=0.5) as server:
+    # 3 s: long enough that the refusal below comes before it on a loaded machine.
+    with ServerThread(sqlite_url, bot_delay=0, away_seconds=3.0) as server:
         code, host, tokens = two_humans(server)
         start(server, code, host)
         Client(server, code, None, host)  # the host watches: Ann has no host's rights
@@ -116,7 +117,7 @@ def test_any_player_hands_a_seat_away_a_while_to_a_bot(sqlite_url: str) -> None:
             assert r.status_code == 409 and "wait" in r.json()["message"]
             r = http.post(url, json={"token": "forged"})
             assert r.status_code == 403
-            time.sleep(0.6)
+            time.sleep(3.1)
             r = http.post(url, json={"token": tokens[0]})
             assert r.status_code == 200, r.text
         st = ann.wait(lambda s: s["table"]["seats"][1]["kind"] == "bot")

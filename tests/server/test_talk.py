@@ -85,10 +85,13 @@ def test_reactions_reach_everyone_from_a_fixed_list_and_paced(server: ServerThre
     assert seats[2].error()["code"] == "rate_limited"
     nothing_of(seats[0], "reaction_again")
     # Anything but the fixed ids is refused: a reaction cannot carry a card or a space.
-    for bad in ("play_jack", "JS@b4", "", None, ["oops"], "GOOD_GAME"):
+    # Text that is not an id is told the choices; anything else, the field (its model's check).
+    for bad, said in [("play_jack", "good_game"), ("JS@b4", "good_game"), ("", "good_game"),
+                      ("GOOD_GAME", "good_game"), (None, "reaction is missing"),
+                      (["oops"], "reaction is text")]:  # fmt: skip
         seats[1].send({"type": "react", "reaction": bad})
         refused = seats[1].error()
-        assert refused["code"] == "bad_message" and "good_game" in refused["message"]
+        assert refused["code"] == "bad_message" and said in refused["message"], bad
     seats[0].received.clear()
     seats[0].drain(0.3)
     assert [m for m in seats[0].received if m["type"] == "reaction"] == []

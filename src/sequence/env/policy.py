@@ -48,8 +48,28 @@ ALGORITHMS = ("MaskablePPO", "PPO", "A2C", "DQN")
 """The Stable-Baselines3 / sb3-contrib classes a saved model is tried with, in order."""
 
 
+_MODELS: dict[tuple[str, int, int], Any] = {}
+"""The models loaded in this process, by path, modification time and size: a server's bot
+worker makes a bot each move (``sequence serve --bot``), and loads the file once."""
+
+
 def load_model(path: str | Path) -> Any:
-    """A saved Stable-Baselines3 (or sb3-contrib) model, whichever of :data:`ALGORITHMS` it is."""
+    """A saved Stable-Baselines3 (or sb3-contrib) model, whichever of :data:`ALGORITHMS` it is.
+
+    Loaded once a process (again when the file changes); the model is only read from (its
+    ``predict``), so the bots that share it stay independent."""
+    try:
+        info = Path(path).stat()
+    except OSError as exc:
+        raise ValueError(f"cannot load a model from {path}: {exc.strerror}") from None
+    key = (str(Path(path).resolve()), info.st_mtime_ns, info.st_size)
+    model = _MODELS.get(key)
+    if model is None:
+        model = _MODELS[key] = _load(path)
+    return model
+
+
+def _load(path: str | Path) -> Any:
     import stable_baselines3
 
     classes: list[Any] = []

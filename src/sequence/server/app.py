@@ -23,7 +23,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Final
@@ -56,7 +56,7 @@ from ..engine import (
 )
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from ..i18n.howto import rules_html
-from . import protocol
+from . import messages, protocol
 from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RequestError, engine_refusal, invalid_request
@@ -83,8 +83,8 @@ from .models import (
     TableInfo,
 )
 from .models import Record as RecordAnswer
-from .protocol import MAX_MESSAGE
-from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control
+from .protocol import MAX_FRAME, MAX_MESSAGE
+from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control, offer_bots
 from .store import Store
 from .table import Table
 
@@ -274,6 +274,7 @@ def create_app(
     away_seconds: float = AWAY_SECONDS,
     redis: str | None = None,
     redis_prefix: str = "sequence",
+    bots: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -285,8 +286,10 @@ def create_app(
     ``create_rate``/``create_burst``: tables a client (an address) may create or rematch a
     second (and at once); ``join_rate``/``join_burst``: the same for taking seats;
     ``away_seconds``: how long a player must be gone before another may hand their seat to a
-    bot.
+    bot; ``bots``: the operator's bots offered at tables besides the built-in ones (name ->
+    spec, :func:`~sequence.server.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
     """
+    offer_bots(bots or {})
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst)
     joins = ClientLimiter(join_rate, join_burst)
@@ -629,6 +632,14 @@ def create_app(
             close = await serve_connection(hub(), conn, code)
         except (ConnectionClosed, WebSocketDisconnect):
             pass
+        except FrameTooLarge:
+            error = RequestError(
+                "too_large",
+                N_("a frame is at most {limit} bytes; the connection is closed"),
+                limit=MAX_FRAME,
+            )
+            conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
+            close = (CLOSE_TOO_BIG, "message too big")  # i18n: ignore
         except Exception:
             # A bug, not the client's doing: it is logged, and the client is told and closed
             # with 1011 rather than left with a connection that ends for no reason.
@@ -675,7 +686,25 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     return app.openapi_schema
 
 
-def _parse(raw: str | bytes) -> dict[str, Any]:
+class FrameTooLarge(Exception):
+    """A frame over :data:`~.protocol.MAX_FRAME` bytes: the client is told, then the connection
+    ends with 1009."""
+
+
+async def read_frame(conn: Connection) -> str | bytes:
+    """The next frame, or :class:`FrameTooLarge` for one over :data:`~.protocol.MAX_FRAME`.
+
+    uvicorn's own limit (:data:`~.protocol.WS_MAX_SIZE`) is far above it, so that a client
+    sending too much is told why rather than cut off without a word."""
+    raw = await conn.receive()
+    if len(raw) > MAX_FRAME:
+        raise FrameTooLarge
+    return raw
+
+
+def parse_frame(raw: str | bytes) -> messages.ClientMessage:
+    """A frame as its message's model (:func:`.messages.parse_message`), or the reason it is
+    refused: too long, binary, nested too deeply, not JSON, or not a message that fits."""
     if len(raw) > MAX_MESSAGE:
         raise RequestError(
             "too_large",
@@ -687,17 +716,17 @@ def _parse(raw: str | bytes) -> dict[str, Any]:
     if json_depth(raw) > MAX_DEPTH:
         raise _too_deep()
     try:
-        msg = json.loads(raw)
+        data = json.loads(raw, parse_constant=_not_json)
     except (ValueError, RecursionError):
         raise RequestError("bad_json", N_("the message is not JSON; nothing was done")) from None
-    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise RequestError("bad_message", N_('a message is a JSON object with a "type"'))
-    return msg
+    return messages.parse_message(data)
 
 
 CLOSE_NORMAL: Final = 1000
 CLOSE_POLICY: Final = 1008
 """The client did not say hello in time."""
+CLOSE_TOO_BIG: Final = 1009
+"""A frame over :data:`~.protocol.MAX_FRAME` bytes (the ``too_large`` error came first)."""
 CLOSE_ERROR: Final = 1011
 """The server failed (logged); the client was told with an ``unavailable`` error first."""
 CLOSE_UNKNOWN_TABLE: Final = 4404
@@ -721,7 +750,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
     attached = False
     while not attached:
         try:
-            raw = await asyncio.wait_for(conn.receive(), HELLO_TIMEOUT)
+            raw = await asyncio.wait_for(read_frame(conn), HELLO_TIMEOUT)
         except TimeoutError:
             return CLOSE_POLICY, "no hello"  # i18n: ignore
         try:
@@ -729,20 +758,24 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
                 raise RequestError(
                     "rate_limited", N_("too many messages: slow down; nothing was done")
                 )
-            msg = _parse(raw)
-            if msg.get("lang") is not None:
-                conn.lang = _language(msg["lang"])
-            if msg["type"] != "hello":
+            msg = parse_frame(raw)
+            if isinstance(msg, messages.Hello | messages.Lang) and msg.lang is not None:
+                conn.lang = _language(msg.lang)
+            if not isinstance(msg, messages.Hello):
                 raise RequestError(
                     "bad_message", N_('say "hello" first (with your seat token, if any)')
                 )
-            token, host = msg.get("token"), msg.get("host")
-            if not isinstance(token, str | None) or not isinstance(host, str | None):
-                raise RequestError("bad_message", N_("tokens are text"))
             # The table again: an idle lobby may have left memory while this client took its
             # time, and the connection must join the one every request shares.
             table = await hub.get(code)
-            hub.attach(table, conn, token, host, msg.get("local") or ())
+            try:
+                hub.attach(table, conn, msg.token, msg.host, msg.local)
+            except RequestError as exc:
+                if exc.code != "bad_token":
+                    raise
+                # Taken through another process a moment ago? Read the table, then judge.
+                await hub.refresh(table)
+                hub.attach(table, conn, msg.token, msg.host, msg.local)
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
@@ -756,49 +789,40 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
 async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
     """A seated (or watching) client's requests, until it leaves."""
     while not conn.closed:
-        raw = await conn.receive()
-        msg: Any = None
+        raw = await read_frame(conn)
+        msg: messages.ClientMessage | None = None
         try:
             if not conn.allow():
                 raise RequestError(
                     "rate_limited", N_("too many messages: slow down; nothing was done")
                 )
-            msg = _parse(raw)
-            kind = msg["type"]
-            if kind in ("hello", "lang") and msg.get("lang") is not None:
-                conn.lang = _language(msg["lang"])
-            if kind == "move":
-                await hub.play(table, conn, msg.get("move"), msg.get("version"), msg.get("id"))
-            elif kind == "roll":
-                await hub.roll(table, conn, msg.get("version"), msg.get("id"))
-            elif kind == "resign":
-                await hub.resign(table, conn)
-            elif kind == "penalty":
-                await hub.penalty(table, conn, msg.get("team"), msg.get("version"))
-            elif kind == "back":
-                await hub.take_back(table, conn)
-            elif kind in ("sync", "hello"):
-                conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
-            elif kind == "react":
-                hub.react(table, conn, msg.get("reaction"))
-            elif kind == "chat":
-                hub.chat(table, conn, msg.get("text"))
-            elif kind == "ping":
-                conn.send(protocol.pong_payload())
-            elif kind == "lang":
-                if msg.get("lang") is None:
-                    raise RequestError("bad_message", N_("name the language, for example fr"))
-            else:
-                raise RequestError(
-                    "bad_message", N_("unknown message type {type}"), type=repr(kind[:20])
-                )
+            msg = parse_frame(raw)
+            await _dispatch(hub, conn, table, msg)
         except RequestError as exc:
-            mid = msg.get("id") if isinstance(msg, dict) else None
-            conn.send(
-                protocol.error_payload(
-                    exc.code,
-                    exc.text(conn.lang),
-                    table.version,
-                    mid if isinstance(mid, str) and len(mid) <= 64 else None,
-                )
-            )
+            mid = msg.id if isinstance(msg, messages.Move | messages.Roll) else None
+            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), table.version, mid))
+
+
+async def _dispatch(hub: Hub, conn: Connection, table: Table, msg: messages.ClientMessage) -> None:
+    """Carry out one message of a client at ``table``."""
+    if isinstance(msg, messages.Hello | messages.Lang) and msg.lang is not None:
+        conn.lang = _language(msg.lang)
+    if isinstance(msg, messages.Move):
+        await hub.play(table, conn, msg.move, msg.version, msg.id)
+    elif isinstance(msg, messages.Roll):
+        await hub.roll(table, conn, msg.version, msg.id)
+    elif isinstance(msg, messages.Resign):
+        await hub.resign(table, conn)
+    elif isinstance(msg, messages.Penalty):
+        await hub.penalty(table, conn, msg.team, msg.version)
+    elif isinstance(msg, messages.Back):
+        await hub.take_back(table, conn)
+    elif isinstance(msg, messages.Sync | messages.Hello):
+        conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
+    elif isinstance(msg, messages.React):
+        hub.react(table, conn, msg.reaction)
+    elif isinstance(msg, messages.Chat):
+        hub.chat(table, conn, msg.text)
+    elif isinstance(msg, messages.Ping):
+        conn.send(protocol.pong_payload())
+    # Lang: done above, nothing is sent back

@@ -57,6 +57,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-threads", action="store_true", help="run bots in threads instead of processes"
     )
     parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer another bot at tables, by NAME: a saved model (policy:runs/gen-5.zip),"
+        " ismcts@simulations=200, any bot spec (repeatable)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
@@ -74,6 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="warning",
         choices=LOG_LEVELS,
         help="uvicorn's log level (default warning)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of the reverse proxies (nginx) whose"
+        " X-Forwarded-For and X-Forwarded-Proto are believed, so that the rate limits see the"
+        " player's address; '*' trusts any (default 127.0.0.1)",
     )
 
 
@@ -179,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
-    from .scheduler import TIME_CONTROLS
+    from .protocol import WS_MAX_SIZE
+    from .scheduler import TIME_CONTROLS, offer_bots
     from .store import Store
     from .table import TimeControl
 
@@ -191,6 +208,8 @@ def run(args: argparse.Namespace) -> int:
         problem = f"--bot-delay is 0 seconds or more, not {args.bot_delay}"  # i18n: ignore
     elif args.bot_workers < 1:
         problem = f"--bot-workers is 1 or more, not {args.bot_workers}"  # i18n: ignore
+    elif bad := next((b for b in args.bot if "=" not in b or not b.partition("=")[2]), None):
+        problem = f"--bot is NAME=SPEC (model=policy:gen-5.zip), not {bad!r}"  # i18n: ignore
     else:
         try:
             for text in args.time_control:
@@ -214,6 +233,12 @@ def run(args: argparse.Namespace) -> int:
     if taken:
         print(f"sequence serve: {taken}", file=sys.stderr)  # i18n: ignore (for the operator)
         return 3  # uvicorn's status when it cannot start
+    bots = dict(b.partition("=")[::2] for b in args.bot)
+    try:
+        offer_bots(bots)  # build each now: a bad spec is one clear line, not a table's failure
+    except ValueError as exc:
+        print(f"sequence serve: --bot {exc}", file=sys.stderr)  # i18n: ignore
+        return 2
     executor = make_executor(args.bot_workers, args.bot_threads)
     app = create_app(
         db=args.db,
@@ -222,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
         away_seconds=args.away_seconds,
         redis=args.redis,
         redis_prefix=args.redis_prefix,
+        bots=bots,
     )
     # For whoever runs the server, like its log: English.
     where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]}"
@@ -238,7 +264,9 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            ws_max_size=65536,
+            proxy_headers=True,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            ws_max_size=WS_MAX_SIZE,
             ws_ping_interval=20,
             ws_ping_timeout=20,
         )

@@ -164,6 +164,13 @@ class Hub:
             self.scheduler.wake(table)
         return table
 
+    async def refresh(self, table: Table) -> None:
+        """With other processes, bring ``table`` up to the database now: a seat taken through
+        another process a moment ago, whose notice has not arrived yet, is then known here."""
+        if self.cluster.shared:
+            async with table.lock:
+                await self._sync(table)
+
     # --- lobby ----------------------------------------------------------------------------------
 
     async def create(

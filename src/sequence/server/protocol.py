@@ -8,7 +8,8 @@ sends nothing but payloads (see :class:`sequence.server.connection.Connection`),
 that skipped the filter cannot be sent at all -- the lesson of boardgame.io's ``playerView`` bugs
 (the first state, the undo history, the log).
 
-Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes):
+Client to server (JSON text frames, at most :data:`MAX_MESSAGE` bytes; each type is a model
+of :mod:`.messages`, which checks its fields):
 
 ``{"type": "hello", "token": SEAT_TOKEN|null, "host": HOST_TOKEN|null, "lang": LANG|null}``
     first message: take a seat (or spectate) and get the current state; ``lang`` (``en``, ``ru``,
@@ -66,7 +67,18 @@ from ..engine import State, StepKind, history, roll_reason
 from .table import Event, Table
 
 MAX_MESSAGE: Final = 4096
-"""The largest message a client may send, in bytes; larger ones are refused."""
+"""The largest message a client may send, in bytes; larger ones are refused (``too_large``) and
+the connection goes on."""
+
+MAX_FRAME: Final = 65_536
+"""A frame larger than this ends the connection: a ``too_large`` error, then close code 1009
+(``message too big``). No client of this protocol sends one; a client that does is broken or
+hostile, and reading on would only cost memory."""
+
+WS_MAX_SIZE: Final = 1_048_576
+"""uvicorn's own limit (its ``ws_max_size``), well above :data:`MAX_FRAME` so that the app sees
+an oversized frame and says what is wrong before closing; uvicorn closes a frame larger than
+this one with 1009 without reading it (its payload is never buffered)."""
 
 ERROR_CODES: Final = (
     "bad_json",

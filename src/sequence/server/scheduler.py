@@ -25,7 +25,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 
 from ..bots import BOTS, make_bot
@@ -67,22 +67,61 @@ def check_time_control(name: object) -> TimeControl | None:
     return TIME_CONTROLS[name]
 
 
+OFFERED: dict[str, str] = {}
+"""The bots the operator offers at tables besides the built-in ones (``sequence serve --bot
+NAME=SPEC``): name -> bot spec, such as a saved model (``policy:runs/gen-5.zip``) or OpenSpiel's
+ISMCTS (``ismcts@simulations=200``). Set by :func:`offer_bots` when the app is made (one app a
+process); people pick them by name, never by spec."""
+
+
+def offer_bots(bots: Mapping[str, str]) -> None:
+    """Offer ``bots`` (name -> spec) at tables, after building each once; raise ValueError
+    saying what is wrong (a name taken or malformed, a spec that makes no bot)."""
+    for name, spec in bots.items():
+        if name in BOTS:
+            raise ValueError(f"the bot name {name!r} is a built-in bot's")  # i18n: ignore
+        if not name or not all(c.isalnum() or c in "-_." for c in name) or len(name) > 64:
+            raise ValueError(  # i18n: ignore (for the operator)
+                f"a bot name is 1 to 64 letters, digits, '-', '_' or '.', not {name!r}"
+            )
+        try:
+            make_bot(spec)
+        except ValueError as exc:
+            raise ValueError(f"{name}={spec}: {exc}") from None  # i18n: ignore
+    OFFERED.clear()
+    OFFERED.update(bots)
+
+
+def _offered(level: object) -> bool:
+    return isinstance(level, str) and (level in BOTS or level in OFFERED)
+
+
+def bot_spec(level: str) -> str:
+    """The spec the bot named ``level`` plays by: an offered bot's own, a built-in's name; a
+    name no longer offered (the server restarted without it) plays as the default level."""
+    if level in OFFERED:
+        return OFFERED[level]
+    return level if level in BOTS else DEFAULT_LEVEL
+
+
 def table_level(table: Table) -> str:
     """The bot level that stands in for the people of ``table``."""
-    if table.bot_level in BOTS:
+    if _offered(table.bot_level):
+        assert table.bot_level is not None
         return table.bot_level
     return DEFAULT_LEVEL if DEFAULT_LEVEL in BOTS else bot_levels()[0]
 
 
 def bot_levels() -> list[str]:
-    """The bot names a table may seat (levels first, when the bots package has them)."""
-    order = ["easy", "medium", "hard"]
-    return [n for n in order if n in BOTS] + [n for n in BOTS if n not in order]
+    """The bot names a table may seat (levels first, when the bots package has them; the
+    operator's offered bots last)."""
+    order = ["easy", "medium", "hard", "expert"]
+    return [n for n in order if n in BOTS] + [n for n in BOTS if n not in order] + list(OFFERED)
 
 
 def check_level(level: str) -> str:
     """``level`` if it names a bot this server offers (never an importable ``module:Class``)."""
-    if not isinstance(level, str) or level not in BOTS:
+    if not _offered(level):
         raise RequestError(
             "bad_message",
             N_("unknown bot level {level}; choose one of {levels}"),
@@ -270,7 +309,7 @@ class Scheduler:
         view = state.view(seat)
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(
-            self.executor, choose_move, spec, self._random.randrange(1 << 62), view
+            self.executor, choose_move, bot_spec(spec), self._random.randrange(1 << 62), view
         )
         return Move.parse(text)
 

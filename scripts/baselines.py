@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""The baselines of docs/env.md: what standard methods reach, one command a row.
+
+Each subcommand trains (or sets up) one method, then measures it the project's way: a
+round-robin ``sequence tournament`` of ``random``, ``greedy`` and the method's bot, whose
+Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and writes
+``OUT/<name>.json`` (the arguments, the training's wall time, the tournament's results)::
+
+    scripts/baselines.py ppo --opponent random --steps 100000 --seed 0
+    scripts/baselines.py ppo --opponent greedy --steps 100000 --seed 0
+    scripts/baselines.py selfplay --generations 5 --steps 20000 --seed 0
+    scripts/baselines.py ismcts --simulations 100 --games 20
+    scripts/baselines.py table          # the table of every record in runs/baselines
+
+- ``ppo``: sb3-contrib's ``MaskablePPO`` (``MlpPolicy``, its default hyper-parameters) on
+  ``sequence/<Game>-v0`` through Stable-Baselines3's ``make_vec_env`` (``--envs`` copies)
+  against one opponent bot; the saved model plays as ``policy:OUT/ppo-<opponent>.zip``.
+- ``selfplay``: ``scripts/selfplay.py`` (MaskablePPO on the PettingZoo env against a pool of
+  its own past snapshots); the last snapshot plays.
+- ``ismcts``: OpenSpiel's information-set MCTS (``ismcts@simulations=N``), no training.
+
+PyTorch is held to one thread (``torch.set_num_threads(1)``), so a run's wall time is one
+core's. Needs the ``rl``, ``pettingzoo`` and ``openspiel`` extras (the dev setup has them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+
+GAME_IDS = {"classic": "Classic", "kids": "Kids", "dice": "Dice", "draft": "Draft"}
+"""The Gymnasium id of each game: ``sequence/<id>-v0``."""
+
+
+def tournament(candidate: str, game: str, games: int, seed: int, workers: int) -> dict[str, Any]:
+    """``sequence tournament`` of random, greedy and ``candidate`` (round robin): its JSON."""
+    command = [
+        sys.executable, "-m", "sequence.cli.main", "tournament",
+        "--game", game, "--bot", "random", "--bot", "greedy", "--bot", candidate,
+        "--games", str(games), "--seed", str(seed), "--workers", str(workers),
+        "--json", "-", "--quiet",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the tournament failed ({done.returncode}): {done.stderr.strip()}")
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def elo_of(results: dict[str, Any], spec: str) -> tuple[float, float, float, float]:
+    """``spec``'s Elo, its 95% interval and its score, from a tournament's JSON."""
+    for rating in results["ratings"]:
+        if rating["bot"] == spec:
+            lo, hi = rating["elo_95"]
+            return rating["elo"], lo, hi, rating["score"]
+    raise KeyError(spec)
+
+
+HEADER = (
+    "| method | game | seed | steps | training | Elo (95% interval) | against random"
+    " | against greedy | greedy's Elo | games |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+"""The table's head: Elo is the tournament's (random = 0); "against" columns are the method's
+score (a win 1, a draw 0.5) in its pairing with that bot."""
+
+
+def score_against(results: dict[str, Any], spec: str, other: str) -> float:
+    """``spec``'s score in its pairing with ``other``."""
+    for pairing in results["pairings"]:
+        if (pairing["a"], pairing["b"]) == (spec, other):
+            return float(pairing["a_score"])
+        if (pairing["a"], pairing["b"]) == (other, spec):
+            return 1.0 - float(pairing["a_score"])
+    raise KeyError((spec, other))
+
+
+def row(record: dict[str, Any]) -> str:
+    """The table's row for a run's record (``OUT/<name>.json``)."""
+    results, spec = record["tournament"], record["candidate"]
+    elo, lo, hi, _ = elo_of(results, spec)
+    trained = record["steps"] > 0  # ISMCTS is not trained: no seed, steps or time of its own
+    seed = str(record["seed"]) if trained else "-"
+    steps = f"{record['steps']:,}" if trained else "-"
+    training = f"{record['train_seconds'] / 60:.1f} min" if trained else "-"
+    return (
+        f"| {record['method']} | {record['game']} | {seed} | {steps}"
+        f" | {training} | {elo:.0f} ({lo:.0f} to {hi:.0f})"
+        f" | {score_against(results, spec, 'random'):.0%}"
+        f" | {score_against(results, spec, 'greedy'):.0%}"
+        f" | {elo_of(results, 'greedy')[0]:.0f} | {results['games']} |"
+    )
+
+
+def report(name: str, method: str, args: argparse.Namespace, candidate: str,
+           steps: int, seconds: float) -> None:  # fmt: skip
+    """Measure ``candidate``, write ``OUT/<name>.json`` and print the table row."""
+    start = time.perf_counter()
+    results = tournament(candidate, args.game, args.games, args.eval_seed, args.workers)
+    record = {
+        "name": name, "method": method, "game": args.game, "seed": args.seed,
+        "argv": sys.argv, "candidate": candidate, "steps": steps, "train_seconds": seconds,
+        "eval_seconds": time.perf_counter() - start, "tournament": results,
+    }  # fmt: skip
+    path = args.out / f"{name}.json"
+    path.write_text(json.dumps(record, indent=1))
+    print(HEADER, row(record), sep="\n", flush=True)
+    print(f"(tournament {record['eval_seconds']:.0f}s; written to {path})", flush=True)
+
+
+def run_table(args: argparse.Namespace) -> None:
+    """Print the table of every record in ``OUT``."""
+    records = [json.loads(p.read_text()) for p in sorted(args.out.glob("*.json"))]
+    print(HEADER)
+    for record in records:
+        print(row(record))
+
+
+def one_thread() -> None:
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def run_ppo(args: argparse.Namespace) -> None:
+    one_thread()
+    import gymnasium  # noqa: F401
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    import sequence.env.gym  # noqa: F401  (registers the ids)
+
+    env_id = f"sequence/{GAME_IDS[args.game]}-v0"
+    vec = make_vec_env(
+        env_id, n_envs=args.envs, seed=args.seed, env_kwargs={"opponents": args.opponent}
+    )
+    model = MaskablePPO(
+        "MlpPolicy", vec, n_steps=args.n_steps, batch_size=min(64, args.n_steps * args.envs),
+        seed=args.seed, device="cpu", verbose=0,
+    )  # fmt: skip
+    start = time.perf_counter()
+    model.learn(args.steps)
+    seconds = time.perf_counter() - start
+    name = f"ppo-{args.opponent}-{args.game}"
+    path = args.out / f"{name}.zip"
+    model.save(path)
+    print(f"trained {model.num_timesteps} steps in {seconds:.0f}s -> {path}", flush=True)
+    method = f"MaskablePPO against {args.opponent}"
+    report(name, method, args, f"policy:{path}", model.num_timesteps, seconds)
+
+
+def run_selfplay(args: argparse.Namespace) -> None:
+    one_thread()
+    import selfplay  # scripts/selfplay.py, beside this file
+
+    from sequence.env.policy import load_model
+
+    folder = args.out / f"selfplay-{args.game}"
+    start = time.perf_counter()
+    selfplay.main([
+        "--game", args.game, "--generations", str(args.generations),
+        "--steps", str(args.steps), "--seed", str(args.seed), "--out", str(folder),
+        "--eval-games", "0",
+    ])  # fmt: skip
+    seconds = time.perf_counter() - start
+    path = folder / f"gen-{args.generations}.zip"
+    steps = load_model(path).num_timesteps  # whole rollouts: a little over the steps asked
+    method = f"MaskablePPO self-play ({args.generations} snapshots)"
+    report(f"selfplay-{args.game}", method, args, f"policy:{path}", steps, seconds)
+
+
+def run_ismcts(args: argparse.Namespace) -> None:
+    spec = f"ismcts@simulations={args.simulations}"
+    report(f"ismcts-{args.game}", f"OpenSpiel ISMCTS, {args.simulations} simulations",
+           args, spec, 0, 0.0)  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--game", default="classic", choices=sorted(GAME_IDS),
+                        help="the game, 2 players (classic)")  # fmt: skip
+    common.add_argument("--seed", type=int, default=0, help="the training's seed (0)")
+    common.add_argument("--games", type=int, default=40,
+                        help="tournament games a pairing (40)")  # fmt: skip
+    common.add_argument("--eval-seed", type=int, default=1, help="the tournament's seed (1)")
+    common.add_argument("--workers", type=int, default=1, help="tournament processes (1)")
+    common.add_argument("--out", type=Path, default=Path("runs/baselines"),
+                        help="where models and results go (runs/baselines)")  # fmt: skip
+    sub = parser.add_subparsers(dest="method", required=True)
+    ppo = sub.add_parser("ppo", parents=[common], help="MaskablePPO against a bot")
+    ppo.add_argument("--opponent", default="random", help="the bot it trains against (random)")
+    ppo.add_argument("--steps", type=int, default=100_000, help="training steps (100,000)")
+    ppo.add_argument("--envs", type=int, default=4, help="environments in the vector (4)")
+    ppo.add_argument("--n-steps", type=int, default=2048,
+                     help="steps per environment between PPO updates (2048)")  # fmt: skip
+    ppo.set_defaults(run=run_ppo)
+    sp = sub.add_parser("selfplay", parents=[common], help="MaskablePPO against its snapshots")
+    sp.add_argument("--generations", type=int, default=5, help="snapshots (5)")
+    sp.add_argument("--steps", type=int, default=20_000, help="steps a snapshot (20,000)")
+    sp.set_defaults(run=run_selfplay)
+    ism = sub.add_parser("ismcts", parents=[common], help="OpenSpiel's ISMCTS")
+    ism.add_argument("--simulations", type=int, default=100, help="simulations a move (100)")
+    ism.set_defaults(run=run_ismcts)
+    table = sub.add_parser("table", help="the table of every run's record in --out")
+    table.add_argument("--out", type=Path, default=Path("runs/baselines"),
+                       help="where the records are (runs/baselines)")  # fmt: skip
+    table.set_defaults(run=run_table)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    args.run(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""nginx in front of ``sequence serve`` (the repository's own configuration and launcher).
+
+The shipped site configuration is the rendered one and nginx accepts it; through nginx a whole
+game is played over WebSockets (every message checked against the engine's view of its seat),
+the rate limits count each client's own address (not nginx's, not one a client forged), and
+stopping the cluster leaves no process behind. Skipped where nginx is not installed
+(``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from sequence.server.launcher import Cluster
+from sequence.server.nginx import site_config, standalone_config
+from sequence.server.store import Store
+
+from .cluster import redis_available
+from .conftest import fresh_postgres
+from .test_games import play_whole_game
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+ROOT = Path(__file__).resolve().parents[2]
+NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
+
+needs_nginx = pytest.mark.skipif(
+    NGINX is None, reason="nginx is not installed (apt-get install nginx; .ci/run does it)"
+)
+
+
+class Behind:
+    """A cluster as the game tests' helpers see a server: nginx's address, the database."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.url, self.ws_url = cluster.url, cluster.ws_url
+
+    def http(self, local_address: str | None = None) -> httpx.Client:
+        transport = httpx.HTTPTransport(local_address=local_address)
+        return httpx.Client(base_url=self.url, timeout=20, transport=transport)
+
+    def stored(self, code: str) -> Any:
+        store = Store(self.cluster.db)
+        try:
+            return store.load(code)
+        finally:
+            store.close()
+
+
+@pytest.fixture
+def one(tmp_path: Path) -> Iterator[Behind]:
+    """nginx in front of one process on SQLite."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
+    with Cluster(1, serve_args=["--bot-threads", "--bot-delay", "0"], workdir=tmp_path) as c:
+        yield Behind(c)
+    assert c.leftovers() == []
+
+
+def test_the_shipped_configuration_is_the_rendered_one() -> None:
+    upstreams = ["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"]
+    shipped = (ROOT / "deploy" / "nginx" / "sequence.conf").read_text()
+    assert shipped == site_config(upstreams, "80"), (
+        "deploy/nginx/sequence.conf is out of date: python -m sequence.server.nginx"
+        " --listen 80 127.0.0.1:8001 127.0.0.1:8002 127.0.0.1:8003 > deploy/nginx/sequence.conf"
+    )
+    for line in (
+        "proxy_set_header Upgrade $http_upgrade;",
+        "proxy_set_header X-Forwarded-For $remote_addr;",
+        "proxy_set_header X-Forwarded-Proto $scheme;",
+        "proxy_read_timeout 120s;",
+    ):
+        assert line in shipped
+
+
+@needs_nginx
+def test_nginx_accepts_the_configuration(tmp_path: Path) -> None:
+    site = tmp_path / "sequence.conf"
+    site.write_text((ROOT / "deploy" / "nginx" / "sequence.conf").read_text())
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(standalone_config(tmp_path, site))
+    assert NGINX is not None
+    result = subprocess.run(
+        [NGINX, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(conf)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "syntax is ok" in result.stderr
+
+
+def test_a_whole_game_over_websockets_through_nginx(one: Behind) -> None:
+    play_whole_game(one, "classic", 2, {}, [None, None], seed=7)
+    play_whole_game(one, "dice", 4, {}, [None, None, "random", "random"], seed=8)
+    log = (one.cluster.workdir / "access.log").read_text()
+    assert '"GET /ws/' in log and " 101 " in log  # the sockets went through nginx
+
+
+def _create(http: httpx.Client) -> httpx.Response:
+    return http.post("/api/tables", json={"game": "kids", "players": 2, "public": False})
+
+
+def test_the_rate_limit_counts_each_client_behind_nginx(one: Behind) -> None:
+    # Loopback has every 127.x.y.z: each address here is another player's machine.
+    with one.http("127.0.0.2") as ann, one.http("127.0.0.3") as bob:
+        for _ in range(10):  # the burst of table creations
+            assert _create(ann).status_code == 200
+        refused = _create(ann)
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        # A forged X-Forwarded-For changes nothing: nginx sends the address it saw.
+        forged = ann.post(
+            "/api/tables",
+            json={"game": "kids", "players": 2},
+            headers={"X-Forwarded-For": "198.51.100.7"},
+        )
+        assert forged.status_code == 429
+        assert _create(bob).status_code == 200  # another client is not held up by Ann
+    # Straight to the process, not through nginx: a forged header is not believed either
+    # (--forwarded-allow-ips names nginx's address only).
+    direct = httpx.Client(
+        base_url=one.cluster.servers[0].url,
+        transport=httpx.HTTPTransport(local_address="127.0.0.4"),
+    )
+    with direct:
+        for _ in range(10):
+            r = direct.post(
+                "/api/tables",
+                json={"game": "kids", "players": 2},
+                headers={"X-Forwarded-For": "127.0.0.2"},  # Ann's, who is over her limit
+            )
+            assert r.status_code == 200, r.text
+
+
+def test_without_trusting_nginx_every_player_is_one_client(tmp_path: Path) -> None:
+    """What ``--forwarded-allow-ips`` is for: trusting another address than nginx's, the
+    server counts nginx's address for everybody, and one player's tables hold up the next."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
+    args = ["--bot-threads", "--forwarded-allow-ips", "192.0.2.1"]
+    with Cluster(1, serve_args=args, workdir=tmp_path) as cluster:
+        behind = Behind(cluster)
+        with behind.http("127.0.0.2") as ann, behind.http("127.0.0.3") as bob:
+            for _ in range(10):
+                assert _create(ann).status_code == 200
+            assert _create(bob).status_code == 429
+
+
+def test_stopping_leaves_no_process(tmp_path: Path) -> None:
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
+    cluster = Cluster(1, workdir=tmp_path).start()  # bots in worker processes: the default
+    try:
+        with httpx.Client(base_url=cluster.url, timeout=20) as http:
+            created = http.post(
+                "/api/tables", json={"game": "kids", "players": 2, "bots": ["random", "random"]}
+            ).json()
+            r = http.post(
+                f"/api/tables/{created['code']}/start", json={"host_token": created["host_token"]}
+            )
+            assert r.status_code == 200
+            deadline = time.monotonic() + 30
+            while http.get(f"/api/tables/{created['code']}").json()["version"] < 2:
+                assert time.monotonic() < deadline, "the bots did not move"
+                time.sleep(0.1)
+        members = cluster.leftovers()
+        assert len(members) >= 3  # the server, its bot workers, nginx and its worker
+    finally:
+        cluster.stop()
+    assert cluster.leftovers() == []
+
+
+@pytest.mark.postgres
+def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path: Path) -> None:
+    """Three processes on PostgreSQL and Redis behind nginx, as docs/deploy.md sets them up:
+    nginx spreads each table's players and spectator over the processes, and every message
+    each one gets is still exactly its seat's view."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
+    why = redis_available()
+    if why:
+        pytest.skip(why)
+    prefix = f"nginx-test-{secrets.token_hex(4)}"
+    args = ["--bot-threads", "--bot-delay", "0"]
+    with (
+        fresh_postgres() as db,
+        Cluster(3, db, REDIS, redis_prefix=prefix, serve_args=args, workdir=tmp_path) as cluster,
+    ):
+        behind = Behind(cluster)
+        play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)
+        play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)
+        log = (tmp_path / "access.log").read_text().splitlines()
+        sockets = [line.rsplit(" ", 1)[1] for line in log if '"GET /ws/' in line]
+        assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
+        # A process killed: nginx sends every request to the two others (docs/deploy.md).
+        cluster.kill(0)
+        with behind.http() as http:
+            for _ in range(12):
+                assert http.get("/api/tables").status_code == 200
+    assert cluster.leftovers() == []
