@@ -1,8 +1,9 @@
 """Observations as numpy arrays scaled to [0, 1]: flat, or board planes beside a feature vector.
 
 :class:`Observer` turns one seat's :class:`~sequence.engine.View` into ``float32`` arrays for
-learning libraries, built with numpy from the engine's bitboards (one ``np.unpackbits`` for the
-whole board, one ``np.bincount`` for every card count and one-hot entry), not space by space.
+learning libraries, built from the engine's bitboards, not space by space: the entries are
+written as bytes (on the board, only the spaces whose bits changed since the last observation)
+and scaled into a ``float32`` array by one numpy multiplication.
 Every value lies in [0, 1]: each entry of :func:`~sequence.env.encode_observation` divided by its
 bound (:meth:`~sequence.env.ObservationLayout.high`).
 
@@ -30,6 +31,7 @@ observation holds nothing that seat may not know. Needs numpy (the ``gym`` extra
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
@@ -43,16 +45,21 @@ from .observation import ObservationLayout, observation_layout
 
 FloatArray = NDArray[np.float32]
 
-_NBYTES = 13
-"""A bitboard's bytes: spaces are ``row * 10 + col``, below 100, so 13 bytes hold them all."""
-_BITS = 8 * _NBYTES
-
 
 class Observer:
     """Encodes views of one configuration as arrays (see the module's docs).
 
     ``planes``: board planes and a feature vector (a dict) instead of one flat vector;
     ``history``: how many past public moves to add (0: none).
+
+    An observation is first written unscaled into an ``array("f")`` buffer with plain
+    Python item assignments, then scaled into a fresh ``float32`` array by one numpy
+    multiplication: two numpy calls per observation, whatever the configuration (numpy's
+    per-call cost, not the data, is what a dozen calls spent). The board's entries are kept
+    from one observation of a seat to its next and only the spaces whose bitboard bits
+    changed are rewritten (a move changes two or three), and the discard piles' card counts
+    likewise; each observation starts from a copy of the seat's last buffer and replaces it
+    in one assignment, so an observer may encode any views, in any order, from any threads.
     """
 
     def __init__(self, config: Config, *, planes: bool = False, history: int = 0) -> None:
@@ -65,58 +72,96 @@ class Observer:
         self.rows, self.cols = board.rows, board.cols
         t, p = config.teams, config.players
         self._t, self._p = t, p
-        cells = [r * STRIDE + c for r in range(board.rows) for c in range(board.cols)]
-        self._cells = np.asarray(cells, dtype=np.intp)
-        self._cell_of = {s: i for i, s in enumerate(cells)}
-        # Where each entry of the board and locked segments, and of the board planes, lies in
-        # the bits of _board_bits: bitboard k's bit of space s is k * 104 + s.
-        bit = 8 * _NBYTES
-        board_part = [k * bit + s for s in cells for k in range(t + 2)]
-        locked_part = [(t + 2 + k) * bit + s for s in cells for k in range(t)]
-        self._flat_order = np.asarray(board_part + locked_part, dtype=np.intp)
-        self._plane_order = np.asarray(
-            [[k * bit + s for s in cells] for k in range(2 * t + 2)], dtype=np.intp
-        )
-        self._playable = board.playable
-        self._free = board.free
-        self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
-        self._tail = lay["sequences"].start  # board and locked come first, the rest after
-        self._tail_len = lay.size - self._tail
-        tail = self._tail
-
-        def at(name: str) -> int:
-            return lay[name].start - tail if name in lay.names else -1
-
-        self._at = {name: at(name) for name in lay.names}
         c = len(lay.cards)
         self._c = c
+        self.channels: tuple[tuple[str, str], ...] = self._channel_docs()
+        """With ``planes``: each board plane's name and meaning, in order."""
+        cells = [r * STRIDE + col for r in range(board.rows) for col in range(board.cols)]
+        n_cells = len(cells)
+        self._cell_of = {s: i for i, s in enumerate(cells)}
+        self._playable = board.playable
+        # The byte buffer: the flat layout, or the planes then the features (the flat layout's
+        # segments after ``locked``, which come first in both).
+        tail = lay["sequences"].start
+        self._tail_len = lay.size - tail
+        self._base = base = len(self.channels) * n_cells if self.planes else tail
+        size = base + self._tail_len
+
+        def entry(kind: int, k: int, cell: int) -> int:
+            """The byte of space ``cell`` in bitboard kind 0 (chips of team k), 1 (empty),
+            2 (free) or 3 (locked by team k)."""
+            if self.planes:
+                plane = (k, t, t + 1, t + 2 + k)[kind]
+                return plane * n_cells + cell
+            if kind == 3:
+                return n_cells * (t + 2) + cell * t + k
+            return cell * (t + 2) + (k, t, t + 1)[kind]
+
+        # The bitboards kept from one observation to the next: chips per relative team, empty
+        # spaces, locked spaces per relative team; for each, the byte of each space's bit.
+        kinds = [(0, k) for k in range(t)] + [(1, 0)] + [(3, k) for k in range(t)]
+        self._entry_of: list[list[int]] = []
+        for kind, k in kinds:
+            at_space = [-1] * (max(cells) + 1)
+            for i, s in enumerate(cells):
+                at_space[s] = entry(kind, k, i)
+            self._entry_of.append(at_space)
+        first = array("f", bytes(4 * size))
+        for i, s in enumerate(cells):
+            if board.free >> s & 1:
+                first[entry(2, 0, i)] = 1
+        self._last: list[tuple[list[int], array[float]]] = [([0] * len(kinds), first)] * p
+        """Per seat: its last observation's bitboards and bytes (whose board part matches
+        them). Kept per seat: the teams are relative to the observer, so two seats' boards
+        differ in every chip."""
+        # Planes made afresh each time (the hand, the last moves) and the features.
+        self._fresh = (2 * t + 2) * n_cells if self.planes else base
+        self._fresh_zeros = array("f", bytes(4 * (size - self._fresh)))
+
+        def at(name: str) -> int:
+            return lay[name].start - tail + base if name in lay.names else -1
+
+        self._at = {name: at(name) for name in lay.names}
         pos = [-1] * CARD_COUNT
         for i, card in enumerate(lay.cards):
             pos[card] = i
         self._pos = pos
-        # Per card id: where one copy of it counts in the hand and discards segments.
+        # Per card id: its byte in the hand segment.
         self._hand_at = [at("hand") + i if i >= 0 else -1 for i in pos]
-        self._discards_at = [at("discards") + i if i >= 0 else -1 for i in pos]
         self._seats = [[(me + k) % p for k in range(p)] for me in range(p)]
-        # Scalar entries (counts, not one-hot): where each lies in the tail, in the order
-        # _scalars gives them.
-        scalar_pos: list[int] = []
-        scalar_pos += [at("sequences") + k for k in range(t)]
-        scalar_pos += [at("supply") + k for k in range(t)]
-        scalar_pos += [at("hand_sizes") + k for k in range(p)]
-        scalar_pos += [at("deck_size"), at("turn"), at("flags"), at("flags") + 1]
-        self._scalar_pos = np.asarray(scalar_pos, dtype=np.intp)
+        self._teams = [[(mine + k) % t for k in range(t)] for mine in range(t)]
+        self._no_discards: tuple[tuple[int, ...], ...] = ((),) * p
+        self._discards: tuple[tuple[tuple[int, ...], ...], array[float]] = (
+            self._no_discards,
+            array("f", bytes(4 * c)),
+        )
+        """The last discard piles seen and their card counts (the ``discards`` segment)."""
         self._space = action_space(config)
         self._width = self._space.n + 1
-        # Planes: each card's printed spaces as cells (the hand plane), scaled by its copies.
+        # Planes: the entries of each card's printed spaces (the hand plane), scaled by its
+        # copies.
         deck = config.spec.deck
-        self._card_cells: list[list[int]] = [[] for _ in range(CARD_COUNT)]
+        self._card_copies = max((deck.count(card) for card in lay.cards), default=1)
+        hand_plane = (2 * t + 2) * n_cells
+        self._card_entries: list[list[int]] = [[] for _ in range(CARD_COUNT)]
         for card in lay.cards:
             spaces = board.spaces_by_label.get(card, ())
-            self._card_cells[card] = [self._cell_of[s] for s in spaces]
-        self._card_copies = max((deck.count(card) for card in lay.cards), default=1)
-        self.channels: tuple[tuple[str, str], ...] = self._channel_docs()
-        """With ``planes``: each board plane's name and meaning, in order."""
+            self._card_entries[card] = [hand_plane + self._cell_of[s] for s in spaces]
+        self._last_plane = hand_plane + (n_cells if c else 0)
+        # Each byte's scale: 1 / its bound (1 for 0/1 entries).
+        inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
+        if self.planes:
+            scale = np.ones(size, dtype=np.float32)
+            if c:
+                scale[hand_plane : hand_plane + n_cells] = 1.0 / self._card_copies
+            scale[base:] = inv_high[tail:]
+        else:
+            scale = inv_high
+        self._scale: FloatArray = scale
+        self._sequences_at, self._supply_at = at("sequences"), at("supply")
+        self._hand_sizes_at = at("hand_sizes")
+        self._deck_at, self._turn_at, self._flags_at = at("deck_size"), at("turn"), at("flags")
+        self._phase_at, self._to_move_at = at("phase"), at("to_move")
 
     # --- shapes ------------------------------------------------------------------------------
 
@@ -152,115 +197,147 @@ class Observer:
         ``board`` (``C x rows x cols``) and ``features``; every value in [0, 1]."""
         if not isinstance(view, View):
             raise TypeError(f"an observation is made from a View, not {type(view).__name__}")
-        if view.seat is None:
+        me = view.seat
+        if me is None:
             raise ValueError("a spectator's view has no hand: observe from a seat")
         if view.config is not self.config and view.config != self.config:
             raise ValueError("the view is of another configuration than this observer")
-        bits = self._board_bits(view)
-        out = np.empty(self.layout.size, dtype=np.float32)
-        self._fill_tail(view, out[self._tail :])
-        if not self.planes:
-            out[: self._tail] = bits[self._flat_order]
-            out *= self._inv_high
-            return out
-        features = out[self._tail :]
-        features *= self._inv_high[self._tail :]
-        return {"board": self._board_planes(view, bits), "features": features}
-
-    def _board_bits(self, view: View) -> NDArray[np.uint8]:
-        """Per relative team its chips, then empty and free, then per team its locked spaces,
-        each as the 104 bits of its bitboard, in one flat array of 0s and 1s."""
-        t = self._t
-        my_team = view.seat % t  # type: ignore[operator]
-        chips = view.chips
-        masks = [chips[(my_team + k) % t] for k in range(t)]
+        teams = self._teams[me % self._t]
+        seats = self._seats[me]
+        last_masks, last = self._last[me]
+        buf = array("f", last)
+        # The board: the bitboards of chips per relative team, empty spaces and locked spaces
+        # per team; only the entries of the bits that changed since the seat's last time.
+        chips, seqs = view.chips, view.sequences
         occupied = 0
         for m in chips:
             occupied |= m
-        masks += [self._playable & ~occupied, self._free]
-        seqs = view.sequences
-        for k in range(t):
+        masks = [chips[team] for team in teams]
+        masks.append(self._playable & ~occupied)
+        for team in teams:
             locked = 0
-            for window in seqs[(my_team + k) % t]:
+            for window in seqs[team]:
                 locked |= window
             masks.append(locked)
-        # One int of every bitboard end to end, 104 bits apart: one to_bytes, one unpackbits.
-        packed = 0
-        for m in reversed(masks):
-            packed = packed << _BITS | m
-        raw = packed.to_bytes(_NBYTES * len(masks), "little")
-        return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
-
-    def _fill_tail(self, view: View, out: NDArray[np.float32]) -> None:
-        """Every segment after ``locked`` into ``out``, unscaled: one-hot entries and card
-        counts by one bincount, then the counts at their places."""
-        at, pos, c = self._at, self._pos, self._c
-        t, p = self._t, self._p
-        me = view.seat
-        assert me is not None
-        my_team = me % t
-        seats = self._seats[me]
-        ones: list[int] = []
+        entry_of = self._entry_of
+        for k, m in enumerate(masks):
+            changed = m ^ last_masks[k]
+            if changed:
+                at_space = entry_of[k]
+                while changed:
+                    low = changed & -changed
+                    buf[at_space[low.bit_length() - 1]] = 1 if m & low else 0
+                    changed ^= low
+        # Everything else is written afresh.
+        buf[self._fresh :] = self._fresh_zeros
+        c = self._c
         if c:
-            assert view.hand is not None
-            off = self._hand_at
-            ones += [off[card] for card in view.hand]
-            if self.config.draft:
-                base = at["known_hands"]
-                known = view.known_hands
-                for k, seat in enumerate(seats[1:]):
-                    ones += [base + k * c + pos[card] for card in known[seat]]
-                base = at["draft"]
-                ones += [base + pos[card] for card in view.draft]
-            discards = view.discards
-            base = at["discard_tops"]
-            for k, seat in enumerate(seats):
-                pile = discards[seat]
-                if pile:
-                    ones.append(base + k * c + pos[pile[-1]])
-            off = self._discards_at
-            ones += [off[card] for pile in discards for card in pile]
-        ones.append(at["phase"] + int(view.phase))
-        ones.append(at["to_move"] + (view.to_move - me) % p)
+            self._fill_cards(view, seats, buf)
+        buf[self._phase_at + view.phase] = 1
+        buf[self._to_move_at + (view.to_move - me) % self._p] = 1
         if self.config.manual_draw:
-            base = at["pending_draws"]
-            ones += [base + (seat - me) % p for seat in view.pending_draws]
-        if view.roll is not None and at["roll"] >= 0:
-            lo, hi = view.roll
-            base = at["roll"]
-            ones += [base + lo - 1, base + 5 + hi, base + 10 + lo + hi]
+            base = self._at["pending_draws"]
+            for seat in view.pending_draws:
+                buf[base + (seat - me) % self._p] = 1
+        roll = view.roll
+        if roll is not None and self._at["roll"] >= 0:
+            lo, hi = roll
+            base = self._at["roll"]
+            buf[base + lo - 1] = buf[base + 5 + hi] = buf[base + 10 + lo + hi] = 1
         if self.history:
-            index, none, width = self._space.index, self._space.n, self._width
-            base = at["history"]
-            recent = view.move_stack[-self.history :][::-1]
-            ones += [base + k * width + index.get(m, none) for k, m in enumerate(recent)]
-        out[:] = np.bincount(ones, minlength=self._tail_len)
-        teams = [(my_team + k) % t for k in range(t)]
-        scalars = [len(view.sequences[team]) for team in teams]
-        scalars += [view.supply(team) for team in teams]
-        sizes = view.hand_sizes
-        scalars += [sizes[seat] for seat in seats]
-        scalars += [view.deck_size, view.turns, int(view.dead_card_exchanged), view.passes]
-        out[self._scalar_pos] = scalars
+            self._fill_history(view, buf)
+        supply = self.config.chips
+        at, at2 = self._sequences_at, self._supply_at
+        for team in teams:
+            buf[at] = len(seqs[team])
+            buf[at2] = supply[team] - chips[team].bit_count()
+            at += 1
+            at2 += 1
+        at, sizes = self._hand_sizes_at, view.hand_sizes
+        for seat in seats:
+            buf[at] = sizes[seat]
+            at += 1
+        buf[self._deck_at] = view.deck_size
+        buf[self._turn_at] = view.turns
+        at = self._flags_at
+        buf[at] = view.dead_card_exchanged
+        buf[at + 1] = view.passes
+        self._last[me] = (masks, buf)  # buf is not changed after this: others may copy it
+        out: FloatArray = np.frombuffer(buf, dtype=np.float32) * self._scale
+        if not self.planes:
+            return out
+        base = self._base
+        return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
 
-    def _board_planes(self, view: View, bits: NDArray[np.uint8]) -> FloatArray:
-        rows, cols = self.rows, self.cols
-        planes = np.zeros((len(self.channels), rows * cols), dtype=np.float32)
-        k = 2 * self._t + 2
-        planes[:k] = bits[self._plane_order]
-        if self._c:
-            assert view.hand is not None
-            card_cells = self._card_cells
-            cells = [cell for card in view.hand for cell in card_cells[card]]
-            if cells:
-                planes[k] = np.bincount(cells, minlength=rows * cols) / self._card_copies
-            k += 1
-        if self.history:
-            cell_of = self._cell_of
-            for j, move in enumerate(view.move_stack[-self.history :][::-1]):
+    def _fill_cards(self, view: View, seats: list[int], buf: array[float]) -> None:
+        """The card segments (and with planes the hand plane), unscaled."""
+        at, pos, c = self._at, self._pos, self._c
+        hand = view.hand
+        assert hand is not None
+        hand_at = self._hand_at
+        for card in hand:
+            buf[hand_at[card]] += 1
+        if self.planes:
+            card_entries = self._card_entries
+            for card in hand:
+                for i in card_entries[card]:
+                    buf[i] += 1
+        if self.config.draft:
+            base = at["known_hands"]
+            known = view.known_hands
+            for k, seat in enumerate(seats[1:]):
+                row = base + k * c
+                for card in known[seat]:
+                    buf[row + pos[card]] += 1
+            base = at["draft"]
+            for card in view.draft:
+                buf[base + pos[card]] += 1
+        discards = view.discards
+        base = at["discard_tops"]
+        for seat in seats:
+            pile = discards[seat]
+            if pile:
+                buf[base + pos[pile[-1]]] = 1
+            base += c
+        base = at["discards"]
+        buf[base : base + c] = self._discard_counts(discards)
+
+    def _fill_history(self, view: View, buf: array[float]) -> None:
+        """The ``history`` segment's one-hot action ids and, with planes, the last-moves
+        planes (the space of each move that has one)."""
+        index, none, width = self._space.index, self._space.n, self._width
+        base = self._at["history"]
+        recent = view.move_stack[-self.history :][::-1]
+        for k, move in enumerate(recent):
+            buf[base + k * width + index.get(move, none)] = 1
+        if self.planes:
+            plane, n_cells, cell_of = self._last_plane, len(self._cell_of), self._cell_of
+            for k, move in enumerate(recent):
                 if move.space is not None:
-                    planes[k + j, cell_of[move.space]] = 1.0
-        return planes.reshape(len(self.channels), rows, cols)
+                    buf[plane + k * n_cells + cell_of[move.space]] = 1
+
+    def _discard_counts(self, discards: tuple[tuple[int, ...], ...]) -> array[float]:
+        """The copies of each card in all discard piles together. Piles only grow between
+        reshuffles: the cards added since the last piles seen are counted onto their counts."""
+        last_piles, last_counts = self._discards
+        if discards is last_piles:
+            return last_counts
+        pos = self._pos
+        counts = array("f", last_counts)
+        for pile, last_pile in zip(discards, last_piles, strict=True):
+            if pile is last_pile:
+                continue
+            n = len(last_pile)
+            if len(pile) < n or pile[:n] != last_pile:  # a reshuffle, or another game
+                counts = array("f", bytes(4 * self._c))
+                for pile_ in discards:
+                    for card in pile_:
+                        counts[pos[card]] += 1
+                break
+            for card in pile[n:]:
+                counts[pos[card]] += 1
+        self._discards = (discards, counts)
+        return counts
 
     def describe(self) -> str:
         """The planes, one a line (``planes``), or the flat layout's segments."""
