@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -21,15 +20,19 @@ from websockets.sync.client import ClientConnection, connect
 
 from sequence.server import protocol
 from sequence.server.app import create_app
+from sequence.server.launcher import free_port as free_port  # the tests take it from here
 from sequence.server.store import Store
 
 PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def load_stored(db: str, code: str) -> Any:
+    """Table ``code`` as database ``db`` holds it (seed and moves: what a test checks against)."""
+    store = Store(db)
+    try:
+        return store.load(code)
+    finally:
+        store.close()
 
 
 class ServerThread:
@@ -73,12 +76,8 @@ class ServerThread:
         return httpx.Client(base_url=self.url, timeout=20)
 
     def stored(self, code: str) -> Any:
-        """The table as the database holds it (seed and moves: what the test checks against)."""
-        store = Store(self.db)
-        try:
-            return store.load(code)
-        finally:
-            store.close()
+        """The table as the database holds it."""
+        return load_stored(self.db, code)
 
 
 class Client:

@@ -271,7 +271,7 @@ def own_redis() -> Iterator[tuple[str, Any]]:
     import shutil
     import subprocess
 
-    from .cluster import free_port
+    from .conftest import free_port
 
     binary = shutil.which("redis-server")
     if binary is None:
