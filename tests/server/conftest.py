@@ -15,11 +15,14 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import Engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from sequence.engine import Config
 from sequence.server import protocol
 from sequence.server.app import create_app
+from sequence.server.db import make_engine, migrate
 from sequence.server.launcher import free_port as free_port  # the tests take it from here
 from sequence.server.store import Store
 
@@ -33,6 +36,23 @@ def load_stored(db: str, code: str) -> Any:
         return store.load(code)
     finally:
         store.close()
+
+
+def old_database(url: str, revision: str, config: Config) -> Engine:
+    """The database at ``url`` brought to the older schema ``revision`` only, holding one table
+    in play, ``OLDONE`` (id 1, seed 7), of ``config``; the caller adds its rows (seats, moves)
+    through the engine returned, then disposes of it."""
+    engine = make_engine(url)
+    migrate(engine, revision)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO game_tables (id, code, config, seed, public, status, host_hash,"
+                " created_at) VALUES (1, 'OLDONE', :config, 7, TRUE, 'playing', 'h', '2025-01-01')"
+            ),
+            {"config": json.dumps(config.to_dict())},
+        )
+    return engine
 
 
 class ServerThread:
