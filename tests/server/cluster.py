@@ -22,7 +22,6 @@ import secrets
 import sys
 import tempfile
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import httpx
@@ -93,6 +92,7 @@ class ServeCluster(Cluster):
 
     server_type = ServeProcess
     servers: list[ServeProcess]  # type: ignore[assignment]
+    redis: str  # always given here
 
     def __init__(
         self,
@@ -128,12 +128,7 @@ class ServeCluster(Cluster):
         assert isinstance(server, ServeProcess)
         return server
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         self.stop()
         if kind is not None:  # say what the servers said
             for server in self.servers:

@@ -179,6 +179,15 @@ class Client:
         self.ws.close()
 
 
+def answer(client: Client, mid: str, timeout: float = 10) -> dict[str, Any]:
+    """Read until the ack of, or an error about, move ``mid``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = client.recv(timeout=max(0.01, deadline - time.monotonic()))
+        if msg["type"] in ("ack", "error") and msg.get("id") == mid:
+            return msg
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'test.db'}"

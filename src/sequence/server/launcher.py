@@ -102,8 +102,22 @@ def end(processes: Sequence[subprocess.Popen[bytes]]) -> None:
             process.wait(5)
 
 
-@dataclass
-class Server:
+class Loopback:
+    """Something that listens on ``127.0.0.1:port``: its HTTP and WebSocket addresses."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+@dataclass(eq=False)  # a process is itself: equal only to itself, and hashable
+class Server(Loopback):
     """One ``sequence serve`` process of a cluster, on database ``db``."""
 
     port: int
@@ -114,14 +128,6 @@ class Server:
     @property
     def pid(self) -> int:
         return self.process.pid
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to this process alone (``kill -9`` by default) and wait for it."""
@@ -134,7 +140,7 @@ class Server:
         end([self.process])
 
 
-class Cluster:
+class Cluster(Loopback):
     """nginx on ``port`` in front of ``processes`` servers on ``db`` (and ``redis``).
 
     ``redis_prefix`` starts every Redis key and channel of this cluster (``sequence serve
@@ -169,7 +175,7 @@ class Cluster:
         self.count = processes
         self.redis, self.redis_prefix = redis, redis_prefix
         self.serve_args = list(serve_args)
-        self.port = port or free_port()
+        self.port = port or free_port()  # nginx's: the address players use
         self._own_workdir = workdir is None
         if workdir is None:
             workdir = Path(tempfile.mkdtemp(prefix="sequence-cluster-"))
@@ -183,15 +189,6 @@ class Cluster:
         )
         self.servers: list[Server] = []
         self.nginx: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        """The address players use: nginx's."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def _serve_command(self, port: int) -> list[str]:
         cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--host", "127.0.0.1",
