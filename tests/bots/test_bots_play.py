@@ -6,7 +6,7 @@ import pytest
 
 from sequence.bots import BOTS, make_bot, parse_spec
 from sequence.bots.arena import play_game
-from sequence.engine import GameRecord, make_config
+from sequence.engine import GameRecord, State, make_config
 
 CONFIGS = [
     ("classic", 2, None, {}),
@@ -66,6 +66,7 @@ def test_lookahead_finishes_games_with_legal_moves(
         "medium",
         "casual@notice=0.5",
         "hard@deals=2,time=0,depth=2",
+        "expert@deals=2,time=0",
         "mcts@iterations=8,time=0,leaf=path,bias=1",
         "lookahead@deals=3,time=0,leaf=path",
         "lookahead@time=0.01",
@@ -78,11 +79,26 @@ def test_every_level_plays_a_short_game(spec: str) -> None:
 
 
 def test_registry_names_levels_and_bots() -> None:
-    for name in ("random", "greedy", "casual", "mcts", "lookahead", "easy", "medium", "hard"):
+    names = ("random", "greedy", "casual", "mcts", "lookahead", "easy", "medium", "hard", "expert")
+    for name in names:
         assert name in BOTS
         assert make_bot(name).name == name
-    assert make_bot("hard").time == 1.0
-    assert make_bot("hard").k == 6
+    hard, expert = make_bot("hard"), make_bot("expert")
+    assert (hard.time, hard.deals, hard.k, hard.cards) == (1.0, 8, 6, True)
+    assert (expert.time, expert.deals, expert.k, expert.cards) == (5.0, 32, 8, True)
+    assert make_bot("hard@deals=0").deals is None  # no deal limit: the time decides
+
+
+def test_search_levels_budget_deals_by_game() -> None:
+    for game, hard_deals, expert_deals in (("kids", 32, 128), ("dice", 64, 256)):
+        state = State.new(make_config(game, 2), seed=2)
+        if state.is_chance():
+            state.push(state.sample_chance())
+        view = state.view(state.to_move)
+        hard, expert, fixed = make_bot("hard", 1), make_bot("expert", 1), make_bot("hard@deals=3")
+        for bot in (hard, expert, fixed):
+            bot.choose(view)
+        assert (hard.deals, expert.deals, fixed.deals) == (hard_deals, expert_deals, 3)
     assert make_bot("easy").notice == 0.3
 
 

@@ -1,9 +1,9 @@
 """Bots: players that see only their seat's view.
 
-:func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``), a bot
-(``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class`` (or
-``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets constructor
-arguments (``mcts@time=0.5,depth=8``).
+:func:`make_bot` builds a bot from a spec: a level (``easy``, ``medium``, ``hard``, ``expert``),
+a bot (``random``, ``casual``, ``greedy``, ``lookahead``, ``mcts``), or ``package.module:Class``
+(or ``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets
+constructor arguments (``mcts@time=0.5,depth=8``).
 
 >>> make_bot("greedy", seed=3).name
 'greedy'
@@ -19,7 +19,7 @@ from .arena import GameResult, play_game
 from .base import Bot, RandomBot
 from .errors import BotSpecError
 from .greedy import CasualBot, GreedyBot
-from .levels import LEVELS, EasyBot, HardBot, MediumBot
+from .levels import LEVELS, EasyBot, ExpertBot, HardBot, MediumBot
 from .lookahead import LookaheadBot
 from .mcts import MCTSBot
 from .specs import BOTS, make_bot, parse_spec
@@ -31,6 +31,7 @@ __all__ = [
     "BotSpecError",
     "CasualBot",
     "EasyBot",
+    "ExpertBot",
     "GameResult",
     "GreedyBot",
     "HardBot",

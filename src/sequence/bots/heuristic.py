@@ -30,10 +30,12 @@ True
 
 from __future__ import annotations
 
+import copy
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from ..engine import CardKind, Config, Move, MoveKind, card_kind
+from ..engine import CardKind, Config, Move, MoveKind, View, card_kind
 from ..engine.board import Bitboard, Space, line_geometry
 
 ATTACK = (1000.0, 90.0, 18.0, 4.0, 1.0, 0.3, 0.1)
@@ -119,6 +121,60 @@ class Evaluator:
         self.length = config.line_length
         self.to_win = config.sequences_to_win
         self.dice = config.game == "dice"
+        self.gone: tuple[Bitboard, ...] = (0,) * self.teams
+        """For each team, the spaces it can fill only with a two-eyed Jack (:meth:`informed`)."""
+        self.wilds: tuple[int, ...] = (0,) * self.teams
+        """For each team, how many two-eyed Jacks it might still place (:meth:`informed`)."""
+
+    def informed(self, view: View) -> Evaluator:
+        """This evaluator, told which cards ``view``'s seat knows are gone for good.
+
+        A space whose card has no copy left that a team could still hold (every copy is in a
+        discard pile, or in this seat's hand when the team is another) can be filled by that
+        team only with a two-eyed Jack. Each such space a window still needs counts as one
+        chip more to find, and a window needing more of them than the team has Jacks left to
+        place is no threat at all. Only the view is read (discards are public); the plain
+        evaluator (greedy's) knows nothing of the cards.
+
+        >>> from sequence.engine import State, make_config
+        >>> view = State.new(make_config("classic", players=2), seed=3).view(0)
+        >>> evaluator_for(view.config).informed(view).gone
+        (0, 0)
+        """
+        g = self.geo
+        if not g.card_spaces or view.hand is None:
+            return self
+        unseen = Counter(view.unseen_pool)
+        hand = Counter(view.hand)
+        wild_unseen = sum(k for c, k in unseen.items() if card_kind(c) is CardKind.WILD)
+        wild_mine = sum(k for c, k in hand.items() if card_kind(c) is CardKind.WILD)
+        gone_mine = gone_theirs = 0
+        for card, spaces in g.card_spaces.items():
+            if unseen[card]:
+                continue
+            mask = 0
+            for s in spaces:
+                mask |= 1 << s
+            gone_theirs |= mask
+            if not hand[card]:
+                gone_mine |= mask
+        if not gone_theirs:
+            return self
+        me = view.team
+        out = copy.copy(self)
+        out.gone = tuple(gone_mine if t == me else gone_theirs for t in range(self.teams))
+        out.wilds = tuple(
+            wild_unseen + wild_mine if t == me else wild_unseen for t in range(self.teams)
+        )
+        return out
+
+    def _extra(self, team: int, missing: Bitboard) -> int:
+        """Chips more that ``team`` must find for a window whose empty spaces are ``missing``:
+        one per space only a two-eyed Jack fills, or -1 when it has too few Jacks left."""
+        k = (missing & self.gone[team]).bit_count()
+        if k > self.wilds[team]:
+            return -1
+        return k
 
     # --- placements and removals ---------------------------------------------------------------
 
@@ -145,6 +201,7 @@ class Evaluator:
         others = occ & ~chips[team]
         my_seqs = seqs[team]
         need_base = self.length - 1
+        gone_t = self.gone[team]
         value = 0.0
         completes = 0
         for w in g.through[space]:
@@ -155,6 +212,11 @@ class Evaluator:
             need = need_base - (own & w).bit_count()
             if need == 0:
                 completes += 1
+            elif gone_t:
+                extra = self._extra(team, w & ~own & ~bit)
+                if extra < 0:
+                    continue
+                need = min(need + extra, len(ATTACK) - 1)
             value += ATTACK[need]
         if completes and len(my_seqs) + min(completes, 2) >= self.to_win:
             value += WIN
@@ -180,6 +242,7 @@ class Evaluator:
         theirs = chips[o] | g.free
         not_theirs = occ & ~chips[o]
         their_seqs = seqs[o]
+        gone_o = self.gone[o]
         value = 0.0
         wins = 0
         for w in g.through[space]:
@@ -188,6 +251,11 @@ class Evaluator:
             if their_seqs and _blocked_by_own(w, their_seqs):
                 continue
             need = self.length - (theirs & w).bit_count()
+            if gone_o:
+                extra = self._extra(o, w & ~theirs)
+                if extra < 0:
+                    continue
+                need = min(need + extra, len(BLOCK))
             if need == 1:
                 wins += 1
             value += BLOCK[need - 1]
@@ -229,6 +297,11 @@ class Evaluator:
             # Chips the owner still needs in the window with the chip in place: 1 is a four,
             # valued like blocking a four (``BLOCK[need - 1]``, as in :meth:`_threat`).
             need = self.length - (theirs & w).bit_count()
+            if self.gone[owner]:
+                extra = self._extra(owner, w & ~theirs)
+                if extra < 0:
+                    continue
+                need += extra
             if 1 <= need <= len(BLOCK):
                 value += BLOCK[need - 1] * 1.5
         if g.heart and g.heart & bit and not g.heart & not_theirs:
@@ -322,6 +395,7 @@ class Evaluator:
         own = chips[team] | g.free
         others = occ & ~chips[team]
         my_seqs = seqs[team]
+        gone_t = self.gone[team]
         value = SEQUENCE_BONUS * len(my_seqs)
         base = self.length
         for w in g.windows:
@@ -332,6 +406,11 @@ class Evaluator:
                 continue
             if my_seqs and _blocked_by_own(w, my_seqs):
                 continue
+            if gone_t and n < base:
+                extra = self._extra(team, w & ~own)
+                if extra < 0:
+                    continue
+                n = max(n - extra, 0)
             value += POSITION[base - n]
         if g.heart and not g.heart & others:
             value += POSITION[4 - (chips[team] & g.heart).bit_count()] * 2

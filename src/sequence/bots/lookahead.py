@@ -54,6 +54,7 @@ class LookaheadBot(Bot):
         depth: int | None = None,
         prior: float = 0.0,
         leaf: str = "position",
+        cards: bool = False,
     ) -> None:
         super().__init__(seed)
         if not deals and time is None:
@@ -69,6 +70,7 @@ class LookaheadBot(Bot):
         if leaf not in ("position", "path", "both"):
             raise ValueError(f"leaf is 'position', 'path' or 'both', not {leaf!r}")
         self.leaf = leaf
+        self.cards = bool(cards)
         self._last: dict[str, float] = {}
 
     def stats(self) -> dict[str, float]:
@@ -83,8 +85,9 @@ class LookaheadBot(Bot):
         team = view.team
         assert team is not None
         ev = evaluator_for(view.config)
+        judge = ev.informed(view) if self.cards else ev
         start = _time.perf_counter()
-        values = [ev.move_value(m, view.chips, view.sequences, team) for m in legal]
+        values = [judge.move_value(m, view.chips, view.sequences, team) for m in legal]
         order = sorted(range(len(legal)), key=lambda i: values[i], reverse=True)
         top = order[: self.k]
         if values[top[0]] >= WIN or len(top) == 1:
@@ -103,7 +106,7 @@ class LookaheadBot(Bot):
                 break
             state = self.deal(view, rng.getrandbits(62))
             for i, m in enumerate(cands):
-                totals[i] += self._rollout(state, m, depth, ev, team, priors[i])
+                totals[i] += self._rollout(state, m, depth, ev, judge, team, priors[i])
             n += 1
         elapsed = _time.perf_counter() - start
         self._last = {
@@ -123,10 +126,17 @@ class LookaheadBot(Bot):
         return State.sample_from_view(view, seed)
 
     def _rollout(
-        self, state: State, move: Move, depth: int, ev: Evaluator, team: int, gain: float
+        self,
+        state: State,
+        move: Move,
+        depth: int,
+        ev: Evaluator,
+        judge: Evaluator,
+        team: int,
+        gain: float,
     ) -> float:
-        """Play ``move`` (worth ``gain``) then ``depth`` greedy plies on ``state``; score the
-        result for ``team``; pop back."""
+        """Play ``move`` (worth ``gain``) then ``depth`` greedy plies on ``state`` (every seat
+        judging by ``ev``); score the result for ``team`` by ``judge``; pop back."""
         path = 0.0
         rng = self.rng
         cfg = state.config
@@ -165,9 +175,9 @@ class LookaheadBot(Bot):
         if self.leaf == "path":
             score = gain + path
         elif self.leaf == "both":
-            score = gain + path + self._score(state, ev, team)
+            score = gain + path + self._score(state, judge, team)
         else:
-            score = self._score(state, ev, team)
+            score = self._score(state, judge, team)
         for _ in range(pushed):
             state.pop()
         return score

@@ -1,8 +1,8 @@
 """Bots by name: :data:`BOTS`, and :func:`make_bot`, which builds one from a spec.
 
-A spec is a level (``easy``, ``medium``, ``hard``), a bot (``random``, ``casual``, ``greedy``,
-``lookahead``, ``mcts``; ``ismcts``, OpenSpiel's, with the ``openspiel`` extra), a saved model
-(``policy:path/to/model.zip``, docs/env.md), or ``package.module:Class`` (or
+A spec is a level (``easy``, ``medium``, ``hard``, ``expert``), a bot (``random``, ``casual``,
+``greedy``, ``lookahead``, ``mcts``; ``ismcts``, OpenSpiel's, with the ``openspiel`` extra), a
+saved model (``policy:path/to/model.zip``, docs/env.md), or ``package.module:Class`` (or
 ``path/to/mybot.py:Class``) for your own; ``@key=value,...`` after any of them sets constructor
 arguments (``mcts@time=0.5,depth=8``).
 A user's module is loaded by :func:`~sequence.bots.loading.user_bot_class`.

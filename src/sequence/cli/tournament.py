@@ -55,7 +55,8 @@ from .tournament_output import (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = (
-        "bots: random, casual, greedy, lookahead, mcts, easy, medium, hard, ismcts (OpenSpiel's),"
+        "bots: random, casual, greedy, lookahead, mcts, easy, medium, hard, expert,"
+        " ismcts (OpenSpiel's),"
         " policy:model.zip (a saved Stable-Baselines3 model), or package.module:Class;\n"
         "add @key=value,... for arguments, e.g. mcts@time=0.5 or mcts@iterations=200,time=0"
     )

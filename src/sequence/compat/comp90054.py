@@ -24,12 +24,12 @@ used.
 
 Both ways:
 
-- :class:`CourseAgent` (and :class:`HardAgent`, :class:`MediumAgent`, :class:`EasyAgent`): our bots
-  as course agents. ``from sequence.compat.comp90054 import HardAgent as myAgent`` in a file of
-  the framework's agents folder; it reads what its seat may see of ``game_state`` (chips, draft,
-  its own hand, how many cards the deck holds), rebuilds a :class:`~sequence.engine.State` with
-  :meth:`~sequence.engine.State.from_position` (the unseen cards dealt in an arbitrary order),
-  asks our bot, and answers with one of ``actions``.
+- :class:`CourseAgent` (and :class:`ExpertAgent`, :class:`HardAgent`, :class:`MediumAgent`,
+  :class:`EasyAgent`): our bots as course agents. ``from sequence.compat.comp90054 import
+  HardAgent as myAgent`` in a file of the framework's agents folder; it reads what its seat may
+  see of ``game_state`` (chips, draft, its own hand, how many cards the deck holds), rebuilds
+  a :class:`~sequence.engine.State` with :meth:`~sequence.engine.State.from_position` (the
+  unseen cards dealt in an arbitrary order), asks our bot, and answers with one of ``actions``.
 - :class:`CourseAgentBot`: a course agent in our tournaments, ``sequence tournament --bot
   comp90054:path/to/myTeam.py``. It loads the file in the bot's own process (as every user's bot
   is), feeds it a game state built from its seat's :class:`~sequence.engine.View` (others' hands
@@ -416,9 +416,16 @@ class MediumAgent(CourseAgent):
 
 class HardAgent(CourseAgent):
     """Our hard level as a course agent. It decides twice in the course's 1 s (the play, then
-    the face-up card to take), so it thinks 0.35 s for each."""
+    the face-up card to take): its deals take far less, and it stops at 0.35 s for each."""
 
     SPEC = "hard@time=0.35"
+
+
+class ExpertAgent(CourseAgent):
+    """Our expert level as a course agent: its deals fit in the course's second on an ordinary
+    machine, and it stops at 0.35 s for each of its two decisions (the play, the pick)."""
+
+    SPEC = "expert@time=0.35"
 
 
 # --- course agents in our tournaments -------------------------------------------------------------
@@ -482,6 +489,7 @@ __all__ = [
     "CourseAgentError",
     "CourseGameState",
     "EasyAgent",
+    "ExpertAgent",
     "HardAgent",
     "MediumAgent",
     "card_of",

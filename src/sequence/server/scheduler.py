@@ -115,7 +115,7 @@ def table_level(table: Table) -> str:
 def bot_levels() -> list[str]:
     """The bot names a table may seat (levels first, when the bots package has them; the
     operator's offered bots last)."""
-    order = ["easy", "medium", "hard"]
+    order = ["easy", "medium", "hard", "expert"]
     return [n for n in order if n in BOTS] + [n for n in BOTS if n not in order] + list(OFFERED)
 
 

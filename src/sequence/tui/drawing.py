@@ -25,6 +25,7 @@ LEVEL_NAMES = {
     "easy": N_("easy"),
     "medium": N_("medium"),
     "hard": N_("hard"),
+    "expert": N_("expert"),
     "random": N_("random"),
     "greedy": N_("greedy"),
     "casual": N_("casual"),

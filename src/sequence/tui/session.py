@@ -42,7 +42,7 @@ from ..i18n import N_
 HUMAN = "human"
 GAME_CHOICES: tuple[str, ...] = GAME_NAMES
 """The games offered at the start screen: the draft tournament variant counts as a game."""
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 
 
 def bot_choices() -> tuple[str, ...]:
