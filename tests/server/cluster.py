@@ -1,47 +1,37 @@
-"""Several ``sequence serve`` processes on one PostgreSQL database and one Redis, started as an
-operator starts them (the CLI and its flags ``--db``, ``--redis``, ``--port``, ``--host``).
+"""Several ``sequence serve`` processes on one PostgreSQL database and one Redis, for the tests.
 
-For the tests (``tests/server/test_cluster.py``) and for anything else that needs a running
-cluster (a reverse proxy in front of it, a load test)::
+The processes are started, awaited and stopped by :class:`sequence.server.launcher.Cluster`
+(the same command line an operator's cluster runs, without nginx in front); this module adds
+what the tests need on top: each cluster under its own Redis key prefix (``--redis-prefix``), so
+clusters and tests running at once never see each other's notices, its keys deleted afterwards;
+which process owns a table now; a server's log printed when a test fails; and the server
+helpers :mod:`conftest`'s functions expect (``http()``, ``stored(code)``)::
 
     with fresh_postgres() as db, ServeCluster(db, REDIS_URL, processes=3) as cluster:
         first, second, third = cluster.servers
         ...  # first.url, second.ws_url, cluster.owner(code), first.kill()
 
-Each cluster uses its own Redis key prefix (``--redis-prefix``), so clusters and tests running
-at once never see each other's notices; its keys are deleted afterwards. Run as a script, it
-starts a cluster on the given database and waits (Ctrl-C stops it)::
-
-    python tests/server/cluster.py --db postgresql://postgres@127.0.0.1:5432/test --processes 3
+(An operator's cluster on one machine, nginx included: ``python -m sequence.server.launcher``.)
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import secrets
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import httpx
 
+from sequence.server.launcher import Cluster, Server
+
+from .conftest import load_stored
+
 REDIS_URL = os.environ.get("SEQUENCE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 """The Redis the cluster tests use (each cluster under its own key prefix)."""
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def redis_available(url: str = REDIS_URL) -> str | None:
@@ -60,14 +50,14 @@ def redis_available(url: str = REDIS_URL) -> str | None:
 
 
 def children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (read from /proc)."""
+    """The processes whose parent is ``pid`` (read from /proc: no psutil needed)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdecimal():
             continue
         try:
             stat = (entry / "stat").read_text()
-        except OSError:
+        except OSError:  # gone meanwhile
             continue
         # "pid (comm) state ppid ...": comm may hold spaces, so split after its ")".
         if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
@@ -84,79 +74,25 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-class ServeProcess:
-    """One ``sequence serve`` subprocess on 127.0.0.1 and a free port."""
-
-    def __init__(self, db: str, redis: str, prefix: str, log_dir: Path, *extra: str) -> None:
-        self.db = db
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}"
-        self.log = log_dir / f"serve-{self.port}.log"
-        cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--db", db, "--redis", redis,
-               "--redis-prefix", prefix, *extra]  # fmt: skip
-        # The log to a file, not a pipe: a leftover child would hold a pipe open.
-        self.proc = subprocess.Popen(
-            cmd,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=subprocess.DEVNULL,
-            stderr=self.log.open("wb"),
-        )
-        self.workers: set[int] = set()
-        """The bot worker processes it had started (see :meth:`wait_ready`)."""
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        """Wait until it answers HTTP (and note its bot workers)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"sequence serve ended: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/meta", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"sequence serve did not start: {self.log.read_text()[-2000:]}")
-            time.sleep(0.1)
-        self.workers = children(self.pid)
+class ServeProcess(Server):
+    """One ``sequence serve`` process of a :class:`ServeCluster`, as the game tests' helpers
+    see a server (``create_table(server, ...)``, ``Client(server, code)``)."""
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=20)
 
-    def kill(self) -> None:
-        """``kill -9``: no shutdown at all."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        """SIGTERM, as ``systemctl stop`` sends (SIGKILL after 15 s)."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
     def stored(self, code: str) -> Any:
         """The table as the database holds it."""
-        from sequence.server.store import Store
-
-        store = Store(self.db)
-        try:
-            return store.load(code)
-        finally:
-            store.close()
+        return load_stored(self.db, code)
 
 
-class ServeCluster:
+class ServeCluster(Cluster):
     """``processes`` server processes on the database ``db`` and the Redis ``redis``, under a
     fresh key prefix; ``extra`` flags go to every ``sequence serve``."""
+
+    server_type = ServeProcess
+    servers: list[ServeProcess]  # type: ignore[assignment]
+    redis: str  # always given here
 
     def __init__(
         self,
@@ -166,42 +102,40 @@ class ServeCluster:
         extra: tuple[str, ...] = ("--bot-workers", "1", "--bot-delay", "0.05"),
         prefix: str | None = None,
     ) -> None:
-        self.db, self.redis, self.count, self.extra = db, redis, processes, extra
-        self.prefix = prefix or f"seqtest-{secrets.token_hex(4)}"
         self._logs = tempfile.TemporaryDirectory(prefix="sequence-cluster-")
-        self.servers: list[ServeProcess] = []
+        super().__init__(
+            processes,
+            db,
+            redis,
+            redis_prefix=prefix or f"seqtest-{secrets.token_hex(4)}",
+            serve_args=extra,
+            workdir=Path(self._logs.name),
+            nginx=None,
+        )
+        self.prefix: str = self.redis_prefix or ""
 
     def __enter__(self) -> ServeCluster:
         try:
-            for _ in range(self.count):
-                self.add()
+            self.start()
         except BaseException:
-            self.__exit__(None, None, None)
+            self._forget()
             raise
         return self
 
     def add(self) -> ServeProcess:
         """Start one more process and wait until it serves."""
-        server = ServeProcess(self.db, self.redis, self.prefix, Path(self._logs.name), *self.extra)
-        self.servers.append(server)
-        server.wait_ready()
+        server = self.start_server()
+        assert isinstance(server, ServeProcess)
         return server
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        for server in self.servers:
-            server.stop()
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        self.stop()
         if kind is not None:  # say what the servers said
             for server in self.servers:
                 with contextlib.suppress(OSError):
                     tail = server.log.read_text()[-3000:]
                     print(f"--- {server.log.name} ---\n{tail}", file=sys.stderr)
-        self._forget_keys()
-        self._logs.cleanup()
+        self._forget()
 
     def redis_client(self) -> Any:
         import redis
@@ -217,29 +151,10 @@ class ServeCluster:
         pid = int(str(proc).split(":")[1])
         return next((s for s in self.servers if s.pid == pid), None)
 
-    def _forget_keys(self) -> None:
+    def _forget(self) -> None:
+        """Delete this cluster's Redis keys and its logs."""
         with contextlib.suppress(Exception), contextlib.closing(self.redis_client()) as client:
             keys = list(client.scan_iter(match=f"{self.prefix}:*", count=1000))
             if keys:
                 client.delete(*keys)
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", required=True, help="PostgreSQL URL shared by the processes")
-    parser.add_argument("--redis", default=REDIS_URL)
-    parser.add_argument("--processes", type=int, default=3)
-    args = parser.parse_args()
-    # SIGTERM stops it as Ctrl-C does: the servers are stopped too, never left behind.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    with ServeCluster(args.db, args.redis, args.processes, extra=()) as cluster:
-        for server in cluster.servers:
-            print(f"{server.url} (pid {server.pid})", flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            while all(s.proc.poll() is None for s in cluster.servers):
-                time.sleep(1)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        self._logs.cleanup()

@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -16,20 +15,44 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import Engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from sequence.engine import Config
 from sequence.server import protocol
 from sequence.server.app import create_app
+from sequence.server.db import make_engine, migrate
+from sequence.server.launcher import free_port as free_port  # the tests take it from here
 from sequence.server.store import Store
 
 PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def load_stored(db: str, code: str) -> Any:
+    """Table ``code`` as database ``db`` holds it (seed and moves: what a test checks against)."""
+    store = Store(db)
+    try:
+        return store.load(code)
+    finally:
+        store.close()
+
+
+def old_database(url: str, revision: str, config: Config) -> Engine:
+    """The database at ``url`` brought to the older schema ``revision`` only, holding one table
+    in play, ``OLDONE`` (id 1, seed 7), of ``config``; the caller adds its rows (seats, moves)
+    through the engine returned, then disposes of it."""
+    engine = make_engine(url)
+    migrate(engine, revision)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO game_tables (id, code, config, seed, public, status, host_hash,"
+                " created_at) VALUES (1, 'OLDONE', :config, 7, TRUE, 'playing', 'h', '2025-01-01')"
+            ),
+            {"config": json.dumps(config.to_dict())},
+        )
+    return engine
 
 
 class ServerThread:
@@ -73,12 +96,8 @@ class ServerThread:
         return httpx.Client(base_url=self.url, timeout=20)
 
     def stored(self, code: str) -> Any:
-        """The table as the database holds it (seed and moves: what the test checks against)."""
-        store = Store(self.db)
-        try:
-            return store.load(code)
-        finally:
-            store.close()
+        """The table as the database holds it."""
+        return load_stored(self.db, code)
 
 
 class Client:
@@ -158,6 +177,15 @@ class Client:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def answer(client: Client, mid: str, timeout: float = 10) -> dict[str, Any]:
+    """Read until the ack of, or an error about, move ``mid``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = client.recv(timeout=max(0.01, deadline - time.monotonic()))
+        if msg["type"] in ("ack", "error") and msg.get("id") == mid:
+            return msg
 
 
 @pytest.fixture

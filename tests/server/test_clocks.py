@@ -4,24 +4,20 @@ the database."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config as AlembicConfig
 from sqlalchemy import text
 
 from sequence.engine import State, make_config
 from sequence.server import scheduler
-from sequence.server.db import MIGRATIONS, make_engine
 from sequence.server.registry import table_from
 from sequence.server.store import Store
 from sequence.server.table import TimeControl
 
-from .conftest import Client, ServerThread, create_table, fresh_postgres, start
+from .conftest import Client, ServerThread, create_table, fresh_postgres, old_database, start
 
 
 @pytest.fixture
@@ -146,25 +142,13 @@ def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def test_migration_keeps_stored_games(empty_db: str) -> None:
     """A database of revision 0001 holding a game in play is upgraded; the game replays."""
     url = empty_db
-    engine = make_engine(url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
     config = make_config("classic", players=2)
     state = State.new(config, 7)
     for _ in range(6):
         state.push(state.legal_moves[0], seat=state.next_step().seat)
     moves = [str(m) for m in state.move_stack]
+    engine = old_database(url, "0001", config)
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO game_tables (id, code, config, seed, public, status, host_hash,"
-                " created_at) VALUES (1, 'OLDONE', :config, 7, TRUE, 'playing', 'h', '2025-01-01')"
-            ),
-            {"config": json.dumps(config.to_dict())},
-        )
         for seat in range(2):
             conn.execute(
                 text(

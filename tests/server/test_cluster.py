@@ -22,7 +22,7 @@ import pytest
 from sequence.engine import GameRecord
 
 from .cluster import ServeCluster, alive, children, redis_available
-from .conftest import Client, create_table, fresh_postgres, join, start
+from .conftest import Client, answer, create_table, fresh_postgres, join, start
 from .test_accounts import PASSWORD, Browser
 from .test_games import check_messages, drive
 
@@ -52,15 +52,6 @@ def said(client: Client, text: str, timeout: float = 10) -> dict[str, Any]:
     while True:
         msg = client.recv(timeout=max(0.01, deadline - time.monotonic()))
         if msg["type"] == "chat" and msg["text"] == text:
-            return msg
-
-
-def answer(client: Client, mid: str, timeout: float = 10) -> dict[str, Any]:
-    """Read until the ack of, or an error about, move ``mid``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        msg = client.recv(timeout=max(0.01, deadline - time.monotonic()))
-        if msg["type"] in ("ack", "error") and msg.get("id") == mid:
             return msg
 
 
@@ -280,7 +271,7 @@ def own_redis() -> Iterator[tuple[str, Any]]:
     import shutil
     import subprocess
 
-    from .cluster import free_port
+    from .conftest import free_port
 
     binary = shutil.which("redis-server")
     if binary is None:

@@ -4,36 +4,21 @@ gets :class:`~sequence.server.store.MoveConflict` with nothing stored."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from alembic import command
-from alembic.config import Config as AlembicConfig
 from sqlalchemy import text
 
 from sequence.engine import make_config
-from sequence.server.db import MIGRATIONS, make_engine
 from sequence.server.store import MoveConflict, SeatData, Store, TableData
 
+from .conftest import old_database
 
-def old_database(url: str) -> None:
+
+def move_with_id_database(url: str) -> None:
     """A database of revision 0003 holding a table whose first move has a client's id."""
-    engine = make_engine(url)
-    cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    engine = old_database(url, "0003", make_config("kids", players=2))
     with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0003")
-    config = make_config("kids", players=2)
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO game_tables (id, code, config, seed, public, status, host_hash,"
-                " created_at) VALUES (1, 'OLDONE', :config, 7, TRUE, 'playing', 'h', '2025-01-01')"
-            ),
-            {"config": json.dumps(config.to_dict())},
-        )
         conn.execute(
             text(
                 "INSERT INTO moves (table_id, ply, move, seat, move_id, created_at)"
@@ -45,7 +30,7 @@ def old_database(url: str) -> None:
 
 async def test_an_upgraded_database_stores_a_ply_and_a_move_id_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    old_database(url)
+    move_with_id_database(url)
     store = Store(url)  # migrates to the newest revision
     try:
         with pytest.raises(MoveConflict):  # ply 1 is stored

@@ -22,13 +22,10 @@ import pytest
 
 from sequence.server.launcher import Cluster
 from sequence.server.nginx import site_config, standalone_config
-from sequence.server.store import Store
 
-from .cluster import redis_available
-from .conftest import fresh_postgres
+from .cluster import REDIS_URL, redis_available
+from .conftest import fresh_postgres, load_stored
 from .test_games import play_whole_game
-
-REDIS = "redis://127.0.0.1:6379/0"
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
@@ -50,11 +47,7 @@ class Behind:
         return httpx.Client(base_url=self.url, timeout=20, transport=transport)
 
     def stored(self, code: str) -> Any:
-        store = Store(self.cluster.db)
-        try:
-            return store.load(code)
-        finally:
-            store.close()
+        return load_stored(self.cluster.db, code)
 
 
 @pytest.fixture
@@ -194,7 +187,9 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
     args = ["--bot-threads", "--bot-delay", "0"]
     with (
         fresh_postgres() as db,
-        Cluster(3, db, REDIS, redis_prefix=prefix, serve_args=args, workdir=tmp_path) as cluster,
+        Cluster(
+            3, db, REDIS_URL, redis_prefix=prefix, serve_args=args, workdir=tmp_path
+        ) as cluster,
     ):
         behind = Behind(cluster)
         play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)

@@ -84,18 +84,37 @@ def no_card_shown(page: Any) -> None:
     assert held is None
 
 
+def fill_the_form(
+    page: Any,
+    url: str,
+    people: tuple[str, ...],
+    bots: tuple[str, ...] = (),
+    players: int | None = None,
+    teams: int | None = None,
+    options: tuple[str, ...] = (),
+) -> None:
+    """Open the lobby at ``url`` and fill its create form: ``people`` (their names) sit at this
+    device in the first seats, ``bots`` (levels) take the next ones; ``players`` (the number of
+    seats: all of them by default), ``teams`` and the checked ``options`` as given."""
+    page.goto(url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#players", str(players or len(people) + len(bots)))
+    if teams is not None:
+        page.select_option("#teams", str(teams))
+    for option in options:
+        page.check(f"#opt-{option}")
+    for seat, name in enumerate(people):
+        page.select_option(f"#seat-{seat}", "local")
+        page.fill(f"#local-name-{seat}", name)
+    for seat, level in enumerate(bots, len(people)):
+        page.select_option(f"#seat-{seat}", level)
+
+
 def test_two_people_and_a_bot_on_one_tablet(browser: Any, web: ServerThread) -> None:
     ctx = browser.new_context(**TABLET)
     page = ctx.new_page()
     page.route("**/api/tables", short_game())
-    page.goto(web.url + "/")
-    page.wait_for_selector("#create")
-    page.select_option("#players", "3")
-    page.select_option("#seat-0", "local")
-    page.fill("#local-name-0", "Anna")
-    page.select_option("#seat-1", "local")
-    page.fill("#local-name-1", "Ben")
-    page.select_option("#seat-2", "random")
+    fill_the_form(page, web.url, ("Anna", "Ben"), ("random",))
     page.click("#create")
     page.wait_for_selector("#start:not([disabled])")
     page.click("#start")
@@ -204,14 +223,7 @@ def test_a_team_game_two_on_the_tablet_and_two_remote(
     ctx = browser.new_context(**TABLET)
     tablet = ctx.new_page()
     tablet.route("**/api/tables", short_game(16))
-    tablet.goto(web.url + "/")
-    tablet.wait_for_selector("#create")
-    tablet.select_option("#players", "4")
-    tablet.select_option("#teams", "2")
-    tablet.select_option("#seat-0", "local")
-    tablet.fill("#local-name-0", "Anna")
-    tablet.select_option("#seat-1", "local")
-    tablet.fill("#local-name-1", "Ben")
+    fill_the_form(tablet, web.url, ("Anna", "Ben"), players=4, teams=2)
     with tablet.expect_request("**/api/tables") as created:
         tablet.click("#create")
     body = json.loads(created.value.post_data)
@@ -310,17 +322,9 @@ def test_the_penalty_and_the_manual_draw_with_two_on_the_tablet(
     and his hand is hidden then."""
     ctx = browser.new_context(**TABLET)
     page = ctx.new_page()
-    page.goto(web.url + "/")
-    page.wait_for_selector("#create")
-    page.select_option("#players", "4")
-    page.select_option("#teams", "2")
-    page.check("#opt-manual_draw")
-    page.select_option("#seat-0", "local")
-    page.fill("#local-name-0", "Anna")
-    page.select_option("#seat-1", "local")
-    page.fill("#local-name-1", "Ben")
-    page.select_option("#seat-2", "random")
-    page.select_option("#seat-3", "random")
+    fill_the_form(
+        page, web.url, ("Anna", "Ben"), ("random", "random"), teams=2, options=("manual_draw",)
+    )
     page.click("#create")
     page.wait_for_selector("#start:not([disabled])")
     page.click("#start")

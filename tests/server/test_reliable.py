@@ -5,20 +5,11 @@ change a recorded event."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import httpx
 
-from .conftest import Client, ServerThread, create_table, join, start
+from .conftest import Client, ServerThread, answer, create_table, join, start
 from .test_protocol import two_humans
-
-
-def _acks(c: Client, move_id: str, timeout: float = 10) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        msg = c.recv(timeout=max(0.01, deadline - time.monotonic()))
-        if msg["type"] in ("ack", "error") and msg.get("id") == move_id:
-            return msg
 
 
 def test_a_move_id_is_applied_once_even_after_a_restart(sqlite_url: str) -> None:
@@ -30,16 +21,16 @@ def test_a_move_id_is_applied_once_even_after_a_restart(sqlite_url: str) -> None
         st = ann.wait(lambda s: s["view"] is not None)
         move = {"type": "move", "move": st["view"]["legal_moves"][0], "version": 0, "id": "m-1"}
         ann.send(move)
-        first = _acks(ann, "m-1")
+        first = answer(ann, "m-1")
         assert first == {"type": "ack", "id": "m-1", "ply": 1, "duplicate": False}
         ann.send(move)  # the resend after a reconnect: acknowledged, not applied (nor "stale")
-        again = _acks(ann, "m-1")
+        again = answer(ann, "m-1")
         assert again["duplicate"] and again["ply"] == 1
         ann.drain()
         assert ann.state is not None and ann.state["version"] == 1
         # A move id the server never saw, at an old version: refused, with its id.
         ann.send({**move, "id": "m-2"})
-        refused = _acks(ann, "m-2")
+        refused = answer(ann, "m-2")
         assert refused["type"] == "error" and refused["code"] == "stale"
         ann.close()
         assert server.stored(code).move_ids == [(1, first_seat, "m-1")]
@@ -47,7 +38,7 @@ def test_a_move_id_is_applied_once_even_after_a_restart(sqlite_url: str) -> None
         ann = Client(server, code, tokens[first_seat])
         ann.wait(lambda s: s["view"] is not None)
         ann.send(move)
-        again = _acks(ann, "m-1")
+        again = answer(ann, "m-1")
         assert again["duplicate"] and again["ply"] == 1
         ann.drain()
         assert ann.state is not None and ann.state["version"] == 1

@@ -240,8 +240,9 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the database's schema to the newest migration (Alembic ``upgrade head``)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the database's schema to the newest migration (Alembic ``upgrade head``), or to
+    ``revision`` (the tests make databases of an older schema this way)."""
     from alembic import command
     from alembic.config import Config as AlembicConfig
 
@@ -254,4 +255,4 @@ def migrate(engine: Engine) -> None:
             # others wait for it (the lock ends with the transaction) and find nothing to do.
             conn.execute(text("SELECT pg_advisory_xact_lock(7436105)"))
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)

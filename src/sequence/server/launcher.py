@@ -76,32 +76,83 @@ def session_members(sid: int) -> list[int]:
     return found
 
 
-@dataclass
-class Server:
-    """One ``sequence serve`` process of a cluster."""
+def wait_until_answers(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Return once ``url`` answers 200; raise (with the end of ``log``) if ``process`` ends or
+    :data:`START_TIMEOUT` passes first."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while not answers(url):
+        if process.poll() is not None or time.monotonic() > deadline:
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{url} did not start:\n{tail}")
+        time.sleep(0.1)
+
+
+def end(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    """End ``processes`` as ``systemctl stop`` would: SIGTERM to all, SIGKILL to those still
+    running 15 s later."""
+    for process in processes:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+    for process in processes:
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+class Loopback:
+    """Something that listens on ``127.0.0.1:port``: its HTTP and WebSocket addresses."""
 
     port: int
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
 
-class Cluster:
+
+@dataclass(eq=False)  # a process is itself: equal only to itself, and hashable
+class Server(Loopback):
+    """One ``sequence serve`` process of a cluster, on database ``db``."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+    db: str
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to this process alone (``kill -9`` by default) and wait for it."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, sig)
+        self.process.wait(30)
+
+    def stop(self) -> None:
+        """SIGTERM, as ``systemctl stop`` sends (SIGKILL after 15 s)."""
+        end([self.process])
+
+
+class Cluster(Loopback):
     """nginx on ``port`` in front of ``processes`` servers on ``db`` (and ``redis``).
 
     ``redis_prefix`` starts every Redis key and channel of this cluster (``sequence serve
     --redis-prefix``: clusters sharing one Redis keep apart); ``serve_args`` are more options
     for every ``sequence serve`` (``--bot-threads``...); ``workdir`` holds the logs and
-    nginx's files (a temporary folder, removed at the end, by default).
+    nginx's files (a temporary folder, removed at the end, by default). ``nginx=None``: the
+    servers alone, each reached at its own ``servers[i].url`` (the tests' clusters).
     Use it as a context manager, or :meth:`start` and :meth:`stop`.
     """
+
+    server_type: type[Server] = Server
+    """What :meth:`start_server` makes of each process (a subclass may add helpers)."""
 
     def __init__(
         self,
@@ -112,7 +163,7 @@ class Cluster:
         redis_prefix: str | None = None,
         serve_args: Sequence[str] = (),
         workdir: Path | None = None,
-        nginx: str = "nginx",
+        nginx: str | None = "nginx",
     ) -> None:
         if processes < 1:
             raise ValueError(f"a cluster has 1 process or more, not {processes}")
@@ -124,24 +175,20 @@ class Cluster:
         self.count = processes
         self.redis, self.redis_prefix = redis, redis_prefix
         self.serve_args = list(serve_args)
-        self.port = port or free_port()
+        self.port = port or free_port()  # nginx's: the address players use
         self._own_workdir = workdir is None
         if workdir is None:
             workdir = Path(tempfile.mkdtemp(prefix="sequence-cluster-"))
         self.workdir = workdir
         self.db = db or f"sqlite:///{self.workdir / 'sequence.db'}"
-        self.nginx_binary = shutil.which(nginx) or shutil.which(nginx, path="/usr/sbin:/sbin")
+        self.behind_nginx = nginx is not None
+        self.nginx_binary = (
+            None
+            if nginx is None
+            else shutil.which(nginx) or shutil.which(nginx, path="/usr/sbin:/sbin")
+        )
         self.servers: list[Server] = []
         self.nginx: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        """The address players use: nginx's."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def _serve_command(self, port: int) -> list[str]:
         cmd = [sys.executable, "-m", "sequence.cli.main", "serve", "--host", "127.0.0.1",
@@ -166,25 +213,19 @@ class Cluster:
                 start_new_session=True,  # its bot workers share its session: see stop()
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
-        server = Server(port, process, log)
+        server = self.server_type(port, process, log, self.db)
         self.servers.append(server)
-        self._wait(server.url + "/api/meta", process, log)
+        wait_until_answers(server.url + "/api/meta", process, log)
         return server
-
-    def _wait(self, url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not answers(url):
-            if process.poll() is not None or time.monotonic() > deadline:
-                tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-                raise RuntimeError(f"{url} did not start:\n{tail}")
-            time.sleep(0.1)
 
     def start(self) -> Cluster:
         """Start the servers one after the other (the first one migrates the database), then
-        nginx; return once nginx answers."""
+        nginx (unless ``nginx=None``); return once all answer."""
         try:
             for _ in range(self.count):
                 self.start_server()
+            if not self.behind_nginx:
+                return self
             if self.nginx_binary is None:
                 raise RuntimeError("nginx is not installed (apt-get install nginx)")
             site = self.workdir / "sequence.conf"
@@ -212,7 +253,7 @@ class Cluster:
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
-            self._wait(self.url + "/api/meta", self.nginx, log)
+            wait_until_answers(self.url + "/api/meta", self.nginx, log)
         except BaseException:
             self.stop()
             raise
@@ -220,10 +261,7 @@ class Cluster:
 
     def kill(self, index: int, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to server ``index`` alone (``kill -9`` by default) and wait for it."""
-        server = self.servers[index]
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(server.pid, sig)
-        server.process.wait(30)
+        self.servers[index].kill(sig)
 
     def cpu_seconds(self) -> list[float]:
         """Each server process's CPU time so far (its bot workers not included)."""
@@ -247,17 +285,7 @@ class Cluster:
     def stop(self) -> None:
         """End nginx and every server as ``systemctl stop`` would (SIGTERM, then SIGKILL after
         15 s), then kill whatever is left in their sessions: nothing outlives the cluster."""
-        processes = [s.process for s in self.servers] + ([self.nginx] if self.nginx else [])
-        for process in processes:
-            if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.terminate()
-        for process in processes:
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
+        end([s.process for s in self.servers] + ([self.nginx] if self.nginx else []))
         deadline = time.monotonic() + 5
         while left := self.leftovers():
             for pid in left:
