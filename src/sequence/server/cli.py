@@ -229,16 +229,17 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"sequence serve: {problem}", file=sys.stderr)  # i18n: ignore (for the operator)
         return 2
-    taken = cannot_listen(args.host, args.port)
-    if taken:
-        print(f"sequence serve: {taken}", file=sys.stderr)  # i18n: ignore (for the operator)
-        return 3  # uvicorn's status when it cannot start
     bots = dict(b.partition("=")[::2] for b in args.bot)
     try:
         offer_bots(bots)  # build each now: a bad spec is one clear line, not a table's failure
     except ValueError as exc:
         print(f"sequence serve: --bot {exc}", file=sys.stderr)  # i18n: ignore
         return 2
+    # A mistake in the command line is told before a port someone else holds.
+    taken = cannot_listen(args.host, args.port)
+    if taken:
+        print(f"sequence serve: {taken}", file=sys.stderr)  # i18n: ignore (for the operator)
+        return 3  # uvicorn's status when it cannot start
     executor = make_executor(args.bot_workers, args.bot_threads)
     app = create_app(
         db=args.db,
