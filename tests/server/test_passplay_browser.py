@@ -233,7 +233,8 @@ def test_a_team_game_two_on_the_tablet_and_two_remote(
     cleo = sit(browser, f"{web.url}/t/{code}", "Cleo", 2)
     dan = sit(browser, f"{web.url}/t/{code}", "Dan", 3)
     tablet.wait_for_selector("#start:not([disabled])")
-    assert tablet.locator(".badge.local").count() == 2  # both seats: "On this device"
+    # both seats: "On this device" (waited for: the page draws after the message)
+    tablet.wait_for_function("() => document.querySelectorAll('.badge.local').length === 2")
     tablet.click("#start")
     remote = {2: cleo, 3: dan}
     handovers: list[str] = []
@@ -402,7 +403,8 @@ def test_a_second_player_sits_at_the_same_device_in_the_lobby(
     page.wait_for_function(
         "() => window.seq.msg && window.seq.msg.table.seats.every((s) => s.kind === 'human')"
     )
-    assert page.locator(".badge.local").count() == 2
+    # The message comes before the page draws it: wait for the drawing, then count.
+    page.wait_for_function("() => document.querySelectorAll('.badge.local').length === 2")
     assert page.locator("button.sit, button.sit-too").count() == 0
     with web.http() as http:
         http.post(f"/api/tables/{r['code']}/start", json={"host_token": r["host_token"]})
