@@ -4,6 +4,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PORT ?= 8000
 APP_STAMP := $(VENV)/.installed-app
 DEV_STAMP := $(VENV)/.installed-dev
 
@@ -29,7 +30,7 @@ setup-app: $(APP_STAMP)
 setup: $(DEV_STAMP)
 
 serve: setup-app
-	$(BIN)/sequence serve
+	$(BIN)/sequence serve --port $(PORT)
 
 play: setup-app
 	$(BIN)/sequence play

@@ -658,7 +658,8 @@ async function replayPage(code) {
       label.textContent = t("Move {n} of {total}", { n: ply, total: plies });
       holder.innerHTML = "";
       holder.append(h("section", { class: ["panel", "board"] }, boardSvg(r.view, new Set(), () => {})),
-        h("p", {}, r.view.last_move || ""), r.view.outcome ? h("p", { class: "result" }, resultText(r.view.outcome.result)) : null);
+        h("p", {}, r.view.last_move || ""));
+      if (r.view.outcome) holder.append(h("p", { class: "result" }, resultText(r.view.outcome.result)));
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
   }
   app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),
