@@ -246,7 +246,7 @@ class Cluster(Loopback):
                         "-c",
                         str(conf),
                         "-g",
-                        "daemon off;",
+                        "daemon off;",  # i18n: ignore (nginx directive)
                     ],
                     stdin=subprocess.DEVNULL,
                     stdout=out,
@@ -354,7 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with cluster:
         ports = ", ".join(str(s.port) for s in cluster.servers)
         # For whoever runs it, like a server's log: English.
-        where = f"{cluster.url}/ (nginx; servers on ports {ports}; logs in {cluster.workdir})"
+        where = f"{cluster.url}/ (nginx; servers on ports {ports}; "  # i18n: ignore (operator)
+        where += f"logs in {cluster.workdir})"  # i18n: ignore (for the operator)
         print(f"Sequence: open {where}", flush=True)  # i18n: ignore
         with contextlib.suppress(KeyboardInterrupt):
             while all(s.process.poll() is None for s in cluster.servers):
