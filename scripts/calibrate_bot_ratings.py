@@ -10,7 +10,7 @@ games were scheduled, starting from OpenSkill's defaults; the ratings are writte
 a server loads at start-up for every bot level that has no rating yet (rated games against
 people move them on from there)::
 
-    scripts/calibrate_bot_ratings.py                        # 10 deals a lineup, hard at 1 s
+    scripts/calibrate_bot_ratings.py                 # 10 deals a lineup, each level at its budget
     scripts/calibrate_bot_ratings.py --deals 3 --hard-time 0.05 --workers 1   # a small run
 
 The shipped file says which command made it.
@@ -63,7 +63,7 @@ def play(family: str, lineup: tuple[str, ...], seed: int, hard_time: float) -> i
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument("--deals", type=int, default=10, help="deals a lineup plays")
-    parser.add_argument("--hard-time", type=float, default=1.0, help="hard's seconds a move")
+    parser.add_argument("--hard-time", type=float, default=1.0, help="hard's most seconds a move")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--families", default=",".join(FAMILIES))
