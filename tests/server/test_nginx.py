@@ -55,7 +55,9 @@ def one(tmp_path: Path) -> Iterator[Behind]:
     """nginx in front of one process on SQLite."""
     if NGINX is None:
         pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
-    with Cluster(1, serve_args=["--bot-threads", "--bot-delay", "0"], workdir=tmp_path) as c:
+    # The test's players answer at once: more than a person's 20 messages a second.
+    serve_args = ["--bot-threads", "--bot-delay", "0", "--message-rate", "1000"]
+    with Cluster(1, serve_args=serve_args, workdir=tmp_path) as c:
         yield Behind(c)
     assert c.leftovers() == []
 
@@ -184,7 +186,7 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
     if why:
         pytest.skip(why)
     prefix = f"nginx-test-{secrets.token_hex(4)}"
-    args = ["--bot-threads", "--bot-delay", "0"]
+    args = ["--bot-threads", "--bot-delay", "0", "--message-rate", "1000"]
     with (
         fresh_postgres() as db,
         Cluster(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from sequence.bots.levels import LEVELS
 from sequence.server.accounts import Passwords
 
 from .conftest import ServerThread
@@ -92,7 +93,7 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
     a.wait_for_selector("#leaders")
     board = a.inner_text("#leaders")
     assert names[0] in board and names[1] in board and "provisional" in board
-    assert a.locator('#leaders tr[data-kind="bot"]').count() == 3
+    assert a.locator('#leaders tr[data-kind="bot"]').count() == len(LEVELS)  # every level
     shot(a, "web-leaderboard.png")
 
 

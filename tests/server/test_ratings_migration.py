@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import inspect, text
 
+from sequence.bots.levels import LEVELS
 from sequence.server.db import make_engine
 from sequence.server.players import PlayerBook, load_calibration
 from sequence.server.registry import table_from
@@ -31,9 +32,9 @@ def test_the_ratings_migration_keeps_the_games(db_url: str) -> None:
             table = table_from(data)
             assert table.state == state and not table.rated
         book = PlayerBook(store.engine)
-        assert book.seed_bots(load_calibration()) == 12  # 3 levels x 4 families
+        assert book.seed_bots(load_calibration()) == len(LEVELS) * 4  # every level x 4 families
         assert book.seed_bots(load_calibration()) == 0  # once
-        assert book.bot_ratings("dice").keys() == {"easy", "medium", "hard"}
+        assert book.bot_ratings("dice").keys() == set(LEVELS)
     finally:
         store.close()
     alembic(db_url, "downgrade", "0005")

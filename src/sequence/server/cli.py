@@ -78,6 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " (default 60)",
     )
     parser.add_argument(
+        "--message-rate",
+        type=float,
+        default=20.0,
+        help="WebSocket messages a connection may send a second, twice that at once (default 20)",
+    )
+    parser.add_argument(
         "--log-level",
         default="warning",
         choices=LOG_LEVELS,
@@ -208,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
         problem = f"--bot-delay is 0 seconds or more, not {args.bot_delay}"  # i18n: ignore
     elif args.bot_workers < 1:
         problem = f"--bot-workers is 1 or more, not {args.bot_workers}"  # i18n: ignore
+    elif not args.message_rate > 0:
+        problem = f"--message-rate is more than 0, not {args.message_rate}"  # i18n: ignore
     elif bad := next((b for b in args.bot if "=" not in b or not b.partition("=")[2]), None):
         problem = f"--bot is NAME=SPEC (model=policy:gen-5.zip), not {bad!r}"  # i18n: ignore
     else:
@@ -246,6 +254,8 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         executor=executor,
         away_seconds=args.away_seconds,
+        rate=args.message_rate,
+        burst=2 * args.message_rate,
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         bots=bots,
