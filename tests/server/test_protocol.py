@@ -68,7 +68,9 @@ def test_bad_create_requests(server: ServerThread) -> None:
         assert r.status_code == 400 and "5 players" in r.json()["message"]
         r = http.post("/api/tables", content=b"{not json")
         assert r.status_code == 400 and r.json()["error"] == "bad_json"
-        r = http.post("/api/tables", json={"game": "kids", "players": 2, "bots": ["os:system"]})
+        r = http.post(
+            "/api/tables", json={"game": "kids", "players": 2, "bots": ["os:system", None]}
+        )
         assert r.status_code == 400 and "unknown bot level" in r.json()["message"]
         r = http.post("/api/tables", content=b"x" * 20_000)
         assert r.status_code == 413 and r.json()["error"] == "too_large"
@@ -87,7 +89,7 @@ def test_join_full_table_and_taken_seat(server: ServerThread) -> None:
 
 
 def test_start_needs_host_and_full_seats(server: ServerThread) -> None:
-    created = create_table(server, game="kids", players=3, name="Ann", bots=[None, "random"])
+    created = create_table(server, game="kids", players=3, name="Ann", bots=[None, "random", None])
     code = created["code"]
     with server.http() as http:
         r = http.post(f"/api/tables/{code}/start", json={"host_token": "wrong"})

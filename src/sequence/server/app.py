@@ -63,7 +63,7 @@ from .attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
 from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RateLimited, RequestError, engine_refusal, invalid_request
-from .hub import AWAY_SECONDS, Hub
+from .hub import AWAY_SECONDS, Hub, seat_bots
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
 from .matchmaking import WAITS
 from .models import (
@@ -502,7 +502,7 @@ def create_app(
         if body.bot_level is not None:
             check_level(body.bot_level)
         player = await ranked().player(body.player_token, owner)
-        bots = list(body.bots or [])
+        bots = seat_bots(body.bots, config.players)  # one a seat, before the rated rules
         local = [(s.seat, s.name) for s in body.local or ()]
         ranked().check_create(
             body.rated, config, clock, bots, body.bot_level, player, body.name is not None,
