@@ -655,15 +655,16 @@ def create_app(
         responses=_errors(400, 403, 404),
     )
     async def replay(code: str, ply: int) -> Response:
-        """The spectators' view of a finished game after ``ply`` moves."""
+        """The spectators' view of a finished game after ``ply`` moves, and who sat where."""
         table = await finished_table(code)
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
             raise RequestError("bad_message", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
         view = protocol.view_dict(rec.replay(upto=ply), None)
+        seats = protocol.table_meta(table)["seats"]
         return Response(
-            protocol.dumps({"ply": ply, "plies": len(moves), "view": view}),
+            protocol.dumps({"ply": ply, "plies": len(moves), "view": view, "seats": seats}),
             media_type="application/json",
         )
 

@@ -279,7 +279,11 @@ class Record(Answer):
 class Replay(Answer):
     ply: int
     plies: int
-    view: dict[str, Any] = Field(description="the spectators' view (View.to_dict)")
+    view: dict[str, Any] = Field(
+        description="the spectators' view (View.to_dict) with log: every move so far with its"
+        " public facts (sequence.engine.history), which the page puts into words"
+    )
+    seats: list[SeatInfo] = Field(description="the table's seats: who played each (the names)")
 
 
 class GameMeta(Answer):
