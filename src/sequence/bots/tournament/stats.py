@@ -37,6 +37,14 @@ def _log_sum_exp(a: float, b: float) -> float:
     return max(a, b) + math.log1p(math.exp(-abs(a - b)))
 
 
+def _logistic(x: float) -> float:
+    """``1 / (1 + exp(-x))`` without overflow, however far apart two ratings are."""
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
 def _win_table(n_bots: int, games: list[tuple[int, int, float]]) -> list[list[float]]:
     """``wins[a][b]``: what ``a`` scored against ``b`` (draws half each), with one virtual draw
     between every pair that met (the weak prior that keeps a perfect score finite)."""
@@ -116,7 +124,7 @@ def _fit(wins: list[list[float]], free: list[int], theta: list[float]) -> tuple[
                 n = wins[i][j] + wins[j][i]
                 if j == i or not n:
                     continue
-                p = 1 / (1 + math.exp(theta[j] - theta[i]))
+                p = _logistic(theta[i] - theta[j])  # i's chance against j
                 g += wins[i][j] - n * p
                 v = n * p * (1 - p)
                 info[k][k] += v
