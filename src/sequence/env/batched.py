@@ -75,8 +75,8 @@ _KINDS = {
 }
 
 # Terminations, as ``info["termination"]`` gives them (the engine's Termination values).
-_PLAYING, _SEQUENCES, _MAX_TURNS, _STALEMATE = range(4)
-TERMINATIONS = ("", "sequences", "max_turns", "stalemate")
+_PLAYING, _SEQUENCES, _MAX_TURNS, _STALEMATE, _HEART, _DRAFT_EMPTY = range(6)
+TERMINATIONS = ("", "sequences", "max_turns", "stalemate", "heart", "draft_empty")
 """``info["termination_code"]`` indexes this tuple: ``""`` while playing."""
 
 _PHASE_PLAY, _PHASE_OVER = 0, 6  # Phase.PLAY, Phase.OVER
@@ -84,12 +84,20 @@ _PHASE_PLAY, _PHASE_OVER = 0, 6  # Phase.PLAY, Phase.OVER
 
 def supported(config: Config) -> str | None:
     """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can."""
-    if not config.spec.uses_cards:
-        return "the batched simulator plays the card games (classic, Kids), not Dice yet"
-    for option in ("draft", "difficult"):
-        if getattr(config, option):
-            return f"the batched simulator does not play option {option} yet"
+    if config.difficult:
+        return "the batched simulator does not play option difficult yet"
     return None
+
+
+_ENV_KEYWORDS = frozenset({"opponents", "agent_seat", "seed", "log"})
+
+
+def _as_config(config: Config | str, options: dict[str, Any]) -> Config:
+    if isinstance(config, str):
+        return make_config(config, **options)
+    if options:
+        raise TypeError("make_config arguments go with a game name")
+    return config
 
 
 class BatchedSequenceEnv:
@@ -98,7 +106,19 @@ class BatchedSequenceEnv:
     ``num_envs`` games of ``config`` (a :class:`~sequence.engine.Config` or a game name with
     ``make_config`` arguments). ``seed`` fixes every game: game ``i``'s seeds are drawn from
     it in turn, each new game the next one.
+
+    ``BatchedSequenceEnv(n, config)`` gives the class that plays ``config``: this one for
+    classic and Kids, :class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
+    :class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant (subclasses
+    with the same constructor, steps and info).
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> BatchedSequenceEnv:
+        if cls is BatchedSequenceEnv and args:
+            config = args[1] if len(args) > 1 else kwargs.get("config", "classic")
+            options = {k: v for k, v in kwargs.items() if k not in _ENV_KEYWORDS | {"config"}}
+            cls = _class_for(_as_config(config, options))
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -111,10 +131,7 @@ class BatchedSequenceEnv:
         log: bool = False,
         **config_options: Any,
     ) -> None:
-        if isinstance(config, str):
-            config = make_config(config, **config_options)
-        elif config_options:
-            raise TypeError("make_config arguments go with a game name")
+        config = _as_config(config, config_options)
         why = supported(config)
         if why:
             raise ValueError(why)
@@ -233,6 +250,13 @@ class BatchedSequenceEnv:
         # space of the second half (removing).
         removing = kind[: self._play_end] == _REMOVE
         self._play_target = self._play_space + removing * (board.rows * STRIDE)
+        self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
+        self._board_tables(config)
+
+    def _board_tables(self, config: Config) -> None:
+        """The tables every game of the family shares: spaces, windows, observation scales."""
+        board = config.spec.layout
+        lay = self.layout
         free = np.zeros(self.board_size, dtype=np.bool_)
         playable = np.zeros(self.board_size, dtype=np.bool_)
         for s in board.spaces:
@@ -240,7 +264,6 @@ class BatchedSequenceEnv:
             playable[s] = not free[s]
         self._free, self._playable = free, playable
         self._limits = np.asarray(config.chips, dtype=np.int64)
-        self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
         # Windows: their spaces, those through each space, and how many spaces two share.
         self._geo = geo = game_tables(config.game, config.line_length).geo
         windows = list(geo.windows)
@@ -703,6 +726,19 @@ class BatchedSequenceEnv:
     def action_masks(self) -> BoolArray:
         """The legal actions of every game now, as booleans (the acting seat's)."""
         return self._all_masks().copy()
+
+
+def _class_for(config: Config) -> type[BatchedSequenceEnv]:
+    """The batched simulator of ``config``'s game (see :class:`BatchedSequenceEnv`)."""
+    if config.game == "dice":
+        from .batched_dice import BatchedDiceEnv
+
+        return BatchedDiceEnv
+    if config.draft:
+        from .batched_draft import BatchedDraftEnv
+
+        return BatchedDraftEnv
+    return BatchedSequenceEnv
 
 
 __all__ = ["TERMINATIONS", "BatchedSequenceEnv", "supported"]
