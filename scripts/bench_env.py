@@ -126,7 +126,7 @@ BATCH_SIZES = (1, 64, 1024)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice"])
+    parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice", "draft"])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0, help="per figure (default 3)")
     parser.add_argument("--seed", type=int, default=0)

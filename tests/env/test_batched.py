@@ -32,7 +32,10 @@ PARITY = {
         "classic",
         {"players": 3, "manual_draw": True, "max_turns": 90},
     ),
+    "classic-2p-difficult": ("classic", {"players": 2, "difficult": True}),
+    "classic-3p-difficult": ("classic", {"players": 3, "difficult": True}),
     "draft-2p": ("draft", {"players": 2}),
+    "draft-2p-difficult": ("draft", {"players": 2, "difficult": True}),
     "draft-4p": ("draft", {"players": 4}),
     "draft-2p-short": ("draft", {"players": 2, "max_turns": 50}),
     "dice-2p": ("dice", {"players": 2}),
@@ -170,9 +173,11 @@ def test_draft_self_play_agrees_with_the_engine_pick_for_pick(name: str) -> None
 def test_draft_games_end_as_the_engine_ends_them() -> None:
     # Long random games: the heart, sequences, and the deck then the face-up row running out
     # (the draft's ending, DraftRules.pick), each checked against the engine.
-    env = BatchedSequenceEnv(8, "draft", opponents="self", seed=7, log=True, players=2)
-    mirror = _play_and_compare(env, 900, seed=8)
-    assert mirror.ends["draft_empty"] and mirror.ends["sequences"], mirror.ends
+    env = BatchedSequenceEnv(8, "draft", opponents="self", seed=9, log=True, players=2)
+    mirror = _play_and_compare(env, 700, seed=10)
+    assert mirror.ends["draft_empty"] and mirror.ends["sequences"] and mirror.ends["heart"], (
+        mirror.ends
+    )
 
 
 @pytest.mark.parametrize("name", DICE_GAMES)
@@ -192,6 +197,14 @@ def test_dice_on_a_full_board_an_eleven_replaces_or_passes_as_the_engine() -> No
     )
     mirror = _play_and_compare(env, 400, seed=5)
     assert mirror.positions["pass_or_replace"] > 0, mirror.positions
+
+
+def test_difficult_breaks_sequences_as_the_engine() -> None:
+    env = BatchedSequenceEnv(
+        6, "classic", opponents="self", seed=5, log=True, players=2, difficult=True
+    )
+    _play_and_compare(env, 600, seed=11)
+    assert env.counters["broken_sequences"] > 0, env.counters
 
 
 def test_long_classic_games_reshuffle_and_choose_windows_as_the_engine() -> None:
@@ -244,14 +257,22 @@ def test_an_illegal_action_is_refused_and_nothing_is_played() -> None:
     np.testing.assert_array_equal(env.observe(env._rows), obs)
 
 
+@pytest.mark.parametrize("option", [{"planes": True}, {"history": 2}, {"observation": "planes"}])
+def test_observations_it_does_not_give_are_refused(option: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="flat observation only"):
+        BatchedSequenceEnv(2, "classic", **option)
+
+
 @pytest.mark.parametrize(
-    "config",
-    [make_config("classic", players=2, difficult=True)],
+    ("game", "cls"),
+    [("classic", "BatchedSequenceEnv"), ("dice", "BatchedDiceEnv"), ("draft", "BatchedDraftEnv")],
 )
-def test_configurations_it_does_not_play_are_refused(config: Config) -> None:
-    assert supported(config)
-    with pytest.raises(ValueError, match="batched simulator"):
-        BatchedSequenceEnv(2, config)
+def test_every_game_is_played_by_its_own_class(game: str, cls: str) -> None:
+    options = {} if game == "dice" else {"difficult": True}
+    assert supported(make_config(game, players=2, **options)) is None
+    env = BatchedSequenceEnv(2, make_config(game, players=2), seed=0)
+    assert type(env).__name__ == cls and isinstance(env, BatchedSequenceEnv)
+    assert type(BatchedSequenceEnv(2, game, opponents="self", players=2)) is type(env)
 
 
 def test_same_seed_same_games() -> None:

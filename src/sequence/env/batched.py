@@ -27,11 +27,14 @@ Two ways to play (``opponents``):
 Games that end are started again at once (auto-reset, as vector environments do): the step
 returns the new game's first observation, and the final one in ``info["final_observation"]``.
 
-Covered: classic (2, 3, 4, 6, 8, 9, 10, 12 players; teams) and Sequence for Kids, with their
-default options, ``max_turns`` and ``manual_draw`` (each draw taken at once, as the single
-environment takes it with :meth:`~sequence.engine.State.play_forced`; none after the turn
-that ends a game). Not (yet): Dice, the draft variant, ``difficult``, table-talk penalties
-(:class:`BatchedSequenceEnv` refuses those configurations).
+Covered: every game of the family. This class plays classic (2, 3, 4, 6, 8, 9, 10, 12 players;
+teams) and Sequence for Kids, with options ``max_turns``, ``chips_per_colour``, ``manual_draw``
+(each draw taken at once, as the single environment takes it with
+:meth:`~sequence.engine.State.play_forced`; none after the turn that ends a game) and
+``difficult``; ``BatchedSequenceEnv(n, config)`` gives
+:class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
+:class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant. Not (yet):
+table-talk penalties, the planes and history observations (refused), bots other than random.
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
@@ -55,7 +58,7 @@ from numpy.typing import NDArray
 from ..engine import Config, MoveKind, State, make_config
 from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
-from ..engine.lines import choose_windows
+from ..engine.lines import choose_windows, new_windows
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
 from .observation import ObservationLayout, observation_layout
@@ -83,13 +86,17 @@ _PHASE_PLAY, _PHASE_OVER = 0, 6  # Phase.PLAY, Phase.OVER
 
 
 def supported(config: Config) -> str | None:
-    """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can."""
-    if config.difficult:
-        return "the batched simulator does not play option difficult yet"
+    """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can: every
+    configuration of the family is played now (table-talk penalties are a host's act, not a
+    configuration, and are not offered)."""
+    if config.game not in ("classic", "kids", "dice"):  # pragma: no cover - a new game
+        return f"the batched simulator does not play {config.game} yet"
     return None
 
 
 _ENV_KEYWORDS = frozenset({"opponents", "agent_seat", "seed", "log"})
+_NOT_YET = ("planes", "history", "observation")
+"""The single environment's observation options the batched simulator does not take yet."""
 
 
 def _as_config(config: Config | str, options: dict[str, Any]) -> Config:
@@ -116,7 +123,8 @@ class BatchedSequenceEnv:
     def __new__(cls, *args: Any, **kwargs: Any) -> BatchedSequenceEnv:
         if cls is BatchedSequenceEnv and args:
             config = args[1] if len(args) > 1 else kwargs.get("config", "classic")
-            options = {k: v for k, v in kwargs.items() if k not in _ENV_KEYWORDS | {"config"}}
+            skip = _ENV_KEYWORDS | {"config", *_NOT_YET}
+            options = {k: v for k, v in kwargs.items() if k not in skip}
             cls = _class_for(_as_config(config, options))
         return object.__new__(cls)
 
@@ -131,6 +139,12 @@ class BatchedSequenceEnv:
         log: bool = False,
         **config_options: Any,
     ) -> None:
+        for name in _NOT_YET:
+            if name in config_options:
+                raise ValueError(
+                    f"the batched simulator gives the flat observation only, not option {name}"
+                    " (planes and history are the single environment's, sequence.env.arrays)"
+                )
         config = _as_config(config, config_options)
         why = supported(config)
         if why:
@@ -188,8 +202,9 @@ class BatchedSequenceEnv:
         checking; an agent that reads it during a game is cheating (it rebuilds the deal)."""
         self.episodes = np.zeros(n, dtype=np.int64)
         """Games finished in each slot."""
-        self.counters = {"reshuffles": 0, "window_choices": 0}
-        """How often the rare paths ran (reshuffles; a placement completing several windows)."""
+        self.counters = {"reshuffles": 0, "window_choices": 0, "broken_sequences": 0}
+        """How often the rare paths ran (reshuffles; a placement completing several windows;
+        ``difficult``: a sequence broken by a one-eyed Jack)."""
         self._rows = np.arange(n)
         self._mask: BoolArray | None = None
         self._out: dict[str, Any] = {}  # what one step gives back, filled as games end
@@ -264,6 +279,7 @@ class BatchedSequenceEnv:
             playable[s] = not free[s]
         self._free, self._playable = free, playable
         self._limits = np.asarray(config.chips, dtype=np.int64)
+        self._difficult = config.difficult  # one-eyed Jacks break sequences (RULES.md §2.8)
         # Windows: their spaces, those through each space, and how many spaces two share.
         self._geo = geo = game_tables(config.game, config.line_length).geo
         windows = list(geo.windows)
@@ -488,7 +504,8 @@ class BatchedSequenceEnv:
         removable = target[:, sp:]
         np.not_equal(board, team[:, None], out=removable)
         removable &= occupied
-        removable &= ~self.locked[idx]
+        if not self._difficult:
+            removable &= ~self.locked[idx]
         removable &= live[:, None]
         mask = np.zeros((m, self.space.n), dtype=np.bool_)
         play = mask[:, : self._play_end]
@@ -541,6 +558,8 @@ class BatchedSequenceEnv:
             self.board[g, sp] = -1
             self.chip_counts[g, owner] -= 1
             self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
+            if self._difficult:
+                self._break_sequences(g, sp, owner)
         dead = kind == _DEAD
         if dead.any():
             self.dead_used[idx[dead]] = True
@@ -609,11 +628,50 @@ class BatchedSequenceEnv:
         occupied = board >= 0
         open_space = (~occupied & self._playable).any(axis=1)
         supply = (self.chip_counts[idx] < self._limits).any(axis=1)
-        unlocked = (occupied & ~self.locked[idx]).any(axis=1)
-        frozen = ~((open_space & supply) | unlocked)
+        unlocked = occupied if self._difficult else occupied & ~self.locked[idx]
+        frozen = ~((open_space & supply) | unlocked.any(axis=1))
         g = idx[frozen]
         self.over[g] = True
         self.termination[g] = _STALEMATE
+
+    def _break_sequences(self, idx: IntArray, space: IntArray, owner: IntArray) -> None:
+        """Option ``difficult``: a chip removed from a completed sequence breaks it, and the
+        owner's chips may still make one elsewhere (the engine's ``State._remove`` and
+        ``_rescan``, with its own ``new_windows`` and ``choose_windows``), game by game."""
+        hit = self.locked[idx, space]
+        bits = self._window_bits
+        for g, sp, tm in zip(
+            idx[hit].tolist(), space[hit].tolist(), owner[hit].tolist(), strict=True
+        ):
+            self.counters["broken_sequences"] += 1
+            kept = [
+                w
+                for w in self.seqs[g, tm, : self.seq_count[g, tm]].tolist()
+                if not bits[w] >> sp & 1
+            ]
+            chips = [0] * self.teams
+            for s in np.flatnonzero(self.board[g] >= 0).tolist():
+                chips[int(self.board[g, s])] |= 1 << s
+            occupied = 0
+            for m in chips:
+                occupied |= m
+            own = chips[tm] | self.config.spec.layout.free
+            existing = tuple(bits[w] for w in kept)
+            found = new_windows(self._geo.windows, own, existing)
+            if found:
+                chosen = choose_windows(self._geo, found, own, existing, occupied & ~chips[tm])
+                kept += [self._window_id[w] for w in chosen]
+            self.seqs[g, tm] = -1
+            self.seqs[g, tm, : len(kept)] = kept
+            self.seq_count[g, tm] = len(kept)
+            self.locks[g, tm] = False
+            for w in kept:
+                self.locks[g, tm, self._window_cells[w]] = True
+            self.locked[g] = self.locks[g].any(axis=0)
+            if len(kept) >= self.config.sequences_to_win and not self.over[g]:
+                self.over[g] = True
+                self.winner[g] = tm
+                self.termination[g] = _SEQUENCES
 
     def _sequences(self, idx: IntArray, space: IntArray, team: IntArray) -> None:
         """After a chip is placed: the windows through it that become sequences (RULES.md §1)."""

@@ -155,6 +155,8 @@ class BatchedDraftEnv(BatchedSequenceEnv):
             self.board[g, sp] = -1
             self.chip_counts[g, owner] -= 1
             self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
+            if self._difficult:
+                self._break_sequences(g, sp, owner)
         dead = (kind == _DEAD) & ~pick
         self.dead_used[idx[dead]] = True
         self.phase[idx[dead]] = _PICK_DEAD
