@@ -52,10 +52,11 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ..engine import Config, MoveKind, State, make_config
+from ..engine import Config, MoveKind, make_config
 from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
 from ..engine.lines import choose_windows
+from ..engine.setup import opening
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
 from .observation import ObservationLayout, observation_layout
@@ -196,6 +197,7 @@ class BatchedSequenceEnv:
         self.num_cards = len(cards)
         self.card_index = {card: i for i, card in enumerate(cards)}
         self._cards = np.asarray(cards, dtype=np.int64)
+        self._spec_deck = np.asarray([self.card_index[c] for c in spec.deck], dtype=np.int16)
         index = self.card_index
         a = self.space.n
         kind = np.full(a, _OTHER, dtype=np.int64)
@@ -412,23 +414,37 @@ class BatchedSequenceEnv:
         )
 
     def _new_games(self, idx: IntArray) -> None:
-        """Start a new game in each slot of ``idx``, set up by the engine from its next seed."""
-        index = self.card_index
-        for g in idx.tolist():
+        """Start a new game in each slot of ``idx`` from its next seed, as ``State.new`` sets it
+        up: the engine's opening (who deals) and the engine's shuffle keys per game, then every
+        deck put in order by one stable argsort of those keys and dealt one card at a time from
+        the seat left of the dealer (``tests/env/test_batched.py`` checks each against
+        ``State.new``)."""
+        m = len(idx)
+        config = self.config
+        p, c, d = self.players, self.num_cards, self._deck_cards
+        spec_deck = config.spec.deck
+        first = np.empty(m, dtype=np.int64)
+        keys = bytearray()
+        seeds = self.game_seeds
+        rng_state = self.rng_state
+        for i, g in enumerate(idx.tolist()):
             seed = self._seeder.getrandbits(63)
-            state = State.new(self.config, seed)
-            self.game_seeds[g] = seed
-            self.board[g] = -1
-            self.hands[g] = 0
-            for seat in range(self.players):
-                for card in state.hand_of(seat):
-                    self.hands[g, seat, index[card]] += 1
-            deck = state._deck  # the whole shuffled deck; the dealt cards before _deck_pos
-            self.deck[g, : len(deck)] = [index[card] for card in deck]
-            self.deck_len[g] = len(deck)
-            self.deck_pos[g] = state._deck_pos
-            self.rng_state[g] = state._rng
-            self.to_move[g] = state.to_move
+            seeds[g] = seed
+            r, setup = opening(engine_rng.seed_state(seed), config.game, p, spec_deck)
+            rng_state[g], raw = engine_rng.shuffle_keys(r, d)
+            keys += raw
+            first[i] = setup.first
+        order = np.frombuffer(bytes(keys), dtype="<u8").reshape(m, d).argsort(axis=1, kind="stable")
+        deck = self._spec_deck[order]  # (m, d) card indices, the top of the pile first
+        self.deck[idx, :d] = deck
+        self.deck_len[idx] = d
+        dealt = config.hand_size * p
+        self.deck_pos[idx] = dealt
+        seat = (first[:, None] + np.arange(dealt)) % p  # who gets the i-th card dealt
+        where = (np.arange(m)[:, None] * p + seat) * c + deck[:, :dealt]
+        self.hands[idx] = np.bincount(where.reshape(-1), minlength=m * p * c).reshape(m, p, c)
+        self.to_move[idx] = first
+        self.board[idx] = -1
         self.discard_len[idx] = 0
         self.discard_counts[idx] = 0
         self.chip_counts[idx] = 0
@@ -608,28 +624,41 @@ class BatchedSequenceEnv:
         apart = (self._shared[through[:, :, None], held[:, None, :]] <= 1).all(axis=2)
         candidate = complete & apart
         count = candidate.sum(axis=1)
-        for i in np.flatnonzero(count).tolist():
-            windows = through[i, candidate[i]].tolist()
-            g, tm = int(idx[i]), int(team[i])
-            if len(windows) > 1:
-                windows = self._choose_windows(g, tm, windows)
-            for w in windows:
-                self.seqs[g, tm, self.seq_count[g, tm]] = w
-                self.seq_count[g, tm] += 1
-                self.locks[g, tm, self._window_cells[w]] = True
-                self.locked[g, self._window_cells[w]] = True
-            if self.seq_count[g, tm] >= self.config.sequences_to_win and not self.over[g]:
-                self.over[g] = True
-                self.winner[g] = tm
-                self.termination[g] = _SEQUENCES
+        # One new sequence (the common case): recorded for all those games at once.
+        one = np.flatnonzero(count == 1)
+        if one.size:
+            g, tm = idx[one], team[one]
+            w = through[one, candidate[one].argmax(axis=1)]
+            self.seqs[g, tm, self.seq_count[g, tm]] = w
+            self.seq_count[g, tm] += 1
+            cells = self._window_cells[w]  # (k, length)
+            self.locks[g[:, None], tm[:, None], cells] = True
+            self.locked[g[:, None], cells] = True
+        # Several at once: which ones is the engine's decision, game by game (rare).
+        for i in np.flatnonzero(count > 1).tolist():
+            g1, tm1 = int(idx[i]), int(team[i])
+            for w1 in self._choose_windows(g1, tm1, through[i, candidate[i]].tolist()):
+                self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
+                self.seq_count[g1, tm1] += 1
+                self.locks[g1, tm1, self._window_cells[w1]] = True
+                self.locked[g1, self._window_cells[w1]] = True
+        some = count > 0
+        g, tm = idx[some], team[some]
+        won = (self.seq_count[g, tm] >= self.config.sequences_to_win) & ~self.over[g]
+        g, tm = g[won], tm[won]
+        self.over[g] = True
+        self.winner[g] = tm
+        self.termination[g] = _SEQUENCES
 
     def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
         """Which windows a placement completing several records: the engine's own decision
         (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on this game's board."""
         self.counters["window_choices"] += 1
-        chips = [0] * self.teams
-        for s in np.flatnonzero(self.board[g] >= 0).tolist():
-            chips[int(self.board[g, s])] |= 1 << s
+        board = self.board[g]
+        chips = [
+            int.from_bytes(np.packbits(board == tm, bitorder="little").tobytes(), "little")
+            for tm in range(self.teams)
+        ]
         occupied = 0
         for m in chips:
             occupied |= m
