@@ -93,6 +93,13 @@ def supported(config: Config) -> str | None:
     return None
 
 
+def _rows_as_voids(table: FloatArray) -> NDArray[np.void]:
+    """Each row of a 2-d float32 table as one numpy void (its bytes): indexing the result
+    gathers whole rows at the cost of single items."""
+    table = np.ascontiguousarray(table, dtype=np.float32)
+    return table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).reshape(-1)
+
+
 class BatchedSequenceEnv:
     """N games of one configuration, stepped at once (see the module's docs).
 
@@ -275,7 +282,35 @@ class BatchedSequenceEnv:
         )
         self._free_cells = free[self._cells]
         self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
-        self._at = {name: lay[name].start for name in lay.names}
+        self._at = at = {name: lay[name].start for name in lay.names}
+        # The board and locked segments are one-hot per space: each space's entries are one row
+        # of a table, taken whole (a numpy void of the row's bytes, one gather per segment).
+        # Board: the row of (observer's team, free corner or not, owner + 1: 0 for none); locked:
+        # the row of (observer's team, the teams whose sequences hold the space, a bit each).
+        # Teams are counted from the observer's, so the row depends on it.
+        t = self.teams
+        board_lut = np.zeros((t, 2, t + 1, t + 2), dtype=np.float32)
+        lock_lut = np.zeros((t, 1 << t, t), dtype=np.float32)
+        for mine in range(t):
+            board_lut[mine, 0, 0, t] = 1.0  # an empty space
+            board_lut[mine, 1, 0, t + 1] = 1.0  # a free corner
+            for team in range(t):
+                board_lut[mine, 0, team + 1, (team - mine) % t] = 1.0
+                for bits in range(1 << t):
+                    lock_lut[mine, bits, (team - mine) % t] = bits >> team & 1
+        self._board_rows = _rows_as_voids(board_lut.reshape(-1, t + 2))
+        self._lock_rows = _rows_as_voids(lock_lut.reshape(-1, t))
+        self._board_stride = 2 * (t + 1)  # rows per observer team
+        self._grid = (board.rows, board.cols)
+        assert (
+            self._cells == (np.arange(board.rows)[:, None] * STRIDE + np.arange(board.cols)).ravel()
+        ).all()
+        self._cell_offset = (1 + self._free_cells.astype(np.int64) * (t + 1)).reshape(self._grid)
+        # Those two segments hold 0 and 1 only: the scaling skips them when their high is 1.
+        plain = at["sequences"]
+        assert at["board"] == 0 and at["locked"] == len(self._cells) * (t + 2)
+        assert plain == at["locked"] + len(self._cells) * t
+        self._scale_from = plain if (self._inv_high[:plain] == 1).all() else 0
 
     # --- the episode -----------------------------------------------------------------------------
 
@@ -687,15 +722,24 @@ class BatchedSequenceEnv:
         rel_seats = (seat[:, None] + np.arange(p)) % p
         rows = idx[:, None]
         cells = self._cells
-        board = self.board[idx][:, cells].astype(np.int64)  # (m, spaces)
         nc = len(cells)
-        seg = out[:, at["board"] : at["board"] + nc * (t + 2)].reshape(m, nc, t + 2)
-        for k in range(t):
-            seg[:, :, k] = board == rel_teams[:, k : k + 1]
-        seg[:, :, t] = (board < 0) & ~self._free_cells
-        seg[:, :, t + 1] = self._free_cells
-        locks = self.locks[rows, rel_teams][:, :, cells]  # (m, t, spaces)
-        out[:, at["locked"] : at["locked"] + nc * t] = locks.transpose(0, 2, 1).reshape(m, -1)
+        # The table's rows, (m, rows, cols), in C order (the voids' bytes are viewed as
+        # floats); the board's spaces are row * STRIDE + col, so a reshape finds them.
+        grid = (m, self._grid[0], STRIDE)
+        board = self.board[idx].reshape(grid)[:, :, : self._grid[1]]
+        row = np.add(board, self._cell_offset, order="C", dtype=np.int64)
+        row += (my_team * self._board_stride)[:, None, None]
+        out[:, : nc * (t + 2)] = self._board_rows[row].view(np.float32).reshape(m, -1)
+        locks = self.locks[idx]  # (m, t, board)
+        bits = locks[:, 0].astype(np.int64)
+        for k in range(1, t):
+            bits |= locks[:, k].astype(np.int64) << k
+        bits = np.add(
+            bits.reshape(grid)[:, :, : self._grid[1]], (my_team << t)[:, None, None], order="C"
+        )
+        out[:, at["locked"] : at["locked"] + nc * t] = (
+            self._lock_rows[bits].view(np.float32).reshape(m, -1)
+        )
         out[:, at["sequences"] : at["sequences"] + t] = self.seq_count[rows, rel_teams]
         supply = self._limits[rel_teams] - self.chip_counts[rows, rel_teams]
         out[:, at["supply"] : at["supply"] + t] = supply
@@ -716,7 +760,7 @@ class BatchedSequenceEnv:
         out[:, at["turn"]] = self.turns[idx]
         out[:, at["flags"]] = self.dead_used[idx]
         out[:, at["flags"] + 1] = self.passes[idx]
-        out *= self._inv_high
+        out[:, self._scale_from :] *= self._inv_high[self._scale_from :]
         return out
 
     def _info(self, mask: BoolArray) -> dict[str, Any]:
