@@ -296,8 +296,8 @@ class BatchedSequenceEnv:
             board_lut[mine, 1, 0, t + 1] = 1.0  # a free corner
             for team in range(t):
                 board_lut[mine, 0, team + 1, (team - mine) % t] = 1.0
-                for bits in range(1 << t):
-                    lock_lut[mine, bits, (team - mine) % t] = bits >> team & 1
+                for held in range(1 << t):
+                    lock_lut[mine, held, (team - mine) % t] = held >> team & 1
         self._board_rows = _rows_as_voids(board_lut.reshape(-1, t + 2))
         self._lock_rows = _rows_as_voids(lock_lut.reshape(-1, t))
         self._board_stride = 2 * (t + 1)  # rows per observer team
