@@ -242,6 +242,28 @@ class BatchedSequenceEnv:
         # space of the second half (removing).
         removing = kind[: self._play_end] == _REMOVE
         self._play_target = self._play_space + removing * (board.rows * STRIDE)
+        # legal_mask by runs: a card whose actions are one long run (a jack, over every
+        # space) is its hand bit times the run's targets, gathered once per distinct list of
+        # targets; the other cards' actions are gathered one by one.
+        self._mask_runs: list[tuple[int, int, int, int]] = []  # start, stop, card, target list
+        targets: dict[tuple[int, ...], int] = {}
+        singles = np.ones(self._play_end, dtype=np.bool_)
+        start = 0
+        while start < self._play_end:
+            stop = start
+            while stop < self._play_end and card[stop] == card[start]:
+                stop += 1
+            if stop - start >= 8:
+                key = tuple(self._play_target[start:stop].tolist())
+                self._mask_runs.append(
+                    (start, stop, int(card[start]), targets.setdefault(key, len(targets)))
+                )
+                singles[start:stop] = False
+            start = stop
+        self._run_targets = [np.asarray(key, dtype=np.int64) for key in targets]
+        self._single_actions = np.flatnonzero(singles)
+        self._single_card = self._play_card[singles]
+        self._single_target = self._play_target[singles]
         free = np.zeros(self.board_size, dtype=np.bool_)
         playable = np.zeros(self.board_size, dtype=np.bool_)
         for s in board.spaces:
@@ -439,8 +461,8 @@ class BatchedSequenceEnv:
             self._apply(idx, actions)
 
     def _sample(self, mask: BoolArray, rng: np.random.Generator) -> IntArray:
-        counts = mask.sum(axis=1)
         flat = np.flatnonzero(mask)
+        counts = np.bincount(flat // mask.shape[1], minlength=len(mask))
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
         pick = (rng.random(len(counts)) * counts).astype(np.int64)
         # A game with nothing to do (over) gets action 0; it is never played.
@@ -520,8 +542,10 @@ class BatchedSequenceEnv:
         removable &= live[:, None]
         mask = np.zeros((m, self.space.n), dtype=np.bool_)
         play = mask[:, : self._play_end]
-        np.take(has, self._play_card, axis=1, out=play)
-        play &= np.take(target, self._play_target, axis=1)
+        mask[:, self._single_actions] = has[:, self._single_card] & target[:, self._single_target]
+        run_targets = [target[:, spaces] for spaces in self._run_targets]
+        for start, stop, card, spaces in self._mask_runs:
+            np.logical_and(run_targets[spaces], has[:, card : card + 1], out=play[:, start:stop])
         any_play = play.any(axis=1)
         dead_ok = live.copy()
         if self._dead_limit:
@@ -568,7 +592,7 @@ class BatchedSequenceEnv:
             owner = self.board[g, sp].astype(np.int64)
             self.board[g, sp] = -1
             self.chip_counts[g, owner] -= 1
-            self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
+            self.window_counts.reshape(-1)[self._window_slots(g, owner, self._through[sp])] -= 1
         dead = kind == _DEAD
         if dead.any():
             self.dead_used[idx[dead]] = True
@@ -616,16 +640,16 @@ class BatchedSequenceEnv:
         self.deck_pos[idx] += 1
 
     def _reshuffle(self, g: int) -> None:
-        pile = [
-            int(self._cards[c])
-            for seat in range(self.players)
-            for c in self.discards[g, seat, : self.discard_len[g, seat]]
-        ]
-        if not pile:
+        pile = np.concatenate(
+            [self.discards[g, seat, : self.discard_len[g, seat]] for seat in range(self.players)]
+        )
+        if not pile.size:
             return
-        self.rng_state[g], deck = engine_rng.shuffled(self.rng_state[g], pile)
-        self.deck[g, : len(deck)] = [self.card_index[c] for c in deck]
-        self.deck_len[g] = len(deck)
+        # engine_rng.shuffled's order (by key, ties by position), from its own keys.
+        self.rng_state[g], raw = engine_rng.shuffle_keys(self.rng_state[g], len(pile))
+        order = np.frombuffer(raw, dtype="<u8").argsort(kind="stable")
+        self.deck[g, : len(pile)] = pile[order]
+        self.deck_len[g] = len(pile)
         self.deck_pos[g] = 0
         self.discard_len[g] = 0
         self.discard_counts[g] = 0
@@ -643,12 +667,20 @@ class BatchedSequenceEnv:
         self.over[g] = True
         self.termination[g] = _STALEMATE
 
+    def _window_slots(self, idx: IntArray, team: IntArray, windows: IntArray) -> IntArray:
+        """Where ``window_counts[idx, team, windows]`` lie in the flat array (one index array
+        is cheaper than three)."""
+        base = (idx * self.teams + team) * (self._no_window + 1)
+        return base[:, None] + windows
+
     def _sequences(self, idx: IntArray, space: IntArray, team: IntArray) -> None:
         """After a chip is placed: the windows through it that become sequences (RULES.md §1)."""
         through = self._through[space]  # (m, k) windows, padded with the empty window
-        counts = self.window_counts[idx[:, None], team[:, None], through]
+        flat = self._window_slots(idx, team, through)
+        window_counts = self.window_counts.reshape(-1)  # a view
+        counts = window_counts[flat]
         counts += 1
-        self.window_counts[idx[:, None], team[:, None], through] = counts
+        window_counts[flat] = counts
         complete = (counts >= self._length) & (through < self._no_window)
         if not complete.any():
             return
