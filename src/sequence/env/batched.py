@@ -55,10 +55,11 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from ..engine import Config, MoveKind, State, make_config
+from ..engine import Config, MoveKind, make_config
 from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
 from ..engine.lines import choose_windows, new_windows
+from ..engine.setup import opening
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
 from .observation import ObservationLayout, observation_layout
@@ -105,6 +106,13 @@ def _as_config(config: Config | str, options: dict[str, Any]) -> Config:
     if options:
         raise TypeError("make_config arguments go with a game name")
     return config
+
+
+def _rows_as_voids(table: FloatArray) -> NDArray[np.void]:
+    """Each row of a 2-d float32 table as one numpy void (its bytes): indexing the result
+    gathers whole rows at the cost of single items."""
+    table = np.ascontiguousarray(table, dtype=np.float32)
+    return table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).reshape(-1)
 
 
 class BatchedSequenceEnv:
@@ -228,6 +236,7 @@ class BatchedSequenceEnv:
         self.num_cards = len(cards)
         self.card_index = {card: i for i, card in enumerate(cards)}
         self._cards = np.asarray(cards, dtype=np.int64)
+        self._spec_deck = np.asarray([self.card_index[c] for c in spec.deck], dtype=np.int16)
         index = self.card_index
         a = self.space.n
         kind = np.full(a, _OTHER, dtype=np.int64)
@@ -265,6 +274,28 @@ class BatchedSequenceEnv:
         # space of the second half (removing).
         removing = kind[: self._play_end] == _REMOVE
         self._play_target = self._play_space + removing * (board.rows * STRIDE)
+        # legal_mask by runs: a card whose actions are one long run (a jack, over every
+        # space) is its hand bit times the run's targets, gathered once per distinct list of
+        # targets; the other cards' actions are gathered one by one.
+        self._mask_runs: list[tuple[int, int, int, int]] = []  # start, stop, card, target list
+        targets: dict[tuple[int, ...], int] = {}
+        singles = np.ones(self._play_end, dtype=np.bool_)
+        start = 0
+        while start < self._play_end:
+            stop = start
+            while stop < self._play_end and card[stop] == card[start]:
+                stop += 1
+            if stop - start >= 8:
+                key = tuple(self._play_target[start:stop].tolist())
+                self._mask_runs.append(
+                    (start, stop, int(card[start]), targets.setdefault(key, len(targets)))
+                )
+                singles[start:stop] = False
+            start = stop
+        self._run_targets = [np.asarray(key, dtype=np.int64) for key in targets]
+        self._single_actions = np.flatnonzero(singles)
+        self._single_card = self._play_card[singles]
+        self._single_target = self._play_target[singles]
         self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
         self._board_tables(config)
 
@@ -312,7 +343,35 @@ class BatchedSequenceEnv:
         )
         self._free_cells = free[self._cells]
         self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
-        self._at = {name: lay[name].start for name in lay.names}
+        self._at = at = {name: lay[name].start for name in lay.names}
+        # The board and locked segments are one-hot per space: each space's entries are one row
+        # of a table, taken whole (a numpy void of the row's bytes, one gather per segment).
+        # Board: the row of (observer's team, free corner or not, owner + 1: 0 for none); locked:
+        # the row of (observer's team, the teams whose sequences hold the space, a bit each).
+        # Teams are counted from the observer's, so the row depends on it.
+        t = self.teams
+        board_lut = np.zeros((t, 2, t + 1, t + 2), dtype=np.float32)
+        lock_lut = np.zeros((t, 1 << t, t), dtype=np.float32)
+        for mine in range(t):
+            board_lut[mine, 0, 0, t] = 1.0  # an empty space
+            board_lut[mine, 1, 0, t + 1] = 1.0  # a free corner
+            for team in range(t):
+                board_lut[mine, 0, team + 1, (team - mine) % t] = 1.0
+                for held in range(1 << t):
+                    lock_lut[mine, held, (team - mine) % t] = held >> team & 1
+        self._board_rows = _rows_as_voids(board_lut.reshape(-1, t + 2))
+        self._lock_rows = _rows_as_voids(lock_lut.reshape(-1, t))
+        self._board_stride = 2 * (t + 1)  # rows per observer team
+        self._grid = (board.rows, board.cols)
+        assert (
+            self._cells == (np.arange(board.rows)[:, None] * STRIDE + np.arange(board.cols)).ravel()
+        ).all()
+        self._cell_offset = (1 + self._free_cells.astype(np.int64) * (t + 1)).reshape(self._grid)
+        # Those two segments hold 0 and 1 only: the scaling skips them when their high is 1.
+        plain = at["sequences"]
+        assert at["board"] == 0 and at["locked"] == len(self._cells) * (t + 2)
+        assert plain == at["locked"] + len(self._cells) * t
+        self._scale_from = plain if (self._inv_high[:plain] == 1).all() else 0
 
     # --- the episode -----------------------------------------------------------------------------
 
@@ -441,8 +500,8 @@ class BatchedSequenceEnv:
             self._apply(idx, actions)
 
     def _sample(self, mask: BoolArray, rng: np.random.Generator) -> IntArray:
-        counts = mask.sum(axis=1)
         flat = np.flatnonzero(mask)
+        counts = np.bincount(flat // mask.shape[1], minlength=len(mask))
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
         pick = (rng.random(len(counts)) * counts).astype(np.int64)
         # A game with nothing to do (over) gets action 0; it is never played.
@@ -451,23 +510,37 @@ class BatchedSequenceEnv:
         )
 
     def _new_games(self, idx: IntArray) -> None:
-        """Start a new game in each slot of ``idx``, set up by the engine from its next seed."""
-        index = self.card_index
-        for g in idx.tolist():
+        """Start a new game in each slot of ``idx`` from its next seed, as ``State.new`` sets it
+        up: the engine's opening (who deals) and the engine's shuffle keys per game, then every
+        deck put in order by one stable argsort of those keys and dealt one card at a time from
+        the seat left of the dealer (``tests/env/test_batched.py`` checks each against
+        ``State.new``)."""
+        m = len(idx)
+        config = self.config
+        p, c, d = self.players, self.num_cards, self._deck_cards
+        spec_deck = config.spec.deck
+        first = np.empty(m, dtype=np.int64)
+        keys = bytearray()
+        seeds = self.game_seeds
+        rng_state = self.rng_state
+        for i, g in enumerate(idx.tolist()):
             seed = self._seeder.getrandbits(63)
-            state = State.new(self.config, seed)
-            self.game_seeds[g] = seed
-            self.board[g] = -1
-            self.hands[g] = 0
-            for seat in range(self.players):
-                for card in state.hand_of(seat):
-                    self.hands[g, seat, index[card]] += 1
-            deck = state._deck  # the whole shuffled deck; the dealt cards before _deck_pos
-            self.deck[g, : len(deck)] = [index[card] for card in deck]
-            self.deck_len[g] = len(deck)
-            self.deck_pos[g] = state._deck_pos
-            self.rng_state[g] = state._rng
-            self.to_move[g] = state.to_move
+            seeds[g] = seed
+            r, setup = opening(engine_rng.seed_state(seed), config.game, p, spec_deck)
+            rng_state[g], raw = engine_rng.shuffle_keys(r, d)
+            keys += raw
+            first[i] = setup.first
+        order = np.frombuffer(bytes(keys), dtype="<u8").reshape(m, d).argsort(axis=1, kind="stable")
+        deck = self._spec_deck[order]  # (m, d) card indices, the top of the pile first
+        self.deck[idx, :d] = deck
+        self.deck_len[idx] = d
+        dealt = config.hand_size * p
+        self.deck_pos[idx] = dealt
+        seat = (first[:, None] + np.arange(dealt)) % p  # who gets the i-th card dealt
+        where = (np.arange(m)[:, None] * p + seat) * c + deck[:, :dealt]
+        self.hands[idx] = np.bincount(where.reshape(-1), minlength=m * p * c).reshape(m, p, c)
+        self.to_move[idx] = first
+        self.board[idx] = -1
         self.discard_len[idx] = 0
         self.discard_counts[idx] = 0
         self.chip_counts[idx] = 0
@@ -509,8 +582,10 @@ class BatchedSequenceEnv:
         removable &= live[:, None]
         mask = np.zeros((m, self.space.n), dtype=np.bool_)
         play = mask[:, : self._play_end]
-        np.take(has, self._play_card, axis=1, out=play)
-        play &= np.take(target, self._play_target, axis=1)
+        mask[:, self._single_actions] = has[:, self._single_card] & target[:, self._single_target]
+        run_targets = [target[:, spaces] for spaces in self._run_targets]
+        for start, stop, card, spaces in self._mask_runs:
+            np.logical_and(run_targets[spaces], has[:, card : card + 1], out=play[:, start:stop])
         any_play = play.any(axis=1)
         dead_ok = live.copy()
         if self._dead_limit:
@@ -557,7 +632,7 @@ class BatchedSequenceEnv:
             owner = self.board[g, sp].astype(np.int64)
             self.board[g, sp] = -1
             self.chip_counts[g, owner] -= 1
-            self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
+            self.window_counts.reshape(-1)[self._window_slots(g, owner, self._through[sp])] -= 1
             if self._difficult:
                 self._break_sequences(g, sp, owner)
         dead = kind == _DEAD
@@ -607,16 +682,16 @@ class BatchedSequenceEnv:
         self.deck_pos[idx] += 1
 
     def _reshuffle(self, g: int) -> None:
-        pile = [
-            int(self._cards[c])
-            for seat in range(self.players)
-            for c in self.discards[g, seat, : self.discard_len[g, seat]]
-        ]
-        if not pile:
+        pile = np.concatenate(
+            [self.discards[g, seat, : self.discard_len[g, seat]] for seat in range(self.players)]
+        )
+        if not pile.size:
             return
-        self.rng_state[g], deck = engine_rng.shuffled(self.rng_state[g], pile)
-        self.deck[g, : len(deck)] = [self.card_index[c] for c in deck]
-        self.deck_len[g] = len(deck)
+        # engine_rng.shuffled's order (by key, ties by position), from its own keys.
+        self.rng_state[g], raw = engine_rng.shuffle_keys(self.rng_state[g], len(pile))
+        order = np.frombuffer(raw, dtype="<u8").argsort(kind="stable")
+        self.deck[g, : len(pile)] = pile[order]
+        self.deck_len[g] = len(pile)
         self.deck_pos[g] = 0
         self.discard_len[g] = 0
         self.discard_counts[g] = 0
@@ -673,12 +748,20 @@ class BatchedSequenceEnv:
                 self.winner[g] = tm
                 self.termination[g] = _SEQUENCES
 
+    def _window_slots(self, idx: IntArray, team: IntArray, windows: IntArray) -> IntArray:
+        """Where ``window_counts[idx, team, windows]`` lie in the flat array (one index array
+        is cheaper than three)."""
+        base = (idx * self.teams + team) * (self._no_window + 1)
+        return base[:, None] + windows
+
     def _sequences(self, idx: IntArray, space: IntArray, team: IntArray) -> None:
         """After a chip is placed: the windows through it that become sequences (RULES.md §1)."""
         through = self._through[space]  # (m, k) windows, padded with the empty window
-        counts = self.window_counts[idx[:, None], team[:, None], through]
+        flat = self._window_slots(idx, team, through)
+        window_counts = self.window_counts.reshape(-1)  # a view
+        counts = window_counts[flat]
         counts += 1
-        self.window_counts[idx[:, None], team[:, None], through] = counts
+        window_counts[flat] = counts
         complete = (counts >= self._length) & (through < self._no_window)
         if not complete.any():
             return
@@ -689,28 +772,41 @@ class BatchedSequenceEnv:
         apart = (self._shared[through[:, :, None], held[:, None, :]] <= 1).all(axis=2)
         candidate = complete & apart
         count = candidate.sum(axis=1)
-        for i in np.flatnonzero(count).tolist():
-            windows = through[i, candidate[i]].tolist()
-            g, tm = int(idx[i]), int(team[i])
-            if len(windows) > 1:
-                windows = self._choose_windows(g, tm, windows)
-            for w in windows:
-                self.seqs[g, tm, self.seq_count[g, tm]] = w
-                self.seq_count[g, tm] += 1
-                self.locks[g, tm, self._window_cells[w]] = True
-                self.locked[g, self._window_cells[w]] = True
-            if self.seq_count[g, tm] >= self.config.sequences_to_win and not self.over[g]:
-                self.over[g] = True
-                self.winner[g] = tm
-                self.termination[g] = _SEQUENCES
+        # One new sequence (the common case): recorded for all those games at once.
+        one = np.flatnonzero(count == 1)
+        if one.size:
+            g, tm = idx[one], team[one]
+            w = through[one, candidate[one].argmax(axis=1)]
+            self.seqs[g, tm, self.seq_count[g, tm]] = w
+            self.seq_count[g, tm] += 1
+            cells = self._window_cells[w]  # (k, length)
+            self.locks[g[:, None], tm[:, None], cells] = True
+            self.locked[g[:, None], cells] = True
+        # Several at once: which ones is the engine's decision, game by game (rare).
+        for i in np.flatnonzero(count > 1).tolist():
+            g1, tm1 = int(idx[i]), int(team[i])
+            for w1 in self._choose_windows(g1, tm1, through[i, candidate[i]].tolist()):
+                self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
+                self.seq_count[g1, tm1] += 1
+                self.locks[g1, tm1, self._window_cells[w1]] = True
+                self.locked[g1, self._window_cells[w1]] = True
+        some = count > 0
+        g, tm = idx[some], team[some]
+        won = (self.seq_count[g, tm] >= self.config.sequences_to_win) & ~self.over[g]
+        g, tm = g[won], tm[won]
+        self.over[g] = True
+        self.winner[g] = tm
+        self.termination[g] = _SEQUENCES
 
     def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
         """Which windows a placement completing several records: the engine's own decision
         (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on this game's board."""
         self.counters["window_choices"] += 1
-        chips = [0] * self.teams
-        for s in np.flatnonzero(self.board[g] >= 0).tolist():
-            chips[int(self.board[g, s])] |= 1 << s
+        board = self.board[g]
+        chips = [
+            int.from_bytes(np.packbits(board == tm, bitorder="little").tobytes(), "little")
+            for tm in range(self.teams)
+        ]
         occupied = 0
         for m in chips:
             occupied |= m
@@ -739,15 +835,24 @@ class BatchedSequenceEnv:
         rel_seats = (seat[:, None] + np.arange(p)) % p
         rows = idx[:, None]
         cells = self._cells
-        board = self.board[idx][:, cells].astype(np.int64)  # (m, spaces)
         nc = len(cells)
-        seg = out[:, at["board"] : at["board"] + nc * (t + 2)].reshape(m, nc, t + 2)
-        for k in range(t):
-            seg[:, :, k] = board == rel_teams[:, k : k + 1]
-        seg[:, :, t] = (board < 0) & ~self._free_cells
-        seg[:, :, t + 1] = self._free_cells
-        locks = self.locks[rows, rel_teams][:, :, cells]  # (m, t, spaces)
-        out[:, at["locked"] : at["locked"] + nc * t] = locks.transpose(0, 2, 1).reshape(m, -1)
+        # The table's rows, (m, rows, cols), in C order (the voids' bytes are viewed as
+        # floats); the board's spaces are row * STRIDE + col, so a reshape finds them.
+        grid = (m, self._grid[0], STRIDE)
+        board = self.board[idx].reshape(grid)[:, :, : self._grid[1]]
+        row = np.add(board, self._cell_offset, order="C", dtype=np.int64)
+        row += (my_team * self._board_stride)[:, None, None]
+        out[:, : nc * (t + 2)] = self._board_rows[row].view(np.float32).reshape(m, -1)
+        locks = self.locks[idx]  # (m, t, board)
+        bits = locks[:, 0].astype(np.int64)
+        for k in range(1, t):
+            bits |= locks[:, k].astype(np.int64) << k
+        bits = np.add(
+            bits.reshape(grid)[:, :, : self._grid[1]], (my_team << t)[:, None, None], order="C"
+        )
+        out[:, at["locked"] : at["locked"] + nc * t] = (
+            self._lock_rows[bits].view(np.float32).reshape(m, -1)
+        )
         out[:, at["sequences"] : at["sequences"] + t] = self.seq_count[rows, rel_teams]
         supply = self._limits[rel_teams] - self.chip_counts[rows, rel_teams]
         out[:, at["supply"] : at["supply"] + t] = supply
@@ -768,7 +873,7 @@ class BatchedSequenceEnv:
         out[:, at["turn"]] = self.turns[idx]
         out[:, at["flags"]] = self.dead_used[idx]
         out[:, at["flags"] + 1] = self.passes[idx]
-        out *= self._inv_high
+        out[:, self._scale_from :] *= self._inv_high[self._scale_from :]
         return out
 
     def _info(self, mask: BoolArray) -> dict[str, Any]:
