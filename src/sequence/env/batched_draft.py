@@ -110,12 +110,15 @@ class BatchedDraftEnv(BatchedSequenceEnv):
 
     def legal_mask(self, idx: IntArray) -> BoolArray:
         """Classic's legal actions in the play phase; in a pick phase, the face-up cards."""
-        mask = super().legal_mask(idx)
-        picking = (self.phase[idx] != _PLAY) & ~self.over[idx]
-        if picking.any():
-            rows = np.flatnonzero(picking)
-            mask[rows] = False
-            mask[rows, self._pick] = self.row[idx[rows]][:, self._pick_card] > 0
+        picking = self.phase[idx] != _PLAY
+        if not picking.any():
+            return super().legal_mask(idx)
+        mask = np.zeros((len(idx), self.space.n), dtype=np.bool_)
+        playing = np.flatnonzero(~picking)
+        if playing.size:
+            mask[playing] = super().legal_mask(idx[playing])
+        rows = np.flatnonzero(picking & ~self.over[idx])
+        mask[rows, self._pick] = self.row[idx[rows]][:, self._pick_card] > 0
         return mask
 
     def _apply(self, idx: IntArray, actions: IntArray) -> None:
