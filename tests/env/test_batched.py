@@ -273,6 +273,19 @@ def test_every_game_is_played_by_its_own_class(game: str, cls: str) -> None:
     env = BatchedSequenceEnv(2, make_config(game, players=2), seed=0)
     assert type(env).__name__ == cls and isinstance(env, BatchedSequenceEnv)
     assert type(BatchedSequenceEnv(2, game, opponents="self", players=2)) is type(env)
+    assert type(BatchedSequenceEnv(num_envs=2, config=game)) is type(env)
+
+
+def test_a_class_refuses_another_game() -> None:
+    from sequence.env.batched_dice import BatchedDiceEnv
+    from sequence.env.batched_draft import BatchedDraftEnv
+
+    with pytest.raises(ValueError, match="plays Dice"):
+        BatchedDiceEnv(2, "classic")
+    with pytest.raises(ValueError, match="draft variant"):
+        BatchedDraftEnv(2, "kids")
+    with pytest.raises(ValueError, match="chess"):
+        BatchedSequenceEnv(2, "chess")
 
 
 def test_same_seed_same_games() -> None:

@@ -49,6 +49,7 @@ table-talk penalties, the planes and history observations (refused), bots other 
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any, Literal
 
@@ -129,12 +130,19 @@ class BatchedSequenceEnv:
     """
 
     def __new__(cls, *args: Any, **kwargs: Any) -> BatchedSequenceEnv:
-        if cls is BatchedSequenceEnv and args:
+        if cls is BatchedSequenceEnv:
             config = args[1] if len(args) > 1 else kwargs.get("config", "classic")
-            skip = _ENV_KEYWORDS | {"config", *_NOT_YET}
+            skip = _ENV_KEYWORDS | {"num_envs", "config", *_NOT_YET}
             options = {k: v for k, v in kwargs.items() if k not in skip}
-            cls = _class_for(_as_config(config, options))
+            with contextlib.suppress(TypeError, ValueError):  # __init__ raises it again
+                cls = _class_for(_as_config(config, options))
         return object.__new__(cls)
+
+    def _refusal(self, config: Config) -> str | None:
+        """Why this class does not play ``config`` (another of the family may), or ``None``."""
+        if config.game == "dice" or config.draft:
+            return "Dice and the draft have their own classes: BatchedSequenceEnv(n, config)"
+        return None
 
     def __init__(
         self,
@@ -154,7 +162,7 @@ class BatchedSequenceEnv:
                     " (planes and history are the single environment's, sequence.env.arrays)"
                 )
         config = _as_config(config, config_options)
-        why = supported(config)
+        why = supported(config) or self._refusal(config)
         if why:
             raise ValueError(why)
         if num_envs < 1:

@@ -111,13 +111,14 @@ class BatchedDiceEnv(BatchedSequenceEnv):
             log=log,
             **config_options,
         )
-        if self.config.game != "dice":
-            raise ValueError(f"BatchedDiceEnv plays Dice, not {self.config.game}")
         n = self.num_envs
         self.dice_rng = np.zeros(n, dtype=np.uint64)
         """The engine's random source of each game (SplitMix64 state): its rolls."""
         self.roll = np.zeros((n, 2), dtype=np.int64)
         """Per game: the roll being acted on, lower die first (0s when there is none)."""
+
+    def _refusal(self, config: Config) -> str | None:
+        return None if config.game == "dice" else f"BatchedDiceEnv plays Dice, not {config.game}"
 
     # --- tables ---------------------------------------------------------------------------------
 

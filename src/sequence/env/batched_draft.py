@@ -82,8 +82,6 @@ class BatchedDraftEnv(BatchedSequenceEnv):
             log=log,
             **config_options,
         )
-        if not self.config.draft:
-            raise ValueError("BatchedDraftEnv plays the draft variant (option draft)")
         n, p, c = self.num_envs, self.players, self.num_cards
         self.row = np.zeros((n, c), dtype=np.int8)
         """Per game: copies of each card in the face-up row."""
@@ -95,6 +93,9 @@ class BatchedDraftEnv(BatchedSequenceEnv):
         self._pick = slice(first, first + count)
         self._pick_card = self._a_card[self._pick]
         self._heart = np.asarray(HEART_SPACES, dtype=np.int64)
+
+    def _refusal(self, config: Config) -> str | None:
+        return None if config.draft else "BatchedDraftEnv plays the draft variant (option draft)"
 
     def _new_games(self, idx: IntArray) -> None:
         """Start new games as classic does (the engine's cut, shuffle and deal); the five
