@@ -166,7 +166,7 @@ def test_self_play_agrees_with_the_engine_move_for_move(name: str) -> None:
 def test_draft_self_play_agrees_with_the_engine_pick_for_pick(name: str) -> None:
     game, options = PARITY[name]
     env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
-    mirror = _play_and_compare(env, 700, seed=3)
+    mirror = _play_and_compare(env, 400, seed=3)
     assert mirror.moves["pick"] and mirror.moves["dead"] and mirror.moves["remove"], mirror.moves
 
 
@@ -184,7 +184,7 @@ def test_draft_games_end_as_the_engine_ends_them() -> None:
 def test_dice_self_play_agrees_with_the_engine_roll_for_roll(name: str) -> None:
     game, options = PARITY[name]
     env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
-    mirror = _play_and_compare(env, 500, seed=3)
+    mirror = _play_and_compare(env, 300, seed=3)
     # Rolls of 10 (remove), full numbers (replace), unusable rolls (pass), 2 and 12 (again).
     assert mirror.moves["remove"] and mirror.moves["replace"] and mirror.moves["pass"]
     assert mirror.positions["extra_turn"], mirror.positions
