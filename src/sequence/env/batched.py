@@ -305,6 +305,13 @@ class BatchedSequenceEnv:
         self._free_cells = free[self._cells]
         self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
         self._at = at = {name: lay[name].start for name in lay.names}
+        # observe writes these segments whole (with these, all of them, in order).
+        written = ("board", "locked", "sequences", "supply", "hand", "discard_tops", "discards")
+        written += ("hand_sizes", "deck_size", "phase", "to_move", "turn", "flags")
+        self._all_written = tuple(lay.names) == written and lay["flags"].stop == lay.size
+        self._one_hot_segments = [
+            slice(lay[name].start, lay[name].stop) for name in ("discard_tops", "phase", "to_move")
+        ]
         # The board and locked segments are one-hot per space: each space's entries are one row
         # of a table, taken whole (a numpy void of the row's bytes, one gather per segment).
         # Board: the row of (observer's team, free corner or not, owner + 1: 0 for none); locked:
@@ -541,12 +548,19 @@ class BatchedSequenceEnv:
         removable &= ~self.locked[idx]
         removable &= live[:, None]
         mask = np.zeros((m, self.space.n), dtype=np.bool_)
-        play = mask[:, : self._play_end]
-        mask[:, self._single_actions] = has[:, self._single_card] & target[:, self._single_target]
-        run_targets = [target[:, spaces] for spaces in self._run_targets]
+        singles = has[:, self._single_card] & target[:, self._single_target]
+        mask[:, self._single_actions] = singles
+        any_play = singles.any(axis=1)
+        run_targets: list[BoolArray | None] = [None] * len(self._run_targets)
         for start, stop, card, spaces in self._mask_runs:
-            np.logical_and(run_targets[spaces], has[:, card : card + 1], out=play[:, start:stop])
-        any_play = play.any(axis=1)
+            holding = np.flatnonzero(has[:, card])  # the other rows stay 0
+            if not holding.size:
+                continue
+            if run_targets[spaces] is None:
+                run_targets[spaces] = target[:, self._run_targets[spaces]]
+            where = run_targets[spaces][holding]  # type: ignore[index]
+            mask[holding, start:stop] = where
+            any_play[holding] |= where.any(axis=1)
         dead_ok = live.copy()
         if self._dead_limit:
             dead_ok &= ~self.dead_used[idx]
@@ -748,7 +762,12 @@ class BatchedSequenceEnv:
         m = len(idx)
         p, t, c = self.players, self.teams, self.num_cards
         at = self._at
-        out = np.zeros((m, self.layout.size), dtype=np.float32)
+        if self._all_written:  # every entry is written below: no need to clear them first
+            out = np.empty((m, self.layout.size), dtype=np.float32)
+            for zeros in self._one_hot_segments:  # their 1s are set below
+                out[:, zeros] = 0.0
+        else:
+            out = np.zeros((m, self.layout.size), dtype=np.float32)
         my_team = seat % t
         rel_teams = (my_team[:, None] + np.arange(t)) % t  # (m, t): absolute team of each
         rel_seats = (seat[:, None] + np.arange(p)) % p
@@ -762,12 +781,15 @@ class BatchedSequenceEnv:
         row = np.add(board, self._cell_offset, order="C", dtype=np.int64)
         row += (my_team * self._board_stride)[:, None, None]
         out[:, : nc * (t + 2)] = self._board_rows[row].view(np.float32).reshape(m, -1)
-        locks = self.locks[idx]  # (m, t, board)
-        bits = locks[:, 0].astype(np.int64)
+        locks = self.locks[idx].view(np.uint8)  # (m, t, board)
+        bits = locks[:, 0].copy()
         for k in range(1, t):
-            bits |= locks[:, k].astype(np.int64) << k
+            bits |= locks[:, k] << k
         bits = np.add(
-            bits.reshape(grid)[:, :, : self._grid[1]], (my_team << t)[:, None, None], order="C"
+            bits.reshape(grid)[:, :, : self._grid[1]],
+            (my_team << t)[:, None, None],
+            order="C",
+            dtype=np.int64,
         )
         out[:, at["locked"] : at["locked"] + nc * t] = (
             self._lock_rows[bits].view(np.float32).reshape(m, -1)
