@@ -306,8 +306,10 @@ class BatchedSequenceEnv:
         self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
         self._at = at = {name: lay[name].start for name in lay.names}
         # observe writes these segments whole (with these, all of them, in order).
-        written = ("board", "locked", "sequences", "supply", "hand", "discard_tops", "discards")
-        written += ("hand_sizes", "deck_size", "phase", "to_move", "turn", "flags")
+        written = (
+            *("board", "locked", "sequences", "supply", "hand", "discard_tops", "discards"),
+            *("hand_sizes", "deck_size", "phase", "to_move", "turn", "flags"),
+        )
         self._all_written = tuple(lay.names) == written and lay["flags"].stop == lay.size
         self._one_hot_segments = [
             slice(lay[name].start, lay[name].stop) for name in ("discard_tops", "phase", "to_move")
@@ -548,19 +550,19 @@ class BatchedSequenceEnv:
         removable &= ~self.locked[idx]
         removable &= live[:, None]
         mask = np.zeros((m, self.space.n), dtype=np.bool_)
-        singles = has[:, self._single_card] & target[:, self._single_target]
+        singles: BoolArray = has[:, self._single_card] & target[:, self._single_target]
         mask[:, self._single_actions] = singles
-        any_play = singles.any(axis=1)
-        run_targets: list[BoolArray | None] = [None] * len(self._run_targets)
+        any_play: BoolArray = np.any(singles, axis=1)
+        run_targets: dict[int, BoolArray] = {}
         for start, stop, card, spaces in self._mask_runs:
-            holding = np.flatnonzero(has[:, card])  # the other rows stay 0
-            if not holding.size:
+            games = np.flatnonzero(has[:, card])  # the other rows stay 0
+            if not games.size:
                 continue
-            if run_targets[spaces] is None:
+            if spaces not in run_targets:
                 run_targets[spaces] = target[:, self._run_targets[spaces]]
-            where = run_targets[spaces][holding]  # type: ignore[index]
-            mask[holding, start:stop] = where
-            any_play[holding] |= where.any(axis=1)
+            where = run_targets[spaces][games]
+            mask[games, start:stop] = where
+            any_play[games] |= where.any(axis=1)
         dead_ok = live.copy()
         if self._dead_limit:
             dead_ok &= ~self.dead_used[idx]
