@@ -276,6 +276,7 @@ class BatchedSequenceEnv:
         self._geo = geo = game_tables(config.game, config.line_length).geo
         windows = list(geo.windows)
         self._window_bits = windows
+        self._free_bits = board.free
         self._window_id = {w: i for i, w in enumerate(windows)}
         nw = len(windows)
         cells = np.asarray([geo.window_spaces[w] for w in windows], dtype=np.int64)
@@ -718,13 +719,17 @@ class BatchedSequenceEnv:
             self.locks[g[:, None], tm[:, None], cells] = True
             self.locked[g[:, None], cells] = True
         # Several at once: which ones is the engine's decision, game by game (rare).
-        for i in np.flatnonzero(count > 1).tolist():
-            g1, tm1 = int(idx[i]), int(team[i])
-            for w1 in self._choose_windows(g1, tm1, through[i, candidate[i]].tolist()):
-                self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
-                self.seq_count[g1, tm1] += 1
-                self.locks[g1, tm1, self._window_cells[w1]] = True
-                self.locked[g1, self._window_cells[w1]] = True
+        many = np.flatnonzero(count > 1)
+        if many.size:
+            own, others = self._bitboards(idx[many], team[many])
+            for i, own1, others1 in zip(many.tolist(), own, others, strict=True):
+                g1, tm1 = int(idx[i]), int(team[i])
+                windows = through[i, candidate[i]].tolist()
+                for w1 in self._choose_windows(g1, tm1, windows, own1, others1):
+                    self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
+                    self.seq_count[g1, tm1] += 1
+                    self.locks[g1, tm1, self._window_cells[w1]] = True
+                    self.locked[g1, self._window_cells[w1]] = True
         some = count > 0
         g, tm = idx[some], team[some]
         won = (self.seq_count[g, tm] >= self.config.sequences_to_win) & ~self.over[g]
@@ -733,23 +738,31 @@ class BatchedSequenceEnv:
         self.winner[g] = tm
         self.termination[g] = _SEQUENCES
 
-    def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
+    def _bitboards(self, idx: IntArray, team: IntArray) -> tuple[list[int], list[int]]:
+        """The engine's bitboards (an int, bit ``s`` for space ``s``) of each game of ``idx``:
+        the chips of ``team``, and those of every other team."""
+        board = self.board[idx]
+        mine = board == team[:, None]
+        packed = np.packbits(
+            np.stack([mine, (board >= 0) & ~mine], axis=1), axis=2, bitorder="little"
+        )
+        nbytes = packed.shape[2]
+        raw = packed.tobytes()
+        ints = [int.from_bytes(raw[i : i + nbytes], "little") for i in range(0, len(raw), nbytes)]
+        return ints[0::2], ints[1::2]
+
+    def _choose_windows(
+        self, g: int, team: int, windows: list[int], own: int, others: int
+    ) -> list[int]:
         """Which windows a placement completing several records: the engine's own decision
-        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on this game's board."""
+        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on game ``g``'s board
+        (``own``: the team's chips, ``others``: the other teams', as :meth:`_bitboards` gives
+        them)."""
         self.counters["window_choices"] += 1
-        board = self.board[g]
-        chips = [
-            int.from_bytes(np.packbits(board == tm, bitorder="little").tobytes(), "little")
-            for tm in range(self.teams)
-        ]
-        occupied = 0
-        for m in chips:
-            occupied |= m
         bits = self._window_bits
         existing = tuple(bits[w] for w in self.seqs[g, team, : self.seq_count[g, team]].tolist())
-        own = chips[team] | self.config.spec.layout.free
         chosen = choose_windows(
-            self._geo, [bits[w] for w in windows], own, existing, occupied & ~chips[team]
+            self._geo, [bits[w] for w in windows], own | self._free_bits, existing, others
         )
         return [self._window_id[w] for w in chosen]
 
