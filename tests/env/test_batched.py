@@ -325,3 +325,51 @@ def test_batched_dice_roll_as_the_engine_rejections_included() -> None:
     after, a, b = roll_dice(np.asarray(states, dtype=np.uint64))
     for i, state in enumerate(states):
         assert engine_roll(state) == (int(after[i]), int(a[i]), int(b[i]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 52, 104])
+def test_the_engines_shuffle_is_a_stable_argsort_of_its_keys(n: int) -> None:
+    # What the batched simulator's deals and reshuffles rely on: rng.shuffled's order is the
+    # items put in a stable argsort of rng.shuffle_keys' keys, and both leave the same state.
+    from sequence.engine import rng
+
+    items = list(range(1000, 1000 + n))
+    for seed in range(20):
+        state = rng.seed_state(seed)
+        after, shuffled = rng.shuffled(state, items)
+        after_keys, raw = rng.shuffle_keys(state, n)
+        order = np.frombuffer(raw, dtype="<u8").argsort(kind="stable")
+        assert after == after_keys
+        assert shuffled == [items[i] for i in order]
+
+
+def test_new_games_are_the_engines_deals() -> None:
+    # Every slot's first game, dealt in numpy, is State.new's: hands, pile, seat to move.
+    for game, options in (("classic", {"players": 3}), ("kids", {"players": 4})):
+        env = BatchedSequenceEnv(16, game, opponents="self", seed=4, **options)
+        env.reset()
+        for g in range(env.num_envs):
+            state = State.new(env.config, int(env.game_seeds[g]))
+            index = env.card_index
+            for seat in range(env.players):
+                counts = np.zeros(env.num_cards, dtype=np.int64)
+                for card in state.hand_of(seat):
+                    counts[index[card]] += 1
+                np.testing.assert_array_equal(env.hands[g, seat], counts)
+            deck = [index[card] for card in state._deck]
+            assert env.deck[g, : env.deck_len[g]].tolist() == deck
+            assert env.deck_pos[g] == state._deck_pos
+            assert env.to_move[g] == state.to_move
+            assert env.rng_state[g] == state._rng
+
+
+def test_observe_clears_every_entry_it_does_not_write() -> None:
+    # observe skips clearing the segments it writes whole; the cleared path gives the same.
+    env = BatchedSequenceEnv(8, "classic", opponents="self", seed=6, players=4, teams=2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        env.step(env.sample_actions(rng))
+    fast = env.observe(env._rows)
+    env._all_written = False
+    np.testing.assert_array_equal(env.observe(env._rows), fast)

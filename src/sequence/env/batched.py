@@ -323,6 +323,7 @@ class BatchedSequenceEnv:
         self._geo = geo = game_tables(config.game, config.line_length).geo
         windows = list(geo.windows)
         self._window_bits = windows
+        self._free_bits = board.free
         self._window_id = {w: i for i, w in enumerate(windows)}
         nw = len(windows)
         cells = np.asarray([geo.window_spaces[w] for w in windows], dtype=np.int64)
@@ -352,6 +353,17 @@ class BatchedSequenceEnv:
         self._free_cells = free[self._cells]
         self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
         self._at = at = {name: lay[name].start for name in lay.names}
+        # observe writes these segments whole (with these, all of them, in order).
+        written = (
+            *("board", "locked", "sequences", "supply", "hand", "discard_tops", "discards"),
+            *("hand_sizes", "deck_size", "phase", "to_move", "turn", "flags"),
+        )
+        self._all_written = tuple(lay.names) == written and lay["flags"].stop == lay.size
+        self._one_hot_segments = [
+            slice(lay[name].start, lay[name].stop)
+            for name in ("discard_tops", "phase", "to_move")
+            if name in lay.names  # Dice has no cards
+        ]
         # The board and locked segments are one-hot per space: each space's entries are one row
         # of a table, taken whole (a numpy void of the row's bytes, one gather per segment).
         # Board: the row of (observer's team, free corner or not, owner + 1: 0 for none); locked:
@@ -589,12 +601,19 @@ class BatchedSequenceEnv:
             removable &= ~self.locked[idx]
         removable &= live[:, None]
         mask = np.zeros((m, self.space.n), dtype=np.bool_)
-        play = mask[:, : self._play_end]
-        mask[:, self._single_actions] = has[:, self._single_card] & target[:, self._single_target]
-        run_targets = [target[:, spaces] for spaces in self._run_targets]
+        singles: BoolArray = has[:, self._single_card] & target[:, self._single_target]
+        mask[:, self._single_actions] = singles
+        any_play: BoolArray = np.any(singles, axis=1)
+        run_targets: dict[int, BoolArray] = {}
         for start, stop, card, spaces in self._mask_runs:
-            np.logical_and(run_targets[spaces], has[:, card : card + 1], out=play[:, start:stop])
-        any_play = play.any(axis=1)
+            games = np.flatnonzero(has[:, card])  # the other rows stay 0
+            if not games.size:
+                continue
+            if spaces not in run_targets:
+                run_targets[spaces] = target[:, self._run_targets[spaces]]
+            where = run_targets[spaces][games]
+            mask[games, start:stop] = where
+            any_play[games] |= where.any(axis=1)
         dead_ok = live.copy()
         if self._dead_limit:
             dead_ok &= ~self.dead_used[idx]
@@ -791,13 +810,17 @@ class BatchedSequenceEnv:
             self.locks[g[:, None], tm[:, None], cells] = True
             self.locked[g[:, None], cells] = True
         # Several at once: which ones is the engine's decision, game by game (rare).
-        for i in np.flatnonzero(count > 1).tolist():
-            g1, tm1 = int(idx[i]), int(team[i])
-            for w1 in self._choose_windows(g1, tm1, through[i, candidate[i]].tolist()):
-                self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
-                self.seq_count[g1, tm1] += 1
-                self.locks[g1, tm1, self._window_cells[w1]] = True
-                self.locked[g1, self._window_cells[w1]] = True
+        many = np.flatnonzero(count > 1)
+        if many.size:
+            own, others = self._bitboards(idx[many], team[many])
+            for i, own1, others1 in zip(many.tolist(), own, others, strict=True):
+                g1, tm1 = int(idx[i]), int(team[i])
+                windows = through[i, candidate[i]].tolist()
+                for w1 in self._choose_windows(g1, tm1, windows, own1, others1):
+                    self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
+                    self.seq_count[g1, tm1] += 1
+                    self.locks[g1, tm1, self._window_cells[w1]] = True
+                    self.locked[g1, self._window_cells[w1]] = True
         some = count > 0
         g, tm = idx[some], team[some]
         won = (self.seq_count[g, tm] >= self.config.sequences_to_win) & ~self.over[g]
@@ -806,23 +829,31 @@ class BatchedSequenceEnv:
         self.winner[g] = tm
         self.termination[g] = _SEQUENCES
 
-    def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
+    def _bitboards(self, idx: IntArray, team: IntArray) -> tuple[list[int], list[int]]:
+        """The engine's bitboards (an int, bit ``s`` for space ``s``) of each game of ``idx``:
+        the chips of ``team``, and those of every other team."""
+        board = self.board[idx]
+        mine = board == team[:, None]
+        packed = np.packbits(
+            np.stack([mine, (board >= 0) & ~mine], axis=1), axis=2, bitorder="little"
+        )
+        nbytes = packed.shape[2]
+        raw = packed.tobytes()
+        ints = [int.from_bytes(raw[i : i + nbytes], "little") for i in range(0, len(raw), nbytes)]
+        return ints[0::2], ints[1::2]
+
+    def _choose_windows(
+        self, g: int, team: int, windows: list[int], own: int, others: int
+    ) -> list[int]:
         """Which windows a placement completing several records: the engine's own decision
-        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on this game's board."""
+        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on game ``g``'s board
+        (``own``: the team's chips, ``others``: the other teams', as :meth:`_bitboards` gives
+        them)."""
         self.counters["window_choices"] += 1
-        board = self.board[g]
-        chips = [
-            int.from_bytes(np.packbits(board == tm, bitorder="little").tobytes(), "little")
-            for tm in range(self.teams)
-        ]
-        occupied = 0
-        for m in chips:
-            occupied |= m
         bits = self._window_bits
         existing = tuple(bits[w] for w in self.seqs[g, team, : self.seq_count[g, team]].tolist())
-        own = chips[team] | self.config.spec.layout.free
         chosen = choose_windows(
-            self._geo, [bits[w] for w in windows], own, existing, occupied & ~chips[team]
+            self._geo, [bits[w] for w in windows], own | self._free_bits, existing, others
         )
         return [self._window_id[w] for w in chosen]
 
@@ -837,7 +868,12 @@ class BatchedSequenceEnv:
         m = len(idx)
         p, t, c = self.players, self.teams, self.num_cards
         at = self._at
-        out = np.zeros((m, self.layout.size), dtype=np.float32)
+        if self._all_written:  # every entry is written below: no need to clear them first
+            out = np.empty((m, self.layout.size), dtype=np.float32)
+            for zeros in self._one_hot_segments:  # their 1s are set below
+                out[:, zeros] = 0.0
+        else:
+            out = np.zeros((m, self.layout.size), dtype=np.float32)
         my_team = seat % t
         rel_teams = (my_team[:, None] + np.arange(t)) % t  # (m, t): absolute team of each
         rel_seats = (seat[:, None] + np.arange(p)) % p
@@ -851,12 +887,15 @@ class BatchedSequenceEnv:
         row = np.add(board, self._cell_offset, order="C", dtype=np.int64)
         row += (my_team * self._board_stride)[:, None, None]
         out[:, : nc * (t + 2)] = self._board_rows[row].view(np.float32).reshape(m, -1)
-        locks = self.locks[idx]  # (m, t, board)
-        bits = locks[:, 0].astype(np.int64)
+        locks = self.locks[idx].view(np.uint8)  # (m, t, board)
+        bits = locks[:, 0].copy()
         for k in range(1, t):
-            bits |= locks[:, k].astype(np.int64) << k
+            bits |= locks[:, k] << k
         bits = np.add(
-            bits.reshape(grid)[:, :, : self._grid[1]], (my_team << t)[:, None, None], order="C"
+            bits.reshape(grid)[:, :, : self._grid[1]],
+            (my_team << t)[:, None, None],
+            order="C",
+            dtype=np.int64,
         )
         out[:, at["locked"] : at["locked"] + nc * t] = (
             self._lock_rows[bits].view(np.float32).reshape(m, -1)
