@@ -836,27 +836,41 @@ class BatchedSequenceEnv:
         out[:, at["locked"] : at["locked"] + nc * t] = (
             self._lock_rows[bits].view(np.float32).reshape(m, -1)
         )
-        out[:, at["sequences"] : at["sequences"] + t] = self.seq_count[rows, rel_teams]
-        supply = self._limits[rel_teams] - self.chip_counts[rows, rel_teams]
-        out[:, at["supply"] : at["supply"] + t] = supply
+        scale = self._inv_high  # each entry is written scaled
+
+        def put(name: str, width: int, values: Any) -> None:
+            start = at[name]
+            np.multiply(
+                values,
+                scale[start : start + width],
+                out=out[:, start : start + width],
+                dtype=np.float32,
+            )
+
+        def one_hot(games: IntArray, where: IntArray) -> None:
+            out[games, where] = scale[where]
+
+        put("sequences", t, self.seq_count[rows, rel_teams])
+        put("supply", t, self._limits[rel_teams] - self.chip_counts[rows, rel_teams])
         hands = self.hands[idx]  # (m, p, c)
-        out[:, at["hand"] : at["hand"] + c] = hands[np.arange(m), seat]
+        put("hand", c, hands[np.arange(m), seat])
         lengths = self.discard_len[rows, rel_seats]  # (m, p)
         tops = self.discards[rows, rel_seats, np.maximum(lengths - 1, 0)]
-        has_top = lengths > 0
-        game, rel = np.nonzero(has_top)
-        out[game, at["discard_tops"] + rel * c + tops[game, rel]] = 1.0
-        out[:, at["discards"] : at["discards"] + c] = self.discard_counts[idx]
+        game, rel = np.nonzero(lengths > 0)
+        one_hot(game, at["discard_tops"] + rel * c + tops[game, rel])
+        put("discards", c, self.discard_counts[idx])
         sizes = hands.sum(axis=2, dtype=np.int64)
-        out[:, at["hand_sizes"] : at["hand_sizes"] + p] = np.take_along_axis(sizes, rel_seats, 1)
-        out[:, at["deck_size"]] = self.deck_len[idx] - self.deck_pos[idx]
-        over = self.over[idx]
-        out[np.arange(m), at["phase"] + np.where(over, _PHASE_OVER, _PHASE_PLAY)] = 1.0
-        out[np.arange(m), at["to_move"] + (self.to_move[idx] - seat) % p] = 1.0
-        out[:, at["turn"]] = self.turns[idx]
-        out[:, at["flags"]] = self.dead_used[idx]
-        out[:, at["flags"] + 1] = self.passes[idx]
-        out[:, self._scale_from :] *= self._inv_high[self._scale_from :]
+        put("hand_sizes", p, np.take_along_axis(sizes, rel_seats, 1))
+        put("deck_size", 1, (self.deck_len[idx] - self.deck_pos[idx])[:, None])
+        games = np.arange(m)
+        one_hot(games, at["phase"] + np.where(self.over[idx], _PHASE_OVER, _PHASE_PLAY))
+        one_hot(games, at["to_move"] + (self.to_move[idx] - seat) % p)
+        put("turn", 1, self.turns[idx][:, None])
+        put("flags", 2, np.stack([self.dead_used[idx], self.passes[idx]], axis=1))
+        if self._scale_from:  # the board and locked segments: 0 and 1, scaled by 1
+            return out
+        start = at["sequences"]
+        out[:, :start] *= scale[:start]
         return out
 
     def _info(self, mask: BoolArray) -> dict[str, Any]:
