@@ -223,6 +223,7 @@ class BatchedSequenceEnv:
         ``difficult``: a sequence broken by a one-eyed Jack)."""
         self._rows = np.arange(n)
         self._mask: BoolArray | None = None
+        self._mask_ids: tuple[IntArray, IntArray] = (self._rows, self._rows)  # set with _mask
         self._out: dict[str, Any] = {}  # what one step gives back, filled as games end
         self.log = log
         self.opponent_log: list[list[int]] = [[] for _ in range(n)]
@@ -455,7 +456,8 @@ class BatchedSequenceEnv:
 
     def sample_actions(self, rng: np.random.Generator | None = None) -> IntArray:
         """A uniformly random legal action in every game (what the random opponent plays)."""
-        return self._sample(self._all_masks(), rng or self._np_rng)
+        self._all_masks()
+        return self._sample(*self._mask_ids, rng or self._np_rng)
 
     # --- inside: the turn ----------------------------------------------------------------------
 
@@ -512,22 +514,21 @@ class BatchedSequenceEnv:
             idx = np.flatnonzero(~self.over & (self.to_move != agent))
             if not idx.size:
                 return
-            actions = self._sample(self.legal_mask(idx), self._np_rng)
+            _, legal, counts = self._legal_ids(self._legal_by_action(idx))
+            actions = self._sample(legal, counts, self._np_rng)
             if self.log:
                 new = self._out["done"][idx] if finish else np.ones(len(idx), dtype=np.bool_)
                 for g, a, fresh in zip(idx.tolist(), actions.tolist(), new.tolist(), strict=True):
                     (self.opening_log if fresh else self.opponent_log)[g].append(a)
             self._apply(idx, actions)
 
-    def _sample(self, mask: BoolArray, rng: np.random.Generator) -> IntArray:
-        flat = np.flatnonzero(mask)
-        counts = np.bincount(flat // mask.shape[1], minlength=len(mask))
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    @staticmethod
+    def _sample(actions: IntArray, counts: IntArray, rng: np.random.Generator) -> IntArray:
+        """One of each game's legal ``actions`` (as :meth:`_legal_ids` gives them), uniformly."""
+        starts = np.cumsum(counts) - counts
         pick = (rng.random(len(counts)) * counts).astype(np.int64)
         # A game with nothing to do (over) gets action 0; it is never played.
-        return np.where(
-            counts > 0, flat[np.minimum(starts + pick, len(flat) - 1)] % mask.shape[1], 0
-        )
+        return np.where(counts > 0, actions[np.minimum(starts + pick, len(actions) - 1)], 0)
 
     def _new_games(self, idx: IntArray) -> None:
         """Start a new game in each slot of ``idx`` from its next seed, as ``State.new`` sets it
@@ -580,56 +581,82 @@ class BatchedSequenceEnv:
     def legal_mask(self, idx: IntArray) -> BoolArray:
         """The legal actions of the seat to move in each game of ``idx`` (all ``False`` in a
         game that is over), as the engine's rules give them."""
+        return self._masks(idx)[0]
+
+    def _masks(self, idx: IntArray) -> tuple[BoolArray, IntArray, IntArray]:
+        """:meth:`legal_mask` of ``idx``, with each game's legal ids and their count."""
+        games, actions, counts = self._legal_ids(self._legal_by_action(idx))
+        mask = np.zeros((len(idx), self.space.n), dtype=np.bool_)
+        mask[games, actions] = True
+        return mask, actions, counts
+
+    def _legal_by_action(self, idx: IntArray) -> BoolArray:
+        """:meth:`legal_mask` transposed, ``(actions, games)``: one row per action, so that
+        every action's entries are taken from the rows of per-card and per-space arrays of the
+        same layout (whole rows, not scattered columns)."""
         m = len(idx)
         sp = self.board_size
         live = ~self.over[idx]
         seat = self.to_move[idx]
         team = seat % self.teams
-        has = self.hands[idx, seat] > 0  # (m, cards)
-        board = self.board[idx]
+        has = np.ascontiguousarray((self.hands[idx, seat] > 0).T)  # (cards, m)
+        board = np.ascontiguousarray(self.board[idx].T)  # (spaces, m)
         occupied = board >= 0
-        empty = ~occupied & self._playable
+        empty = ~occupied
+        empty &= self._playable[:, None]
         can_place = (self.chip_counts[idx, team] < self._limits[team]) & live
-        # Where each card may act, side by side: placing (open spaces), removing (chips of
-        # other teams outside a completed sequence).
-        target = np.empty((m, 2 * sp), dtype=np.bool_)
-        np.logical_and(empty, can_place[:, None], out=target[:, :sp])
-        removable = target[:, sp:]
-        np.not_equal(board, team[:, None], out=removable)
+        # Where each card may act, one above the other: placing (open spaces), removing (chips
+        # of other teams outside a completed sequence).
+        target = np.empty((2 * sp, m), dtype=np.bool_)
+        np.logical_and(empty, can_place, out=target[:sp])
+        removable = target[sp:]
+        np.not_equal(board, team, out=removable)
         removable &= occupied
         if not self._difficult:
-            removable &= ~self.locked[idx]
-        removable &= live[:, None]
-        mask = np.zeros((m, self.space.n), dtype=np.bool_)
-        singles: BoolArray = has[:, self._single_card] & target[:, self._single_target]
-        mask[:, self._single_actions] = singles
-        any_play: BoolArray = np.any(singles, axis=1)
+            removable &= ~self.locked[idx].T
+        removable &= live
+        mask = np.zeros((self.space.n, m), dtype=np.bool_)
+        mask[self._single_actions] = has[self._single_card] & target[self._single_target]
         run_targets: dict[int, BoolArray] = {}
         for start, stop, card, spaces in self._mask_runs:
-            games = np.flatnonzero(has[:, card])  # the other rows stay 0
-            if not games.size:
-                continue
             if spaces not in run_targets:
-                run_targets[spaces] = target[:, self._run_targets[spaces]]
-            where = run_targets[spaces][games]
-            mask[games, start:stop] = where
-            any_play[games] |= where.any(axis=1)
+                run_targets[spaces] = target[self._run_targets[spaces]]
+            np.logical_and(run_targets[spaces], has[card], out=mask[start:stop])
+        any_play: BoolArray = np.any(mask[: self._play_end], axis=0)
         dead_ok = live.copy()
         if self._dead_limit:
             dead_ok &= ~self.dead_used[idx]
-        both_taken = ~(empty[:, self._dead_s1] | empty[:, self._dead_s2])
-        mask[:, self._dead] = has[:, self._dead_card] & both_taken & dead_ok[:, None]
+        dead = mask[self._dead]
+        np.logical_or(empty[self._dead_s1], empty[self._dead_s2], out=dead)
+        np.logical_not(dead, out=dead)  # both spaces taken
+        dead &= has[self._dead_card]
+        dead &= dead_ok
         stuck = live & ~any_play
         if stuck.any():
-            holding = has.any(axis=1)
-            mask[:, self._discard] = has[:, self._discard_card] & (stuck & holding)[:, None]
-            mask[:, self._pass] = stuck & ~holding
+            holding = has.any(axis=0)
+            mask[self._discard] = has[self._discard_card] & (stuck & holding)
+            mask[self._pass] = stuck & ~holding
         return mask
 
+    @staticmethod
+    def _legal_ids(by_action: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
+        """The legal actions of :meth:`_legal_by_action`'s games, ``(games, actions, counts)``:
+        each game's legal ids in ascending order, the games in order, and each game's count."""
+        m = by_action.shape[1]
+        flat = np.flatnonzero(by_action)  # by action, then game
+        actions, games = np.divmod(flat, m)
+        # A stable sort by game (a radix sort for 16-bit keys) keeps each game's ids ascending.
+        key = games.astype(np.uint16) if m <= 1 << 16 else games
+        order = np.argsort(key, kind="stable")
+        games, actions = games[order], actions[order]
+        return games, actions, np.bincount(games, minlength=m)
+
     def _all_masks(self) -> BoolArray:
-        """:meth:`legal_mask` of every game, kept until a game changes."""
+        """:meth:`legal_mask` of every game, kept until a game changes (with its legal ids,
+        for sampling)."""
         if self._mask is None:
-            self._mask = self.legal_mask(self._rows)
+            self._mask, *ids = self._masks(self._rows)
+            self._mask_ids = (ids[0], ids[1])
         return self._mask
 
     def _apply(self, idx: IntArray, actions: IntArray) -> None:
@@ -900,27 +927,41 @@ class BatchedSequenceEnv:
         out[:, at["locked"] : at["locked"] + nc * t] = (
             self._lock_rows[bits].view(np.float32).reshape(m, -1)
         )
-        out[:, at["sequences"] : at["sequences"] + t] = self.seq_count[rows, rel_teams]
-        supply = self._limits[rel_teams] - self.chip_counts[rows, rel_teams]
-        out[:, at["supply"] : at["supply"] + t] = supply
+        scale = self._inv_high  # each entry is written scaled
+
+        def put(name: str, width: int, values: Any) -> None:
+            start = at[name]
+            np.multiply(
+                values,
+                scale[start : start + width],
+                out=out[:, start : start + width],
+                dtype=np.float32,
+            )
+
+        def one_hot(games: IntArray, where: IntArray) -> None:
+            out[games, where] = scale[where]
+
+        put("sequences", t, self.seq_count[rows, rel_teams])
+        put("supply", t, self._limits[rel_teams] - self.chip_counts[rows, rel_teams])
         hands = self.hands[idx]  # (m, p, c)
-        out[:, at["hand"] : at["hand"] + c] = hands[np.arange(m), seat]
+        put("hand", c, hands[np.arange(m), seat])
         lengths = self.discard_len[rows, rel_seats]  # (m, p)
         tops = self.discards[rows, rel_seats, np.maximum(lengths - 1, 0)]
-        has_top = lengths > 0
-        game, rel = np.nonzero(has_top)
-        out[game, at["discard_tops"] + rel * c + tops[game, rel]] = 1.0
-        out[:, at["discards"] : at["discards"] + c] = self.discard_counts[idx]
+        game, rel = np.nonzero(lengths > 0)
+        one_hot(game, at["discard_tops"] + rel * c + tops[game, rel])
+        put("discards", c, self.discard_counts[idx])
         sizes = hands.sum(axis=2, dtype=np.int64)
-        out[:, at["hand_sizes"] : at["hand_sizes"] + p] = np.take_along_axis(sizes, rel_seats, 1)
-        out[:, at["deck_size"]] = self.deck_len[idx] - self.deck_pos[idx]
-        over = self.over[idx]
-        out[np.arange(m), at["phase"] + np.where(over, _PHASE_OVER, _PHASE_PLAY)] = 1.0
-        out[np.arange(m), at["to_move"] + (self.to_move[idx] - seat) % p] = 1.0
-        out[:, at["turn"]] = self.turns[idx]
-        out[:, at["flags"]] = self.dead_used[idx]
-        out[:, at["flags"] + 1] = self.passes[idx]
-        out[:, self._scale_from :] *= self._inv_high[self._scale_from :]
+        put("hand_sizes", p, np.take_along_axis(sizes, rel_seats, 1))
+        put("deck_size", 1, (self.deck_len[idx] - self.deck_pos[idx])[:, None])
+        games = np.arange(m)
+        one_hot(games, at["phase"] + np.where(self.over[idx], _PHASE_OVER, _PHASE_PLAY))
+        one_hot(games, at["to_move"] + (self.to_move[idx] - seat) % p)
+        put("turn", 1, self.turns[idx][:, None])
+        put("flags", 2, np.stack([self.dead_used[idx], self.passes[idx]], axis=1))
+        if self._scale_from:  # the board and locked segments: 0 and 1, scaled by 1
+            return out
+        start = at["sequences"]
+        out[:, :start] *= scale[:start]
         return out
 
     def _info(self, mask: BoolArray) -> dict[str, Any]:

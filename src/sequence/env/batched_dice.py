@@ -11,7 +11,7 @@ ids, masks and flat observations, number for number. What differs is the game (R
   64-bit state per game, stepped for all games at once; :func:`roll_dice` gives exactly
   :func:`sequence.engine.setup.roll_dice`'s dice). So a batched game is the engine's game with
   its seed, rolls included, and the observation shows the roll being acted on.
-- **What a roll allows** (:meth:`BatchedDiceEnv.legal_mask`, as
+- **What a roll allows** (:meth:`~sequence.env.batched.BatchedSequenceEnv.legal_mask`, as
   :meth:`sequence.engine.dice_rules.DiceRules.allowance` decides): 2 to 9 and 12, a chip on an
   open space of the number, or when all four are covered replacing another team's chip on one
   (all four the team's: pass); 10, removing another team's chip off the 2 and 12 spaces (none:
@@ -192,9 +192,10 @@ class BatchedDiceEnv(BatchedSequenceEnv):
         self.roll[idx, 0] = np.minimum(a, b)
         self.roll[idx, 1] = np.maximum(a, b)
 
-    def legal_mask(self, idx: IntArray) -> BoolArray:
-        """The legal actions of the seat to move in each game of ``idx`` for the roll it acts
-        on (all ``False`` in a game that is over), as the engine's Dice rules give them."""
+    def _legal_by_action(self, idx: IntArray) -> BoolArray:
+        """:meth:`legal_mask` transposed, ``(actions, games)``: the legal actions of the seat
+        to move in each game of ``idx`` for the roll it acts on (all ``False`` in a game that
+        is over), as the engine's Dice rules give them."""
         m = len(idx)
         live = ~self.over[idx]
         team = self.to_move[idx] % self.teams
@@ -222,7 +223,7 @@ class BatchedDiceEnv(BatchedSequenceEnv):
         mask[:, self._replace] = replace[:, spaces]
         # Pass: nothing else to do, or an 11 on a full board (the seat *may* replace).
         mask[:, self._pass] = live & (~mask.any(axis=1) | (wild & full))
-        return mask
+        return np.ascontiguousarray(mask.T)
 
     def _apply(self, idx: IntArray, actions: IntArray) -> None:
         """Play ``actions`` (legal, by the seat to move) in the games ``idx``; then the next

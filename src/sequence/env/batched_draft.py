@@ -109,17 +109,19 @@ class BatchedDraftEnv(BatchedSequenceEnv):
         self.known[idx] = 0
         self.phase[idx] = _PLAY
 
-    def legal_mask(self, idx: IntArray) -> BoolArray:
-        """Classic's legal actions in the play phase; in a pick phase, the face-up cards."""
+    def _legal_by_action(self, idx: IntArray) -> BoolArray:
+        """:meth:`legal_mask` transposed, ``(actions, games)``: classic's legal actions in the
+        play phase; in a pick phase, the face-up cards."""
         picking = self.phase[idx] != _PLAY
         if not picking.any():
-            return super().legal_mask(idx)
-        mask = np.zeros((len(idx), self.space.n), dtype=np.bool_)
+            return super()._legal_by_action(idx)
+        mask = np.zeros((self.space.n, len(idx)), dtype=np.bool_)
         playing = np.flatnonzero(~picking)
         if playing.size:
-            mask[playing] = super().legal_mask(idx[playing])
+            mask[:, playing] = super()._legal_by_action(idx[playing])
         rows = np.flatnonzero(picking & ~self.over[idx])
-        mask[rows, self._pick] = self.row[idx[rows]][:, self._pick_card] > 0
+        picks = mask[self._pick]  # a view: its rows are the pick actions
+        picks[:, rows] = (self.row[idx[rows]][:, self._pick_card] > 0).T
         return mask
 
     def _apply(self, idx: IntArray, actions: IntArray) -> None:
