@@ -73,6 +73,10 @@ class Mirror:
         return self.states[g].to_move if self.env.self_play else self.env.agent_seat
 
     def check(self, obs: Any, info: dict[str, Any]) -> None:
+        # The public legal_mask (computed afresh) is the mask the step gave.
+        np.testing.assert_array_equal(
+            self.env.legal_mask(np.arange(self.env.num_envs)), info["action_mask"].astype(bool)
+        )
         for g, state in enumerate(self.states):
             assert state.next_step().kind is StepKind.MOVE
             seat = self.seat(g)

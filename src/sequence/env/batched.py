@@ -10,11 +10,14 @@ It gives what the single environment gives, number for number:
 - the same action ids (:func:`~sequence.env.action_space`) and masks (1 for each legal move);
 - the same observations as the Gymnasium face's flat form (:class:`~sequence.env.arrays.Observer`,
   ``float32`` in [0, 1]), made from the acting seat's knowledge only;
-- the same games: each game is set up by the engine itself (``State.new(config, seed)``: the cut,
-  shuffle and deal), a draw pile that runs out is reshuffled with the engine's random source,
-  and which five cards make a sequence when a placement completes several windows is the
-  engine's decision too. ``tests/env/test_batched.py`` plays batched games beside the engine,
-  move for move, and checks every mask, observation, reward and end.
+- the same games: each game is the engine's game with its seed (``State.new(config, seed)``):
+  who deals is the engine's :func:`~sequence.engine.setup.opening`, the deck's order comes from
+  the engine's own shuffle keys (:func:`~sequence.engine.rng.shuffle_keys`, put in order by one
+  numpy argsort for all new games), a draw pile that runs out is reshuffled the same way from
+  the engine's random source, and which five cards make a sequence when a placement completes
+  several windows is the engine's decision too (:func:`~sequence.engine.lines.choose_windows`).
+  ``tests/env/test_batched.py`` plays batched games beside the engine, move for move, and
+  checks every mask, observation, reward and end.
 
 Two ways to play (``opponents``):
 
