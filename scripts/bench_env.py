@@ -126,7 +126,7 @@ BATCH_SIZES = (1, 64, 1024)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice"])
+    parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice", "draft"])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=3.0, help="per figure (default 3)")
     parser.add_argument("--seed", type=int, default=0)
@@ -174,11 +174,14 @@ def main() -> None:
         print(f"  PettingZoo AEC steps/s:          {figures['aec_steps_per_second']:>9,.0f}"
               f"  ({figures['aec_share']:.1%})")  # fmt: skip
     if args.batched:
+        print("  batched simulator steps/s (N games at once):")
         for mode, what in (("random", "vs random"), ("self", "self-play")):
             for n in BATCH_SIZES:
                 rate = figures[f"batched_{mode}_{n}_steps_per_second"]
-                label = f"batched steps/s ({what}, N={n}):"
-                print(f"  {label:<33}{rate:>9,.0f}  ({rate / engine:.0%})")
+                label = f"{what}, N = {n:,}:"
+                print(
+                    f"    {label:<31}{rate:>9,.0f}  ({rate / engine:.0%} of the engine's moves/s)"
+                )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ end must agree, through auto-resets, reshuffles, dead cards and discards.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -31,7 +32,25 @@ PARITY = {
         "classic",
         {"players": 3, "manual_draw": True, "max_turns": 90},
     ),
+    "classic-2p-difficult": ("classic", {"players": 2, "difficult": True}),
+    "classic-3p-difficult": ("classic", {"players": 3, "difficult": True}),
+    "draft-2p": ("draft", {"players": 2}),
+    "draft-2p-difficult": ("draft", {"players": 2, "difficult": True}),
+    "draft-4p": ("draft", {"players": 4}),
+    "draft-2p-short": ("draft", {"players": 2, "max_turns": 50}),
+    "dice-2p": ("dice", {"players": 2}),
+    "dice-2p-six": ("dice", {"players": 2, "dice_line_length": 6}),
+    "dice-3p": ("dice", {"players": 3}),
+    "dice-4p-teams": ("dice", {"players": 4}),
+    "dice-2p-few-chips-short": ("dice", {"players": 2, "chips_per_colour": 8, "max_turns": 60}),
 }
+
+
+def new_state(config: Config, seed: int) -> State:
+    """The engine's game with ``seed``, up to its first decision (at Dice, the first roll)."""
+    state = State.new(config, seed)
+    state.play_forced()
+    return state
 
 
 class Mirror:
@@ -42,8 +61,10 @@ class Mirror:
         self.config: Config = env.config
         self.observer = Observer(env.config)
         self.space = action_space(env.config)
-        self.states = [State.new(self.config, int(s)) for s in env.game_seeds]
-        self.moves = {"dead": 0, "discard": 0, "remove": 0, "pass": 0}
+        self.states = [new_state(self.config, int(s)) for s in env.game_seeds]
+        self.moves = {"dead": 0, "discard": 0, "remove": 0, "pass": 0, "replace": 0, "pick": 0}
+        self.positions = {"pass_or_replace": 0, "extra_turn": 0}
+        self.ends: Counter[str] = Counter()
         if not env.self_play:
             for g in range(env.num_envs):
                 self.opponents(g, env.opening_log[g])
@@ -52,6 +73,10 @@ class Mirror:
         return self.states[g].to_move if self.env.self_play else self.env.agent_seat
 
     def check(self, obs: Any, info: dict[str, Any]) -> None:
+        # The public legal_mask (computed afresh) is the mask the step gave.
+        np.testing.assert_array_equal(
+            self.env.legal_mask(np.arange(self.env.num_envs)), info["action_mask"].astype(bool)
+        )
         for g, state in enumerate(self.states):
             assert state.next_step().kind is StepKind.MOVE
             seat = self.seat(g)
@@ -59,6 +84,8 @@ class Mirror:
             view = state.view(seat)
             legal = np.flatnonzero(info["action_mask"][g]).tolist()
             assert legal == self.space.actions(view.legal_moves), g
+            if len(legal) > 1 and legal[-1] == self.space.move_to_action("pass"):
+                self.positions["pass_or_replace"] += 1  # Dice: an 11 on a full board
             np.testing.assert_array_equal(obs[g], self.observer.encode(view), err_msg=str(g))
 
     def play(self, g: int, action: int) -> None:
@@ -66,7 +93,13 @@ class Mirror:
         name = move.kind.name.lower()
         if name in self.moves:
             self.moves[name] += 1
-        self.states[g].push(move)
+        state = self.states[g]
+        roll = state.roll
+        seat = state.to_move
+        state.push(move)
+        if roll is not None and sum(roll) in (2, 12) and not state.is_over():
+            assert state.to_move == seat
+            self.positions["extra_turn"] += 1
         # manual_draw: the draw that follows, taken at once as the single environment takes it.
         self.states[g].play_forced()
 
@@ -100,6 +133,7 @@ def _play_and_compare(env: BatchedSequenceEnv, steps: int, seed: int) -> Mirror:
                 final = mirror.observer.encode(state.view(actors[g]))
                 np.testing.assert_array_equal(info["final_observation"][g], final)
                 assert TERMINATIONS[info["termination"][g]] == outcome.termination.value
+                mirror.ends[outcome.termination.value] += 1
                 winner = -1 if outcome.winner is None else outcome.winner
                 assert info["winner"][g] == winner
                 team = state.config.team_of(actors[g])
@@ -108,7 +142,7 @@ def _play_and_compare(env: BatchedSequenceEnv, steps: int, seed: int) -> Mirror:
                 assert bool(truncated[g]) == (outcome.termination.value == "max_turns")
                 # The slot starts again with its next seed, and so does the mirror.
                 assert env.game_seeds[g] != seeds_before[g]
-                mirror.states[g] = new = State.new(mirror.config, int(env.game_seeds[g]))
+                mirror.states[g] = new = new_state(mirror.config, int(env.game_seeds[g]))
                 if not env.self_play:
                     mirror.opponents(g, env.opening_log[g])
                     assert new.to_move == env.agent_seat
@@ -119,12 +153,62 @@ def _play_and_compare(env: BatchedSequenceEnv, steps: int, seed: int) -> Mirror:
     return mirror
 
 
-@pytest.mark.parametrize("name", sorted(PARITY))
+CARD_GAMES = sorted(name for name in PARITY if not name.startswith(("dice", "draft")))
+DRAFT_GAMES = sorted(name for name in PARITY if name.startswith("draft"))
+DICE_GAMES = sorted(name for name in PARITY if name.startswith("dice"))
+
+
+@pytest.mark.parametrize("name", CARD_GAMES)
 def test_self_play_agrees_with_the_engine_move_for_move(name: str) -> None:
     game, options = PARITY[name]
     env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
     mirror = _play_and_compare(env, 400, seed=3)
     assert mirror.moves["dead"] and mirror.moves["remove"], mirror.moves
+
+
+@pytest.mark.parametrize("name", DRAFT_GAMES)
+def test_draft_self_play_agrees_with_the_engine_pick_for_pick(name: str) -> None:
+    game, options = PARITY[name]
+    env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
+    mirror = _play_and_compare(env, 400, seed=3)
+    assert mirror.moves["pick"] and mirror.moves["dead"] and mirror.moves["remove"], mirror.moves
+
+
+def test_draft_games_end_as_the_engine_ends_them() -> None:
+    # Long random games: the heart, sequences, and the deck then the face-up row running out
+    # (the draft's ending, DraftRules.pick), each checked against the engine.
+    env = BatchedSequenceEnv(8, "draft", opponents="self", seed=9, log=True, players=2)
+    mirror = _play_and_compare(env, 700, seed=10)
+    assert mirror.ends["draft_empty"] and mirror.ends["sequences"] and mirror.ends["heart"], (
+        mirror.ends
+    )
+
+
+@pytest.mark.parametrize("name", DICE_GAMES)
+def test_dice_self_play_agrees_with_the_engine_roll_for_roll(name: str) -> None:
+    game, options = PARITY[name]
+    env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
+    mirror = _play_and_compare(env, 300, seed=3)
+    # Rolls of 10 (remove), full numbers (replace), unusable rolls (pass), 2 and 12 (again).
+    assert mirror.moves["remove"] and mirror.moves["replace"] and mirror.moves["pass"]
+    assert mirror.positions["extra_turn"], mirror.positions
+
+
+def test_dice_on_a_full_board_an_eleven_replaces_or_passes_as_the_engine() -> None:
+    # Three players (60 chips) needing six in a row fill the 36 spaces: the Dice 11 Decision.
+    env = BatchedSequenceEnv(
+        4, "dice", opponents="self", seed=4, log=True, players=3, dice_line_length=6
+    )
+    mirror = _play_and_compare(env, 400, seed=5)
+    assert mirror.positions["pass_or_replace"] > 0, mirror.positions
+
+
+def test_difficult_breaks_sequences_as_the_engine() -> None:
+    env = BatchedSequenceEnv(
+        6, "classic", opponents="self", seed=5, log=True, players=2, difficult=True
+    )
+    _play_and_compare(env, 600, seed=11)
+    assert env.counters["broken_sequences"] > 0, env.counters
 
 
 def test_long_classic_games_reshuffle_and_choose_windows_as_the_engine() -> None:
@@ -136,7 +220,17 @@ def test_long_classic_games_reshuffle_and_choose_windows_as_the_engine() -> None
 
 
 @pytest.mark.parametrize(
-    "name", ["classic-2p", "classic-4p-teams", "kids-2p", "classic-2p-manual-draw"]
+    "name",
+    [
+        "classic-2p",
+        "classic-4p-teams",
+        "kids-2p",
+        "classic-2p-manual-draw",
+        "dice-2p",
+        "dice-4p-teams",
+        "draft-2p",
+        "draft-4p",
+    ],
 )
 @pytest.mark.parametrize("seat", [0, 1])
 def test_random_opponents_agree_with_the_engine(name: str, seat: int) -> None:
@@ -167,18 +261,35 @@ def test_an_illegal_action_is_refused_and_nothing_is_played() -> None:
     np.testing.assert_array_equal(env.observe(env._rows), obs)
 
 
+@pytest.mark.parametrize("option", [{"planes": True}, {"history": 2}, {"observation": "planes"}])
+def test_observations_it_does_not_give_are_refused(option: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="flat observation only"):
+        BatchedSequenceEnv(2, "classic", **option)
+
+
 @pytest.mark.parametrize(
-    "config",
-    [
-        make_config("dice", players=2),
-        make_config("classic", players=2, draft=True),
-        make_config("classic", players=2, difficult=True),
-    ],
+    ("game", "cls"),
+    [("classic", "BatchedSequenceEnv"), ("dice", "BatchedDiceEnv"), ("draft", "BatchedDraftEnv")],
 )
-def test_configurations_it_does_not_play_are_refused(config: Config) -> None:
-    assert supported(config)
-    with pytest.raises(ValueError, match="batched simulator"):
-        BatchedSequenceEnv(2, config)
+def test_every_game_is_played_by_its_own_class(game: str, cls: str) -> None:
+    options = {} if game == "dice" else {"difficult": True}
+    assert supported(make_config(game, players=2, **options)) is None
+    env = BatchedSequenceEnv(2, make_config(game, players=2), seed=0)
+    assert type(env).__name__ == cls and isinstance(env, BatchedSequenceEnv)
+    assert type(BatchedSequenceEnv(2, game, opponents="self", players=2)) is type(env)
+    assert type(BatchedSequenceEnv(num_envs=2, config=game)) is type(env)
+
+
+def test_a_class_refuses_another_game() -> None:
+    from sequence.env.batched_dice import BatchedDiceEnv
+    from sequence.env.batched_draft import BatchedDraftEnv
+
+    with pytest.raises(ValueError, match="plays Dice"):
+        BatchedDiceEnv(2, "classic")
+    with pytest.raises(ValueError, match="draft variant"):
+        BatchedDraftEnv(2, "kids")
+    with pytest.raises(ValueError, match="chess"):
+        BatchedSequenceEnv(2, "chess")
 
 
 def test_same_seed_same_games() -> None:
@@ -191,3 +302,78 @@ def test_same_seed_same_games() -> None:
             obs, *_ = env.step(env.sample_actions(rng))
         runs.append(obs)
     np.testing.assert_array_equal(runs[0], runs[1])
+
+
+def _state_before(z: int) -> int:
+    """The SplitMix64 state whose next output is ``z`` (the mixer inverted), for testing the
+    engine's rare rejection of a die."""
+    mask = (1 << 64) - 1
+    z ^= z >> 31 ^ z >> 62
+    z = z * pow(0x94D049BB133111EB, -1, 1 << 64) & mask
+    z ^= z >> 27 ^ z >> 54
+    z = z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask
+    z ^= z >> 30 ^ z >> 60
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+def test_batched_dice_roll_as_the_engine_rejections_included() -> None:
+    from sequence.engine import rng
+    from sequence.engine.setup import roll_dice as engine_roll
+    from sequence.env.batched_dice import roll_dice
+
+    gen = np.random.default_rng(0)
+    states = [int(x) for x in gen.integers(0, 2**63, 2000)] + [0, 2**64 - 1]
+    rejected = _state_before(2**64 - 1)  # its first die is drawn again by the engine
+    assert rng.next_u64(rejected)[1] == 2**64 - 1
+    states.append(rejected)
+    after, a, b = roll_dice(np.asarray(states, dtype=np.uint64))
+    for i, state in enumerate(states):
+        assert engine_roll(state) == (int(after[i]), int(a[i]), int(b[i]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 52, 104])
+def test_the_engines_shuffle_is_a_stable_argsort_of_its_keys(n: int) -> None:
+    # What the batched simulator's deals and reshuffles rely on: rng.shuffled's order is the
+    # items put in a stable argsort of rng.shuffle_keys' keys, and both leave the same state.
+    from sequence.engine import rng
+
+    items = list(range(1000, 1000 + n))
+    for seed in range(20):
+        state = rng.seed_state(seed)
+        after, shuffled = rng.shuffled(state, items)
+        after_keys, raw = rng.shuffle_keys(state, n)
+        order = np.frombuffer(raw, dtype="<u8").argsort(kind="stable")
+        assert after == after_keys
+        assert shuffled == [items[i] for i in order]
+
+
+def test_new_games_are_the_engines_deals() -> None:
+    # Every slot's first game, dealt in numpy, is State.new's: hands, pile, seat to move.
+    for game, options in (("classic", {"players": 3}), ("kids", {"players": 4})):
+        env = BatchedSequenceEnv(16, game, opponents="self", seed=4, **options)
+        env.reset()
+        for g in range(env.num_envs):
+            state = State.new(env.config, int(env.game_seeds[g]))
+            index = env.card_index
+            for seat in range(env.players):
+                counts = np.zeros(env.num_cards, dtype=np.int64)
+                for card in state.hand_of(seat):
+                    counts[index[card]] += 1
+                np.testing.assert_array_equal(env.hands[g, seat], counts)
+            deck = [index[card] for card in state._deck]
+            assert env.deck[g, : env.deck_len[g]].tolist() == deck
+            assert env.deck_pos[g] == state._deck_pos
+            assert env.to_move[g] == state.to_move
+            assert env.rng_state[g] == state._rng
+
+
+def test_observe_clears_every_entry_it_does_not_write() -> None:
+    # observe skips clearing the segments it writes whole; the cleared path gives the same.
+    env = BatchedSequenceEnv(8, "classic", opponents="self", seed=6, players=4, teams=2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        env.step(env.sample_actions(rng))
+    fast = env.observe(env._rows)
+    env._all_written = False
+    np.testing.assert_array_equal(env.observe(env._rows), fast)

@@ -14,6 +14,8 @@ from sequence.env import (
     actions,
     arrays,
     batched,
+    batched_dice,
+    batched_draft,
     environment,
     gym,
     observation,
@@ -26,7 +28,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
-    "module", [actions, observation, arrays, environment, gym, batched, openspiel, policy]
+    "module",
+    [
+        actions,
+        observation,
+        arrays,
+        environment,
+        gym,
+        batched,
+        batched_dice,
+        batched_draft,
+        openspiel,
+        policy,
+    ],
 )
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]

@@ -205,6 +205,8 @@ class LineGeometry:
     """The spaces of each window, in line order."""
     line_of: dict[Bitboard, int]
     """An id of the whole line a window lies on (collinear windows share it)."""
+    on_line: dict[int, tuple[Bitboard, ...]]
+    """The windows of each line (by ``line_of``'s id), in line order."""
 
 
 def line_geometry(layout: BoardLayout, length: int) -> LineGeometry:
@@ -235,6 +237,7 @@ def line_geometry(layout: BoardLayout, length: int) -> LineGeometry:
                     line_of[m] = line_id
                 line_id += 1
     through = {s: tuple(w for w in windows if w >> s & 1) for s in layout.spaces}
+    on_line = {i: tuple(w for w in windows if line_of[w] == i) for i in range(line_id)}
     reach: dict[Space, tuple[Bitboard, ...]] = {}
     for s in layout.spaces:
         r0, c0 = divmod(s, STRIDE)
@@ -246,7 +249,7 @@ def line_geometry(layout: BoardLayout, length: int) -> LineGeometry:
                     m |= 1 << ((r0 + k * dr) * STRIDE + c0 + k * dc)
             per_dir.append(m)
         reach[s] = tuple(per_dir)
-    return LineGeometry(length, tuple(windows), through, reach, window_spaces, line_of)
+    return LineGeometry(length, tuple(windows), through, reach, window_spaces, line_of, on_line)
 
 
 def board_text(

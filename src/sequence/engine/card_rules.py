@@ -273,7 +273,12 @@ class DraftRules(CardRules):
     def row_empty_winner(st: State) -> int | None:
         """The team with the most completed sequences when the face-up row runs out, ``None``
         (a draw) when the most are shared."""
-        counts = [len(s) for s in st._seqs]
+        return DraftRules.most_sequences([len(s) for s in st._seqs])
+
+    @staticmethod
+    def most_sequences(counts: list[int]) -> int | None:
+        """The team with the most of ``counts`` (completed sequences per team), ``None`` when
+        the most are shared: the draft's ending, read by the state and the batched simulator."""
         best = max(counts)
         leaders = [team for team, n in enumerate(counts) if n == best]
         return leaders[0] if len(leaders) == 1 else None

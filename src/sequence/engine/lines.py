@@ -56,14 +56,11 @@ def choose_windows(
             held = existing + combo
             room = 0
             for w in combo:
-                line = geo.line_of[w]
                 room += max(
                     (
                         (own & other).bit_count()
-                        for other in geo.windows
-                        if geo.line_of[other] == line
-                        and not other & opponents
-                        and all((other & h).bit_count() <= 1 for h in held)
+                        for other in geo.on_line[geo.line_of[w]]
+                        if not other & opponents and all((other & h).bit_count() <= 1 for h in held)
                     ),
                     default=0,
                 )

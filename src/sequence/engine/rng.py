@@ -44,8 +44,8 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[int, list[T]]:
     order), computed in C, and the same on every platform.
     """
     n = len(items)
-    state, z = next_u64(state)
-    keys = array("Q", hashlib.shake_128(z.to_bytes(8, "little")).digest(8 * n))
+    state, raw = shuffle_keys(state, n)
+    keys = array("Q", raw)
     if array("Q").itemsize != 8:  # pragma: no cover - every mainstream platform has 8
         raise RuntimeError("unsigned long long is not 64 bits here")
     if array("Q", [1]).tobytes() != (1).to_bytes(8, "little"):  # big-endian: read as little
@@ -55,6 +55,17 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[int, list[T]]:
         return state, [by_key[k] for k in sorted(by_key)]
     ordered = sorted(zip(keys.tolist(), range(n), items, strict=True))
     return state, [item for _, _, item in ordered]
+
+
+def shuffle_keys(state: int, n: int) -> tuple[int, bytes]:
+    """The draw behind :func:`shuffled`: ``n`` 64-bit sort keys, 8 little-endian bytes each.
+
+    Returns ``(new_state, keys)``. :func:`shuffled` puts item ``i`` where key ``i`` falls when
+    the keys are sorted, ties by position: a stable argsort of the keys (the batched simulator
+    shuffles many decks at once that way, ``numpy.argsort(kind="stable")``).
+    """
+    state, z = next_u64(state)
+    return state, hashlib.shake_128(z.to_bytes(8, "little")).digest(8 * n)
 
 
 def seed_state(seed: int) -> int:

@@ -37,6 +37,18 @@ def cut_for_dealer(r: int, players: int, deck: Sequence[Card]) -> tuple[int, Set
             return r, Setup(dealer=dealer, first=(dealer + 1) % players, cuts=tuple(rounds))
 
 
+def opening(r: int, game: str, players: int, deck: Sequence[Card]) -> tuple[int, Setup]:
+    """Who deals and who plays first in a new game of ``game``, from the random source ``r``:
+    the cut for dealer (classic), a dealer drawn at random (Kids cards have no rank to cut with,
+    RULES.md §3) or the roll-off (Dice). Returns ``(the source after it, the set-up)``."""
+    if game == "dice":
+        return roll_off(r, players)
+    if game == "classic":
+        return cut_for_dealer(r, players, deck)
+    r, dealer = rngmod.below(r, players)
+    return r, Setup(dealer=dealer, first=(dealer + 1) % players)
+
+
 def roll_dice(r: int) -> tuple[int, int, int]:
     """Two dice from the random source ``r``: (the source after them, one die, the other)."""
     r, a = rngmod.below(r, 6)

@@ -34,7 +34,7 @@ from .lines import choose_windows, new_windows
 from .moves import Move as Move
 from .moves import MoveKind, card_move, draw_move, penalty_move, roll_move
 from .position import read_position, write_position
-from .setup import cut_for_dealer, roll_dice, roll_off
+from .setup import opening, roll_dice
 from .tables import game_tables
 from .tuples import replaced, without
 from .turn import CHANCE, Outcome, Phase, Setup, Step, StepKind, Termination
@@ -181,14 +181,7 @@ class State:
         state.seed = seed
         r = rngmod.seed_state(seed)
         n = config.players
-        if config.game == "dice":
-            r, setup = roll_off(r, n)
-        elif config.game == "classic":
-            r, setup = cut_for_dealer(r, n, config.spec.deck)
-        else:
-            # Kids cards have no rank to cut with: the dealer is drawn at random (RULES.md §3).
-            r, dealer = rngmod.below(r, n)
-            setup = Setup(dealer=dealer, first=(dealer + 1) % n)
+        r, setup = opening(r, config.game, n, config.spec.deck)
         if config.spec.uses_cards:
             r, deck = rngmod.shuffled(r, config.spec.deck)
             size = config.hand_size

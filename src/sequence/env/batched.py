@@ -10,11 +10,14 @@ It gives what the single environment gives, number for number:
 - the same action ids (:func:`~sequence.env.action_space`) and masks (1 for each legal move);
 - the same observations as the Gymnasium face's flat form (:class:`~sequence.env.arrays.Observer`,
   ``float32`` in [0, 1]), made from the acting seat's knowledge only;
-- the same games: each game is set up by the engine itself (``State.new(config, seed)``: the cut,
-  shuffle and deal), a draw pile that runs out is reshuffled with the engine's random source,
-  and which five cards make a sequence when a placement completes several windows is the
-  engine's decision too. ``tests/env/test_batched.py`` plays batched games beside the engine,
-  move for move, and checks every mask, observation, reward and end.
+- the same games: each game is the engine's game with its seed (``State.new(config, seed)``):
+  who deals is the engine's :func:`~sequence.engine.setup.opening`, the deck's order comes from
+  the engine's own shuffle keys (:func:`~sequence.engine.rng.shuffle_keys`, put in order by one
+  numpy argsort for all new games), a draw pile that runs out is reshuffled the same way from
+  the engine's random source, and which five cards make a sequence when a placement completes
+  several windows is the engine's decision too (:func:`~sequence.engine.lines.choose_windows`).
+  ``tests/env/test_batched.py`` plays batched games beside the engine, move for move, and
+  checks every mask, observation, reward and end.
 
 Two ways to play (``opponents``):
 
@@ -27,11 +30,14 @@ Two ways to play (``opponents``):
 Games that end are started again at once (auto-reset, as vector environments do): the step
 returns the new game's first observation, and the final one in ``info["final_observation"]``.
 
-Covered: classic (2, 3, 4, 6, 8, 9, 10, 12 players; teams) and Sequence for Kids, with their
-default options, ``max_turns`` and ``manual_draw`` (each draw taken at once, as the single
-environment takes it with :meth:`~sequence.engine.State.play_forced`; none after the turn
-that ends a game). Not (yet): Dice, the draft variant, ``difficult``, table-talk penalties
-(:class:`BatchedSequenceEnv` refuses those configurations).
+Covered: every game of the family. This class plays classic (2, 3, 4, 6, 8, 9, 10, 12 players;
+teams) and Sequence for Kids, with options ``max_turns``, ``chips_per_colour``, ``manual_draw``
+(each draw taken at once, as the single environment takes it with
+:meth:`~sequence.engine.State.play_forced`; none after the turn that ends a game) and
+``difficult``; ``BatchedSequenceEnv(n, config)`` gives
+:class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
+:class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant. Not (yet):
+table-talk penalties, the planes and history observations (refused), bots other than random.
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
@@ -46,16 +52,18 @@ that ends a game). Not (yet): Dice, the draft variant, ``difficult``, table-talk
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..engine import Config, MoveKind, State, make_config
+from ..engine import Config, MoveKind, make_config
 from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
-from ..engine.lines import choose_windows
+from ..engine.lines import choose_windows, new_windows
+from ..engine.setup import opening
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
 from .observation import ObservationLayout, observation_layout
@@ -75,21 +83,40 @@ _KINDS = {
 }
 
 # Terminations, as ``info["termination"]`` gives them (the engine's Termination values).
-_PLAYING, _SEQUENCES, _MAX_TURNS, _STALEMATE = range(4)
-TERMINATIONS = ("", "sequences", "max_turns", "stalemate")
+_PLAYING, _SEQUENCES, _MAX_TURNS, _STALEMATE, _HEART, _DRAFT_EMPTY = range(6)
+TERMINATIONS = ("", "sequences", "max_turns", "stalemate", "heart", "draft_empty")
 """``info["termination_code"]`` indexes this tuple: ``""`` while playing."""
 
 _PHASE_PLAY, _PHASE_OVER = 0, 6  # Phase.PLAY, Phase.OVER
 
 
 def supported(config: Config) -> str | None:
-    """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can."""
-    if not config.spec.uses_cards:
-        return "the batched simulator plays the card games (classic, Kids), not Dice yet"
-    for option in ("draft", "difficult"):
-        if getattr(config, option):
-            return f"the batched simulator does not play option {option} yet"
+    """Why :class:`BatchedSequenceEnv` cannot play ``config``, or ``None`` if it can: every
+    configuration of the family is played now (table-talk penalties are a host's act, not a
+    configuration, and are not offered)."""
+    if config.game not in ("classic", "kids", "dice"):  # pragma: no cover - a new game
+        return f"the batched simulator does not play {config.game} yet"
     return None
+
+
+_ENV_KEYWORDS = frozenset({"opponents", "agent_seat", "seed", "log"})
+_NOT_YET = ("planes", "history", "observation")
+"""The single environment's observation options the batched simulator does not take yet."""
+
+
+def _as_config(config: Config | str, options: dict[str, Any]) -> Config:
+    if isinstance(config, str):
+        return make_config(config, **options)
+    if options:
+        raise TypeError("make_config arguments go with a game name")
+    return config
+
+
+def _rows_as_voids(table: FloatArray) -> NDArray[np.void]:
+    """Each row of a 2-d float32 table as one numpy void (its bytes): indexing the result
+    gathers whole rows at the cost of single items."""
+    table = np.ascontiguousarray(table, dtype=np.float32)
+    return table.view(np.dtype((np.void, table.shape[1] * table.itemsize))).reshape(-1)
 
 
 class BatchedSequenceEnv:
@@ -98,7 +125,27 @@ class BatchedSequenceEnv:
     ``num_envs`` games of ``config`` (a :class:`~sequence.engine.Config` or a game name with
     ``make_config`` arguments). ``seed`` fixes every game: game ``i``'s seeds are drawn from
     it in turn, each new game the next one.
+
+    ``BatchedSequenceEnv(n, config)`` gives the class that plays ``config``: this one for
+    classic and Kids, :class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
+    :class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant (subclasses
+    with the same constructor, steps and info).
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> BatchedSequenceEnv:
+        if cls is BatchedSequenceEnv:
+            config = args[1] if len(args) > 1 else kwargs.get("config", "classic")
+            skip = _ENV_KEYWORDS | {"num_envs", "config", *_NOT_YET}
+            options = {k: v for k, v in kwargs.items() if k not in skip}
+            with contextlib.suppress(TypeError, ValueError):  # __init__ raises it again
+                cls = _class_for(_as_config(config, options))
+        return object.__new__(cls)
+
+    def _refusal(self, config: Config) -> str | None:
+        """Why this class does not play ``config`` (another of the family may), or ``None``."""
+        if config.game == "dice" or config.draft:
+            return "Dice and the draft have their own classes: BatchedSequenceEnv(n, config)"
+        return None
 
     def __init__(
         self,
@@ -111,11 +158,14 @@ class BatchedSequenceEnv:
         log: bool = False,
         **config_options: Any,
     ) -> None:
-        if isinstance(config, str):
-            config = make_config(config, **config_options)
-        elif config_options:
-            raise TypeError("make_config arguments go with a game name")
-        why = supported(config)
+        for name in _NOT_YET:
+            if name in config_options:
+                raise ValueError(
+                    f"the batched simulator gives the flat observation only, not option {name}"
+                    " (planes and history are the single environment's, sequence.env.arrays)"
+                )
+        config = _as_config(config, config_options)
+        why = supported(config) or self._refusal(config)
         if why:
             raise ValueError(why)
         if num_envs < 1:
@@ -171,10 +221,12 @@ class BatchedSequenceEnv:
         checking; an agent that reads it during a game is cheating (it rebuilds the deal)."""
         self.episodes = np.zeros(n, dtype=np.int64)
         """Games finished in each slot."""
-        self.counters = {"reshuffles": 0, "window_choices": 0}
-        """How often the rare paths ran (reshuffles; a placement completing several windows)."""
+        self.counters = {"reshuffles": 0, "window_choices": 0, "broken_sequences": 0}
+        """How often the rare paths ran (reshuffles; a placement completing several windows;
+        ``difficult``: a sequence broken by a one-eyed Jack)."""
         self._rows = np.arange(n)
         self._mask: BoolArray | None = None
+        self._mask_ids: tuple[IntArray, IntArray] = (self._rows, self._rows)  # set with _mask
         self._out: dict[str, Any] = {}  # what one step gives back, filled as games end
         self.log = log
         self.opponent_log: list[list[int]] = [[] for _ in range(n)]
@@ -196,6 +248,7 @@ class BatchedSequenceEnv:
         self.num_cards = len(cards)
         self.card_index = {card: i for i, card in enumerate(cards)}
         self._cards = np.asarray(cards, dtype=np.int64)
+        self._spec_deck = np.asarray([self.card_index[c] for c in spec.deck], dtype=np.int16)
         index = self.card_index
         a = self.space.n
         kind = np.full(a, _OTHER, dtype=np.int64)
@@ -233,6 +286,35 @@ class BatchedSequenceEnv:
         # space of the second half (removing).
         removing = kind[: self._play_end] == _REMOVE
         self._play_target = self._play_space + removing * (board.rows * STRIDE)
+        # legal_mask by runs: a card whose actions are one long run (a jack, over every
+        # space) is its hand bit times the run's targets, gathered once per distinct list of
+        # targets; the other cards' actions are gathered one by one.
+        self._mask_runs: list[tuple[int, int, int, int]] = []  # start, stop, card, target list
+        targets: dict[tuple[int, ...], int] = {}
+        singles = np.ones(self._play_end, dtype=np.bool_)
+        start = 0
+        while start < self._play_end:
+            stop = start
+            while stop < self._play_end and card[stop] == card[start]:
+                stop += 1
+            if stop - start >= 8:
+                key = tuple(self._play_target[start:stop].tolist())
+                self._mask_runs.append(
+                    (start, stop, int(card[start]), targets.setdefault(key, len(targets)))
+                )
+                singles[start:stop] = False
+            start = stop
+        self._run_targets = [np.asarray(key, dtype=np.int64) for key in targets]
+        self._single_actions = np.flatnonzero(singles)
+        self._single_card = self._play_card[singles]
+        self._single_target = self._play_target[singles]
+        self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
+        self._board_tables(config)
+
+    def _board_tables(self, config: Config) -> None:
+        """The tables every game of the family shares: spaces, windows, observation scales."""
+        board = config.spec.layout
+        lay = self.layout
         free = np.zeros(self.board_size, dtype=np.bool_)
         playable = np.zeros(self.board_size, dtype=np.bool_)
         for s in board.spaces:
@@ -240,11 +322,12 @@ class BatchedSequenceEnv:
             playable[s] = not free[s]
         self._free, self._playable = free, playable
         self._limits = np.asarray(config.chips, dtype=np.int64)
-        self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
+        self._difficult = config.difficult  # one-eyed Jacks break sequences (RULES.md §2.8)
         # Windows: their spaces, those through each space, and how many spaces two share.
         self._geo = geo = game_tables(config.game, config.line_length).geo
         windows = list(geo.windows)
         self._window_bits = windows
+        self._free_bits = board.free
         self._window_id = {w: i for i, w in enumerate(windows)}
         nw = len(windows)
         cells = np.asarray([geo.window_spaces[w] for w in windows], dtype=np.int64)
@@ -273,7 +356,46 @@ class BatchedSequenceEnv:
         )
         self._free_cells = free[self._cells]
         self._inv_high = (1.0 / np.asarray(lay.high(), dtype=np.float64)).astype(np.float32)
-        self._at = {name: lay[name].start for name in lay.names}
+        self._at = at = {name: lay[name].start for name in lay.names}
+        # observe writes these segments whole (with these, all of them, in order).
+        written = (
+            *("board", "locked", "sequences", "supply", "hand", "discard_tops", "discards"),
+            *("hand_sizes", "deck_size", "phase", "to_move", "turn", "flags"),
+        )
+        self._all_written = tuple(lay.names) == written and lay["flags"].stop == lay.size
+        self._one_hot_segments = [
+            slice(lay[name].start, lay[name].stop)
+            for name in ("discard_tops", "phase", "to_move")
+            if name in lay.names  # Dice has no cards
+        ]
+        # The board and locked segments are one-hot per space: each space's entries are one row
+        # of a table, taken whole (a numpy void of the row's bytes, one gather per segment).
+        # Board: the row of (observer's team, free corner or not, owner + 1: 0 for none); locked:
+        # the row of (observer's team, the teams whose sequences hold the space, a bit each).
+        # Teams are counted from the observer's, so the row depends on it.
+        t = self.teams
+        board_lut = np.zeros((t, 2, t + 1, t + 2), dtype=np.float32)
+        lock_lut = np.zeros((t, 1 << t, t), dtype=np.float32)
+        for mine in range(t):
+            board_lut[mine, 0, 0, t] = 1.0  # an empty space
+            board_lut[mine, 1, 0, t + 1] = 1.0  # a free corner
+            for team in range(t):
+                board_lut[mine, 0, team + 1, (team - mine) % t] = 1.0
+                for held in range(1 << t):
+                    lock_lut[mine, held, (team - mine) % t] = held >> team & 1
+        self._board_rows = _rows_as_voids(board_lut.reshape(-1, t + 2))
+        self._lock_rows = _rows_as_voids(lock_lut.reshape(-1, t))
+        self._board_stride = 2 * (t + 1)  # rows per observer team
+        self._grid = (board.rows, board.cols)
+        assert (
+            self._cells == (np.arange(board.rows)[:, None] * STRIDE + np.arange(board.cols)).ravel()
+        ).all()
+        self._cell_offset = (1 + self._free_cells.astype(np.int64) * (t + 1)).reshape(self._grid)
+        # Those two segments hold 0 and 1 only: the scaling skips them when their high is 1.
+        plain = at["sequences"]
+        assert at["board"] == 0 and at["locked"] == len(self._cells) * (t + 2)
+        assert plain == at["locked"] + len(self._cells) * t
+        self._scale_from = plain if (self._inv_high[:plain] == 1).all() else 0
 
     # --- the episode -----------------------------------------------------------------------------
 
@@ -337,7 +459,8 @@ class BatchedSequenceEnv:
 
     def sample_actions(self, rng: np.random.Generator | None = None) -> IntArray:
         """A uniformly random legal action in every game (what the random opponent plays)."""
-        return self._sample(self._all_masks(), rng or self._np_rng)
+        self._all_masks()
+        return self._sample(*self._mask_ids, rng or self._np_rng)
 
     # --- inside: the turn ----------------------------------------------------------------------
 
@@ -394,41 +517,54 @@ class BatchedSequenceEnv:
             idx = np.flatnonzero(~self.over & (self.to_move != agent))
             if not idx.size:
                 return
-            actions = self._sample(self.legal_mask(idx), self._np_rng)
+            _, legal, counts = self._legal_ids(self._legal_by_action(idx))
+            actions = self._sample(legal, counts, self._np_rng)
             if self.log:
                 new = self._out["done"][idx] if finish else np.ones(len(idx), dtype=np.bool_)
                 for g, a, fresh in zip(idx.tolist(), actions.tolist(), new.tolist(), strict=True):
                     (self.opening_log if fresh else self.opponent_log)[g].append(a)
             self._apply(idx, actions)
 
-    def _sample(self, mask: BoolArray, rng: np.random.Generator) -> IntArray:
-        counts = mask.sum(axis=1)
-        flat = np.flatnonzero(mask)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    @staticmethod
+    def _sample(actions: IntArray, counts: IntArray, rng: np.random.Generator) -> IntArray:
+        """One of each game's legal ``actions`` (as :meth:`_legal_ids` gives them), uniformly."""
+        starts = np.cumsum(counts) - counts
         pick = (rng.random(len(counts)) * counts).astype(np.int64)
         # A game with nothing to do (over) gets action 0; it is never played.
-        return np.where(
-            counts > 0, flat[np.minimum(starts + pick, len(flat) - 1)] % mask.shape[1], 0
-        )
+        return np.where(counts > 0, actions[np.minimum(starts + pick, len(actions) - 1)], 0)
 
     def _new_games(self, idx: IntArray) -> None:
-        """Start a new game in each slot of ``idx``, set up by the engine from its next seed."""
-        index = self.card_index
-        for g in idx.tolist():
+        """Start a new game in each slot of ``idx`` from its next seed, as ``State.new`` sets it
+        up: the engine's opening (who deals) and the engine's shuffle keys per game, then every
+        deck put in order by one stable argsort of those keys and dealt one card at a time from
+        the seat left of the dealer (``tests/env/test_batched.py`` checks each against
+        ``State.new``)."""
+        m = len(idx)
+        config = self.config
+        p, c, d = self.players, self.num_cards, self._deck_cards
+        spec_deck = config.spec.deck
+        first = np.empty(m, dtype=np.int64)
+        keys = bytearray()
+        seeds = self.game_seeds
+        rng_state = self.rng_state
+        for i, g in enumerate(idx.tolist()):
             seed = self._seeder.getrandbits(63)
-            state = State.new(self.config, seed)
-            self.game_seeds[g] = seed
-            self.board[g] = -1
-            self.hands[g] = 0
-            for seat in range(self.players):
-                for card in state.hand_of(seat):
-                    self.hands[g, seat, index[card]] += 1
-            deck = state._deck  # the whole shuffled deck; the dealt cards before _deck_pos
-            self.deck[g, : len(deck)] = [index[card] for card in deck]
-            self.deck_len[g] = len(deck)
-            self.deck_pos[g] = state._deck_pos
-            self.rng_state[g] = state._rng
-            self.to_move[g] = state.to_move
+            seeds[g] = seed
+            r, setup = opening(engine_rng.seed_state(seed), config.game, p, spec_deck)
+            rng_state[g], raw = engine_rng.shuffle_keys(r, d)
+            keys += raw
+            first[i] = setup.first
+        order = np.frombuffer(bytes(keys), dtype="<u8").reshape(m, d).argsort(axis=1, kind="stable")
+        deck = self._spec_deck[order]  # (m, d) card indices, the top of the pile first
+        self.deck[idx, :d] = deck
+        self.deck_len[idx] = d
+        dealt = config.hand_size * p
+        self.deck_pos[idx] = dealt
+        seat = (first[:, None] + np.arange(dealt)) % p  # who gets the i-th card dealt
+        where = (np.arange(m)[:, None] * p + seat) * c + deck[:, :dealt]
+        self.hands[idx] = np.bincount(where.reshape(-1), minlength=m * p * c).reshape(m, p, c)
+        self.to_move[idx] = first
+        self.board[idx] = -1
         self.discard_len[idx] = 0
         self.discard_counts[idx] = 0
         self.chip_counts[idx] = 0
@@ -448,46 +584,82 @@ class BatchedSequenceEnv:
     def legal_mask(self, idx: IntArray) -> BoolArray:
         """The legal actions of the seat to move in each game of ``idx`` (all ``False`` in a
         game that is over), as the engine's rules give them."""
+        return self._masks(idx)[0]
+
+    def _masks(self, idx: IntArray) -> tuple[BoolArray, IntArray, IntArray]:
+        """:meth:`legal_mask` of ``idx``, with each game's legal ids and their count."""
+        games, actions, counts = self._legal_ids(self._legal_by_action(idx))
+        mask = np.zeros((len(idx), self.space.n), dtype=np.bool_)
+        mask[games, actions] = True
+        return mask, actions, counts
+
+    def _legal_by_action(self, idx: IntArray) -> BoolArray:
+        """:meth:`legal_mask` transposed, ``(actions, games)``: one row per action, so that
+        every action's entries are taken from the rows of per-card and per-space arrays of the
+        same layout (whole rows, not scattered columns)."""
         m = len(idx)
         sp = self.board_size
         live = ~self.over[idx]
         seat = self.to_move[idx]
         team = seat % self.teams
-        has = self.hands[idx, seat] > 0  # (m, cards)
-        board = self.board[idx]
+        has = np.ascontiguousarray((self.hands[idx, seat] > 0).T)  # (cards, m)
+        board = np.ascontiguousarray(self.board[idx].T)  # (spaces, m)
         occupied = board >= 0
-        empty = ~occupied & self._playable
+        empty = ~occupied
+        empty &= self._playable[:, None]
         can_place = (self.chip_counts[idx, team] < self._limits[team]) & live
-        # Where each card may act, side by side: placing (open spaces), removing (chips of
-        # other teams outside a completed sequence).
-        target = np.empty((m, 2 * sp), dtype=np.bool_)
-        np.logical_and(empty, can_place[:, None], out=target[:, :sp])
-        removable = target[:, sp:]
-        np.not_equal(board, team[:, None], out=removable)
+        # Where each card may act, one above the other: placing (open spaces), removing (chips
+        # of other teams outside a completed sequence).
+        target = np.empty((2 * sp, m), dtype=np.bool_)
+        np.logical_and(empty, can_place, out=target[:sp])
+        removable = target[sp:]
+        np.not_equal(board, team, out=removable)
         removable &= occupied
-        removable &= ~self.locked[idx]
-        removable &= live[:, None]
-        mask = np.zeros((m, self.space.n), dtype=np.bool_)
-        play = mask[:, : self._play_end]
-        np.take(has, self._play_card, axis=1, out=play)
-        play &= np.take(target, self._play_target, axis=1)
-        any_play = play.any(axis=1)
+        if not self._difficult:
+            removable &= ~self.locked[idx].T
+        removable &= live
+        mask = np.zeros((self.space.n, m), dtype=np.bool_)
+        mask[self._single_actions] = has[self._single_card] & target[self._single_target]
+        run_targets: dict[int, BoolArray] = {}
+        for start, stop, card, spaces in self._mask_runs:
+            if spaces not in run_targets:
+                run_targets[spaces] = target[self._run_targets[spaces]]
+            np.logical_and(run_targets[spaces], has[card], out=mask[start:stop])
+        any_play: BoolArray = np.any(mask[: self._play_end], axis=0)
         dead_ok = live.copy()
         if self._dead_limit:
             dead_ok &= ~self.dead_used[idx]
-        both_taken = ~(empty[:, self._dead_s1] | empty[:, self._dead_s2])
-        mask[:, self._dead] = has[:, self._dead_card] & both_taken & dead_ok[:, None]
+        dead = mask[self._dead]
+        np.logical_or(empty[self._dead_s1], empty[self._dead_s2], out=dead)
+        np.logical_not(dead, out=dead)  # both spaces taken
+        dead &= has[self._dead_card]
+        dead &= dead_ok
         stuck = live & ~any_play
         if stuck.any():
-            holding = has.any(axis=1)
-            mask[:, self._discard] = has[:, self._discard_card] & (stuck & holding)[:, None]
-            mask[:, self._pass] = stuck & ~holding
+            holding = has.any(axis=0)
+            mask[self._discard] = has[self._discard_card] & (stuck & holding)
+            mask[self._pass] = stuck & ~holding
         return mask
 
+    @staticmethod
+    def _legal_ids(by_action: BoolArray) -> tuple[IntArray, IntArray, IntArray]:
+        """The legal actions of :meth:`_legal_by_action`'s games, ``(games, actions, counts)``:
+        each game's legal ids in ascending order, the games in order, and each game's count."""
+        m = by_action.shape[1]
+        flat = np.flatnonzero(by_action)  # by action, then game
+        actions, games = np.divmod(flat, m)
+        # A stable sort by game (a radix sort for 16-bit keys) keeps each game's ids ascending.
+        key = games.astype(np.uint16) if m <= 1 << 16 else games
+        order = np.argsort(key, kind="stable")
+        games, actions = games[order], actions[order]
+        return games, actions, np.bincount(games, minlength=m)
+
     def _all_masks(self) -> BoolArray:
-        """:meth:`legal_mask` of every game, kept until a game changes."""
+        """:meth:`legal_mask` of every game, kept until a game changes (with its legal ids,
+        for sampling)."""
         if self._mask is None:
-            self._mask = self.legal_mask(self._rows)
+            self._mask, *ids = self._masks(self._rows)
+            self._mask_ids = (ids[0], ids[1])
         return self._mask
 
     def _apply(self, idx: IntArray, actions: IntArray) -> None:
@@ -517,7 +689,9 @@ class BatchedSequenceEnv:
             owner = self.board[g, sp].astype(np.int64)
             self.board[g, sp] = -1
             self.chip_counts[g, owner] -= 1
-            self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
+            self.window_counts.reshape(-1)[self._window_slots(g, owner, self._through[sp])] -= 1
+            if self._difficult:
+                self._break_sequences(g, sp, owner)
         dead = kind == _DEAD
         if dead.any():
             self.dead_used[idx[dead]] = True
@@ -565,16 +739,16 @@ class BatchedSequenceEnv:
         self.deck_pos[idx] += 1
 
     def _reshuffle(self, g: int) -> None:
-        pile = [
-            int(self._cards[c])
-            for seat in range(self.players)
-            for c in self.discards[g, seat, : self.discard_len[g, seat]]
-        ]
-        if not pile:
+        pile = np.concatenate(
+            [self.discards[g, seat, : self.discard_len[g, seat]] for seat in range(self.players)]
+        )
+        if not pile.size:
             return
-        self.rng_state[g], deck = engine_rng.shuffled(self.rng_state[g], pile)
-        self.deck[g, : len(deck)] = [self.card_index[c] for c in deck]
-        self.deck_len[g] = len(deck)
+        # engine_rng.shuffled's order (by key, ties by position), from its own keys.
+        self.rng_state[g], raw = engine_rng.shuffle_keys(self.rng_state[g], len(pile))
+        order = np.frombuffer(raw, dtype="<u8").argsort(kind="stable")
+        self.deck[g, : len(pile)] = pile[order]
+        self.deck_len[g] = len(pile)
         self.deck_pos[g] = 0
         self.discard_len[g] = 0
         self.discard_counts[g] = 0
@@ -586,18 +760,65 @@ class BatchedSequenceEnv:
         occupied = board >= 0
         open_space = (~occupied & self._playable).any(axis=1)
         supply = (self.chip_counts[idx] < self._limits).any(axis=1)
-        unlocked = (occupied & ~self.locked[idx]).any(axis=1)
-        frozen = ~((open_space & supply) | unlocked)
+        unlocked = occupied if self._difficult else occupied & ~self.locked[idx]
+        frozen = ~((open_space & supply) | unlocked.any(axis=1))
         g = idx[frozen]
         self.over[g] = True
         self.termination[g] = _STALEMATE
 
+    def _break_sequences(self, idx: IntArray, space: IntArray, owner: IntArray) -> None:
+        """Option ``difficult``: a chip removed from a completed sequence breaks it, and the
+        owner's chips may still make one elsewhere (the engine's ``State._remove`` and
+        ``_rescan``, with its own ``new_windows`` and ``choose_windows``), game by game."""
+        hit = self.locked[idx, space]
+        bits = self._window_bits
+        for g, sp, tm in zip(
+            idx[hit].tolist(), space[hit].tolist(), owner[hit].tolist(), strict=True
+        ):
+            self.counters["broken_sequences"] += 1
+            kept = [
+                w
+                for w in self.seqs[g, tm, : self.seq_count[g, tm]].tolist()
+                if not bits[w] >> sp & 1
+            ]
+            chips = [0] * self.teams
+            for s in np.flatnonzero(self.board[g] >= 0).tolist():
+                chips[int(self.board[g, s])] |= 1 << s
+            occupied = 0
+            for m in chips:
+                occupied |= m
+            own = chips[tm] | self.config.spec.layout.free
+            existing = tuple(bits[w] for w in kept)
+            found = new_windows(self._geo.windows, own, existing)
+            if found:
+                chosen = choose_windows(self._geo, found, own, existing, occupied & ~chips[tm])
+                kept += [self._window_id[w] for w in chosen]
+            self.seqs[g, tm] = -1
+            self.seqs[g, tm, : len(kept)] = kept
+            self.seq_count[g, tm] = len(kept)
+            self.locks[g, tm] = False
+            for w in kept:
+                self.locks[g, tm, self._window_cells[w]] = True
+            self.locked[g] = self.locks[g].any(axis=0)
+            if len(kept) >= self.config.sequences_to_win and not self.over[g]:
+                self.over[g] = True
+                self.winner[g] = tm
+                self.termination[g] = _SEQUENCES
+
+    def _window_slots(self, idx: IntArray, team: IntArray, windows: IntArray) -> IntArray:
+        """Where ``window_counts[idx, team, windows]`` lie in the flat array (one index array
+        is cheaper than three)."""
+        base = (idx * self.teams + team) * (self._no_window + 1)
+        return base[:, None] + windows
+
     def _sequences(self, idx: IntArray, space: IntArray, team: IntArray) -> None:
         """After a chip is placed: the windows through it that become sequences (RULES.md §1)."""
         through = self._through[space]  # (m, k) windows, padded with the empty window
-        counts = self.window_counts[idx[:, None], team[:, None], through]
+        flat = self._window_slots(idx, team, through)
+        window_counts = self.window_counts.reshape(-1)  # a view
+        counts = window_counts[flat]
         counts += 1
-        self.window_counts[idx[:, None], team[:, None], through] = counts
+        window_counts[flat] = counts
         complete = (counts >= self._length) & (through < self._no_window)
         if not complete.any():
             return
@@ -608,36 +829,61 @@ class BatchedSequenceEnv:
         apart = (self._shared[through[:, :, None], held[:, None, :]] <= 1).all(axis=2)
         candidate = complete & apart
         count = candidate.sum(axis=1)
-        for i in np.flatnonzero(count).tolist():
-            windows = through[i, candidate[i]].tolist()
-            g, tm = int(idx[i]), int(team[i])
-            if len(windows) > 1:
-                windows = self._choose_windows(g, tm, windows)
-            for w in windows:
-                self.seqs[g, tm, self.seq_count[g, tm]] = w
-                self.seq_count[g, tm] += 1
-                self.locks[g, tm, self._window_cells[w]] = True
-                self.locked[g, self._window_cells[w]] = True
-            if self.seq_count[g, tm] >= self.config.sequences_to_win and not self.over[g]:
-                self.over[g] = True
-                self.winner[g] = tm
-                self.termination[g] = _SEQUENCES
+        # One new sequence (the common case): recorded for all those games at once.
+        one = np.flatnonzero(count == 1)
+        if one.size:
+            g, tm = idx[one], team[one]
+            w = through[one, candidate[one].argmax(axis=1)]
+            self.seqs[g, tm, self.seq_count[g, tm]] = w
+            self.seq_count[g, tm] += 1
+            cells = self._window_cells[w]  # (k, length)
+            self.locks[g[:, None], tm[:, None], cells] = True
+            self.locked[g[:, None], cells] = True
+        # Several at once: which ones is the engine's decision, game by game (rare).
+        many = np.flatnonzero(count > 1)
+        if many.size:
+            own, others = self._bitboards(idx[many], team[many])
+            for i, own1, others1 in zip(many.tolist(), own, others, strict=True):
+                g1, tm1 = int(idx[i]), int(team[i])
+                windows = through[i, candidate[i]].tolist()
+                for w1 in self._choose_windows(g1, tm1, windows, own1, others1):
+                    self.seqs[g1, tm1, self.seq_count[g1, tm1]] = w1
+                    self.seq_count[g1, tm1] += 1
+                    self.locks[g1, tm1, self._window_cells[w1]] = True
+                    self.locked[g1, self._window_cells[w1]] = True
+        some = count > 0
+        g, tm = idx[some], team[some]
+        won = (self.seq_count[g, tm] >= self.config.sequences_to_win) & ~self.over[g]
+        g, tm = g[won], tm[won]
+        self.over[g] = True
+        self.winner[g] = tm
+        self.termination[g] = _SEQUENCES
 
-    def _choose_windows(self, g: int, team: int, windows: list[int]) -> list[int]:
+    def _bitboards(self, idx: IntArray, team: IntArray) -> tuple[list[int], list[int]]:
+        """The engine's bitboards (an int, bit ``s`` for space ``s``) of each game of ``idx``:
+        the chips of ``team``, and those of every other team."""
+        board = self.board[idx]
+        mine = board == team[:, None]
+        packed = np.packbits(
+            np.stack([mine, (board >= 0) & ~mine], axis=1), axis=2, bitorder="little"
+        )
+        nbytes = packed.shape[2]
+        raw = packed.tobytes()
+        ints = [int.from_bytes(raw[i : i + nbytes], "little") for i in range(0, len(raw), nbytes)]
+        return ints[0::2], ints[1::2]
+
+    def _choose_windows(
+        self, g: int, team: int, windows: list[int], own: int, others: int
+    ) -> list[int]:
         """Which windows a placement completing several records: the engine's own decision
-        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on this game's board."""
+        (:func:`sequence.engine.lines.choose_windows`, RULES.md §1) on game ``g``'s board
+        (``own``: the team's chips, ``others``: the other teams', as :meth:`_bitboards` gives
+        them)."""
         self.counters["window_choices"] += 1
-        chips = [0] * self.teams
-        for s in np.flatnonzero(self.board[g] >= 0).tolist():
-            chips[int(self.board[g, s])] |= 1 << s
-        occupied = 0
-        for m in chips:
-            occupied |= m
         bits = self._window_bits
         existing = tuple(bits[w] for w in self.seqs[g, team, : self.seq_count[g, team]].tolist())
-        own = chips[team] | self.config.spec.layout.free
         chosen = choose_windows(
-            self._geo, [bits[w] for w in windows], own, existing, occupied & ~chips[team]
+            self._geo, [bits[w] for w in windows], own | self._free_bits, existing, others
         )
         return [self._window_id[w] for w in chosen]
 
@@ -652,42 +898,73 @@ class BatchedSequenceEnv:
         m = len(idx)
         p, t, c = self.players, self.teams, self.num_cards
         at = self._at
-        out = np.zeros((m, self.layout.size), dtype=np.float32)
+        if self._all_written:  # every entry is written below: no need to clear them first
+            out = np.empty((m, self.layout.size), dtype=np.float32)
+            for zeros in self._one_hot_segments:  # their 1s are set below
+                out[:, zeros] = 0.0
+        else:
+            out = np.zeros((m, self.layout.size), dtype=np.float32)
         my_team = seat % t
         rel_teams = (my_team[:, None] + np.arange(t)) % t  # (m, t): absolute team of each
         rel_seats = (seat[:, None] + np.arange(p)) % p
         rows = idx[:, None]
         cells = self._cells
-        board = self.board[idx][:, cells].astype(np.int64)  # (m, spaces)
         nc = len(cells)
-        seg = out[:, at["board"] : at["board"] + nc * (t + 2)].reshape(m, nc, t + 2)
-        for k in range(t):
-            seg[:, :, k] = board == rel_teams[:, k : k + 1]
-        seg[:, :, t] = (board < 0) & ~self._free_cells
-        seg[:, :, t + 1] = self._free_cells
-        locks = self.locks[rows, rel_teams][:, :, cells]  # (m, t, spaces)
-        out[:, at["locked"] : at["locked"] + nc * t] = locks.transpose(0, 2, 1).reshape(m, -1)
-        out[:, at["sequences"] : at["sequences"] + t] = self.seq_count[rows, rel_teams]
-        supply = self._limits[rel_teams] - self.chip_counts[rows, rel_teams]
-        out[:, at["supply"] : at["supply"] + t] = supply
+        # The table's rows, (m, rows, cols), in C order (the voids' bytes are viewed as
+        # floats); the board's spaces are row * STRIDE + col, so a reshape finds them.
+        grid = (m, self._grid[0], STRIDE)
+        board = self.board[idx].reshape(grid)[:, :, : self._grid[1]]
+        row = np.add(board, self._cell_offset, order="C", dtype=np.int64)
+        row += (my_team * self._board_stride)[:, None, None]
+        out[:, : nc * (t + 2)] = self._board_rows[row].view(np.float32).reshape(m, -1)
+        locks = self.locks[idx].view(np.uint8)  # (m, t, board)
+        bits = locks[:, 0].copy()
+        for k in range(1, t):
+            bits |= locks[:, k] << k
+        bits = np.add(
+            bits.reshape(grid)[:, :, : self._grid[1]],
+            (my_team << t)[:, None, None],
+            order="C",
+            dtype=np.int64,
+        )
+        out[:, at["locked"] : at["locked"] + nc * t] = (
+            self._lock_rows[bits].view(np.float32).reshape(m, -1)
+        )
+        scale = self._inv_high  # each entry is written scaled
+
+        def put(name: str, width: int, values: Any) -> None:
+            start = at[name]
+            np.multiply(
+                values,
+                scale[start : start + width],
+                out=out[:, start : start + width],
+                dtype=np.float32,
+            )
+
+        def one_hot(games: IntArray, where: IntArray) -> None:
+            out[games, where] = scale[where]
+
+        put("sequences", t, self.seq_count[rows, rel_teams])
+        put("supply", t, self._limits[rel_teams] - self.chip_counts[rows, rel_teams])
         hands = self.hands[idx]  # (m, p, c)
-        out[:, at["hand"] : at["hand"] + c] = hands[np.arange(m), seat]
+        put("hand", c, hands[np.arange(m), seat])
         lengths = self.discard_len[rows, rel_seats]  # (m, p)
         tops = self.discards[rows, rel_seats, np.maximum(lengths - 1, 0)]
-        has_top = lengths > 0
-        game, rel = np.nonzero(has_top)
-        out[game, at["discard_tops"] + rel * c + tops[game, rel]] = 1.0
-        out[:, at["discards"] : at["discards"] + c] = self.discard_counts[idx]
+        game, rel = np.nonzero(lengths > 0)
+        one_hot(game, at["discard_tops"] + rel * c + tops[game, rel])
+        put("discards", c, self.discard_counts[idx])
         sizes = hands.sum(axis=2, dtype=np.int64)
-        out[:, at["hand_sizes"] : at["hand_sizes"] + p] = np.take_along_axis(sizes, rel_seats, 1)
-        out[:, at["deck_size"]] = self.deck_len[idx] - self.deck_pos[idx]
-        over = self.over[idx]
-        out[np.arange(m), at["phase"] + np.where(over, _PHASE_OVER, _PHASE_PLAY)] = 1.0
-        out[np.arange(m), at["to_move"] + (self.to_move[idx] - seat) % p] = 1.0
-        out[:, at["turn"]] = self.turns[idx]
-        out[:, at["flags"]] = self.dead_used[idx]
-        out[:, at["flags"] + 1] = self.passes[idx]
-        out *= self._inv_high
+        put("hand_sizes", p, np.take_along_axis(sizes, rel_seats, 1))
+        put("deck_size", 1, (self.deck_len[idx] - self.deck_pos[idx])[:, None])
+        games = np.arange(m)
+        one_hot(games, at["phase"] + np.where(self.over[idx], _PHASE_OVER, _PHASE_PLAY))
+        one_hot(games, at["to_move"] + (self.to_move[idx] - seat) % p)
+        put("turn", 1, self.turns[idx][:, None])
+        put("flags", 2, np.stack([self.dead_used[idx], self.passes[idx]], axis=1))
+        if self._scale_from:  # the board and locked segments: 0 and 1, scaled by 1
+            return out
+        start = at["sequences"]
+        out[:, :start] *= scale[:start]
         return out
 
     def _info(self, mask: BoolArray) -> dict[str, Any]:
@@ -703,6 +980,19 @@ class BatchedSequenceEnv:
     def action_masks(self) -> BoolArray:
         """The legal actions of every game now, as booleans (the acting seat's)."""
         return self._all_masks().copy()
+
+
+def _class_for(config: Config) -> type[BatchedSequenceEnv]:
+    """The batched simulator of ``config``'s game (see :class:`BatchedSequenceEnv`)."""
+    if config.game == "dice":
+        from .batched_dice import BatchedDiceEnv
+
+        return BatchedDiceEnv
+    if config.draft:
+        from .batched_draft import BatchedDraftEnv
+
+        return BatchedDraftEnv
+    return BatchedSequenceEnv
 
 
 __all__ = ["TERMINATIONS", "BatchedSequenceEnv", "supported"]
