@@ -392,7 +392,7 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
     @app.post(
         "/api/account/claim",
         response_model=OwnedSeats,
-        responses=_errors(400, 401, 403, 413),
+        responses=_errors(400, 401, 403, 409, 413),
     )
     async def claim(request: Request, body: Claim) -> dict[str, Any]:
         """The guest seats this browser holds (their tokens) become the account's."""
