@@ -278,6 +278,13 @@ class Store:
         with self._sessions.begin() as session:
             session.add(_event_row(table_id, event))
 
+    def finish(self, table_id: int, result: str) -> None:
+        """Mark a table finished with ``result`` whatever it holds (for tools and tests: the
+        server ends a game by a move, or by a resignation through :meth:`change_seat`)."""
+        with self._sessions.begin() as session:
+            row = session.get_one(TableRow, table_id)
+            row.status, row.result, row.finished_at = "finished", result, now()
+
     def change_seat(self, table_id: int, change: SeatChange) -> bool:
         """Apply ``change`` (its seat, its event, the end of the game) in one transaction if the
         table is still in ``change.status`` and the seat still as ``change.before`` (who sits
