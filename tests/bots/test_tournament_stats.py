@@ -1,10 +1,13 @@
 """The tournament's statistics on their own, from games and results written by hand: the
-interval of a score rate, Bradley-Terry Elo and its bootstrap intervals, and the tables a
+interval of a score rate, Bradley-Terry Elo and its profile-likelihood intervals, and the tables a
 finished run's results make (sequence.bots.tournament.stats and .summary). No game is played."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
+import random
 from typing import Any
 
 import pytest
@@ -84,7 +87,7 @@ def test_elo_with_no_games_puts_everyone_at_0() -> None:
 # --- intervals of the ratings -------------------------------------------------------------------
 
 
-def test_rating_intervals_hold_the_rating_and_repeat_from_a_seed() -> None:
+def test_rating_intervals_hold_the_rating_and_repeat() -> None:
     games = [(0, 1, 1.0)] * 30 + [(0, 1, 0.0)] * 10
     elo = bradley_terry(2, games)
     intervals = rating_intervals(2, games)
@@ -92,7 +95,77 @@ def test_rating_intervals_hold_the_rating_and_repeat_from_a_seed() -> None:
     lo, hi = intervals[1]
     assert lo < elo[1] < hi < 0
     assert rating_intervals(2, games) == intervals
-    assert rating_intervals(2, games, seed=1) != intervals
+
+
+def two_bot_log_likelihood(won: float, lost: float, elo: float) -> float:
+    """The log-likelihood of the second bot's score (one virtual draw added) at ``elo``: the
+    two-bot model written out by hand."""
+    p = 1 / (1 + 10 ** (-elo / 400))
+    return (won + 0.5) * math.log(p) + (lost + 0.5) * math.log(1 - p)
+
+
+@pytest.mark.parametrize("games", [1, 2, 5, 30, 1000])
+@pytest.mark.parametrize("winner", [0, 1])
+def test_a_sweep_s_interval_holds_the_rating_strictly_on_both_sides(
+    games: int, winner: int
+) -> None:
+    # The bug: with a bootstrap over the games no resample of a sweep is more extreme than
+    # the sweep, so the upper end of the interval was the rating itself.
+    sweep = [(0, 1, 1.0 if winner == 0 else 0.0)] * games
+    elo = bradley_terry(2, sweep)[1]
+    lo, hi = rating_intervals(2, sweep)[1]
+    assert lo < elo < hi
+    assert min(elo - lo, hi - elo) > 100  # not a sliver either: a sweep says little
+    # Each end is where the likelihood has fallen by 1.92 (chi-square, 95%), no nearer.
+    top = two_bot_log_likelihood(games * winner, games * (1 - winner), elo)
+    for end in (lo, hi):
+        fall = top - two_bot_log_likelihood(games * winner, games * (1 - winner), end)
+        assert fall == pytest.approx(1.9207, abs=1e-4)
+
+
+def test_a_sweep_among_three_bots_keeps_every_interval_round_its_rating() -> None:
+    games = [(0, 1, 0.0)] * 10 + [(0, 2, 0.0)] * 10 + [(1, 2, 1.0)] * 10  # 2 loses every game
+    games += [(2, 0, 0.0)] * 10  # the first bot named second in a game, too
+    elo = bradley_terry(3, games)
+    for (lo, hi), e in list(zip(rating_intervals(3, games), elo, strict=True))[1:]:
+        assert lo < e < hi
+
+
+def test_rating_intervals_of_random_tournaments_hold_every_rating_strictly() -> None:
+    rng = random.Random(7)
+    for _ in range(30):
+        n = rng.randint(2, 6)
+        strength = [rng.gauss(0, 300) for _ in range(n)]
+        games = []
+        for a, b in itertools.combinations(range(n), 2):
+            p = 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400))
+            for _ in range(rng.randint(1, 12)):
+                x = rng.random()
+                games.append((a, b, 1.0 if x < p * 0.9 else 0.5 if x < p else 0.0))
+        elo = bradley_terry(n, games)
+        intervals = rating_intervals(n, games)
+        assert intervals[0] == (0.0, 0.0)
+        for (lo, hi), e in list(zip(intervals, elo, strict=True))[1:]:
+            assert lo < e < hi, (games, elo, intervals)
+
+
+def test_rating_intervals_cover_the_true_difference_about_95_times_in_100() -> None:
+    rng = random.Random(3)
+    truth = 150.0
+    p = 1 / (1 + 10 ** (-truth / 400))
+    covered = 0
+    for _ in range(400):
+        games = [(0, 1, 0.0 if rng.random() < p else 1.0) for _ in range(60)]
+        lo, hi = rating_intervals(2, games)[1]
+        covered += lo < truth < hi
+    assert 0.91 <= covered / 400 <= 0.99, covered
+
+
+def test_a_bot_that_never_met_the_first_has_no_rating_to_bound() -> None:
+    games = [(1, 2, 1.0)] * 4
+    assert bradley_terry(3, games) == [0.0, 0.0, 0.0]
+    inf = math.inf
+    assert rating_intervals(3, games) == [(0.0, 0.0), (-inf, inf), (-inf, inf)]
 
 
 def test_rating_intervals_narrow_with_more_games() -> None:
@@ -173,3 +246,11 @@ def test_summary_of_no_games_has_no_ratings() -> None:
     assert summary["games"] == 0 and summary["pairings"] == [] and summary["ratings"] == []
     assert summary["forfeits"] == [] and summary["terminations"] == {}
     assert summary["mode"] == "gauntlet" and summary["specs"] == ["a:A", "b:B"]
+
+
+def test_summary_of_a_run_cut_short_writes_no_unbounded_interval_as_a_number() -> None:
+    # Only the second and third entries met: neither can be rated against the first.
+    results = [result(0, (1, 2), 1.0), result(1, (1, 2), 0.0)]
+    summary = summarise(["a:A", "b:B", "c:C"], results, make_config("classic", 2), "x", 1.0)
+    assert [r["elo_95"] for r in summary["ratings"]] == [[0.0, 0.0], [None, None], [None, None]]
+    json.loads(json.dumps(summary), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from sequence.engine import ConfigError, config_from_dict
+from sequence.engine import ConfigError, GameRecord, config_from_dict, history
 from sequence.i18n import catalog_json, translator
 from sequence.i18n.errors import translate_error
 from sequence.server import protocol
@@ -68,7 +68,9 @@ def test_bad_create_requests(server: ServerThread) -> None:
         assert r.status_code == 400 and "5 players" in r.json()["message"]
         r = http.post("/api/tables", content=b"{not json")
         assert r.status_code == 400 and r.json()["error"] == "bad_json"
-        r = http.post("/api/tables", json={"game": "kids", "players": 2, "bots": ["os:system"]})
+        r = http.post(
+            "/api/tables", json={"game": "kids", "players": 2, "bots": ["os:system", None]}
+        )
         assert r.status_code == 400 and "unknown bot level" in r.json()["message"]
         r = http.post("/api/tables", content=b"x" * 20_000)
         assert r.status_code == 413 and r.json()["error"] == "too_large"
@@ -87,7 +89,7 @@ def test_join_full_table_and_taken_seat(server: ServerThread) -> None:
 
 
 def test_start_needs_host_and_full_seats(server: ServerThread) -> None:
-    created = create_table(server, game="kids", players=3, name="Ann", bots=[None, "random"])
+    created = create_table(server, game="kids", players=3, name="Ann", bots=[None, "random", None])
     code = created["code"]
     with server.http() as http:
         r = http.post(f"/api/tables/{code}/start", json={"host_token": "wrong"})
@@ -319,8 +321,20 @@ def test_rematch_and_replay(server: ServerThread) -> None:
         assert (
             r.status_code == 200 and r.json()["view"]["hand"] is None and r.json()["plies"] == plies
         )
-        last = http.get(f"/api/tables/{code}/replay/{plies}").json()["view"]
+        answer = http.get(f"/api/tables/{code}/replay/{plies}").json()
+        last = answer["view"]
         assert last["outcome"] == st["view"]["outcome"] and last["board"] == st["view"]["board"]
+        # What the replay page puts into words: who sat where, and each move's public facts,
+        # the same as the spectators' log at the table; nobody's hand.
+        assert [(s["name"], s["kind"]) for s in answer["seats"]] == [
+            ("Ann", "human"), ("random", "bot")
+        ]  # fmt: skip
+        assert last["log"] == history(GameRecord.from_dict(
+            http.get(f"/api/tables/{code}/record").json()["record"]).replay())  # fmt: skip
+        assert [e["move"] for e in last["log"]] == st["view"]["moves"]
+        assert last["hand"] is None
+        middle = http.get(f"/api/tables/{code}/replay/3").json()["view"]
+        assert middle["log"] == last["log"][:3]
         assert http.get(f"/api/tables/{code}/replay/{plies + 1}").status_code == 404
         assert http.post(f"/api/tables/{code}/rematch", json={"token": "x"}).status_code == 403
         r = http.post(f"/api/tables/{code}/rematch", json={"token": token})

@@ -67,6 +67,46 @@ def test_bad_create_values_are_refused(server: ServerThread, body: str, says: st
 
 
 @pytest.mark.parametrize(
+    ("bots", "players"),
+    [(["hard"], 2), ([], 2), ([None, "easy"], 3), (["easy", None, None], 2), (["nope"], 2),
+     ([None, None, "medium"], 4)],
+)  # fmt: skip
+def test_bots_name_every_seat_or_the_table_is_refused(
+    server: ServerThread, bots: list[str | None], players: int
+) -> None:
+    # docs/server.md: bots is [level or null per seat]. ["hard"] at a table of two used to
+    # leave the second seat open without a word; which seat was meant cannot be guessed.
+    body = {"game": "kids" if players == 2 else "classic", "players": players, "bots": bots}
+    with server.http() as http:
+        for lang, says in [
+            ("en", f"bots needs one entry per seat, in seat order (a bot level, or null for an"
+                   f" open seat): {len(bots)} given for {players} seats"),
+            ("fr", f"{len(bots)} données pour {players} places"),
+        ]:  # fmt: skip
+            r = http.post("/api/tables", json=body, headers={"Accept-Language": lang})
+            assert r.status_code == 400, r.text
+            assert r.json()["error"] == "bad_message" and says in r.json()["message"]
+            rated = {**body, "rated": True, "clock": "casual"}  # the count, not the rated rules
+            r = http.post("/api/tables", json=rated, headers={"Accept-Language": lang})
+            assert r.status_code == 400 and says in r.json()["message"], r.text
+        assert http.get("/api/tables").json()["tables"] == []
+        assert server.hub.registry.tables == {}
+
+
+def test_bots_for_every_seat_seat_them_where_they_are_listed(server: ServerThread) -> None:
+    created = create_table(server, game="classic", players=4, bots=[None, "hard", None, "easy"])
+    with server.http() as http:
+        seats = http.get(f"/api/tables/{created['code']}").json()["seats"]
+    assert [(s["kind"], s["bot"]) for s in seats] == [
+        ("empty", None), ("bot", "hard"), ("empty", None), ("bot", "easy")
+    ]  # fmt: skip
+    unlisted = create_table(server, game="kids", players=2)  # no bots: every seat open
+    with server.http() as http:
+        seats = http.get(f"/api/tables/{unlisted['code']}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["empty", "empty"]
+
+
+@pytest.mark.parametrize(
     ("body", "missing"),
     [("{}", "game"), ('{"players": 2}', "game"), ('{"game": "kids"}', "players"),
      ('{"game": null, "players": 2}', "game")],
@@ -308,7 +348,7 @@ def test_seat_numbers_in_messages_count_from_zero_like_the_api(server: ServerThr
         assert says("POST", f"/api/tables/{empty['code']}/start", start_empty) == (
             "seats 0, 1 are still empty"
         )
-        taken = {"game": "kids", "players": 2, "bots": ["random"], "name": "Ann", "seat": 0}
+        taken = {"game": "kids", "players": 2, "bots": ["random", None], "name": "Ann", "seat": 0}
         assert says("POST", "/api/tables", taken) == "seat 0 is not free"
         taken["seat"] = 2
         assert says("POST", "/api/tables", taken) == no_seat_2

@@ -112,7 +112,8 @@ def render(summary: dict[str, Any]) -> None:
     for x in sorted(summary["ratings"], key=lambda x: -x["elo"]):
         lo, hi = x["elo_95"]
         r.add_row(
-            x["bot"], f"{x['elo']:.0f}", f"{lo:.0f} to {hi:.0f}", str(x["games"]),
+            x["bot"], f"{x['elo']:.0f}", "-" if lo is None else f"{lo:.0f} to {hi:.0f}",
+            str(x["games"]),
             f"{100 * x['score']:.1f}%",
             f"{x['ms_per_move']:.1f}",
             f"{x['iterations_per_move']:.0f}" if x["iterations_per_move"] else "-",

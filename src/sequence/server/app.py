@@ -63,7 +63,7 @@ from .attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
 from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RateLimited, RequestError, engine_refusal, invalid_request
-from .hub import AWAY_SECONDS, Hub
+from .hub import AWAY_SECONDS, Hub, seat_bots
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
 from .matchmaking import WAITS
 from .models import (
@@ -503,7 +503,7 @@ def create_app(
         if body.bot_level is not None:
             check_level(body.bot_level)
         player = await ranked().player(body.player_token, owner)
-        bots = list(body.bots or [])
+        bots = seat_bots(body.bots, config.players)  # one a seat, before the rated rules
         local = [(s.seat, s.name) for s in body.local or ()]
         ranked().check_create(
             body.rated, config, clock, bots, body.bot_level, player, body.name is not None,
@@ -656,15 +656,16 @@ def create_app(
         responses=_errors(400, 403, 404),
     )
     async def replay(code: str, ply: int) -> Response:
-        """The spectators' view of a finished game after ``ply`` moves."""
+        """The spectators' view of a finished game after ``ply`` moves, and who sat where."""
         table = await finished_table(code)
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
             raise RequestError("bad_message", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
         view = protocol.view_dict(rec.replay(upto=ply), None)
+        seats = protocol.table_meta(table)["seats"]
         return Response(
-            protocol.dumps({"ply": ply, "plies": len(moves), "view": view}),
+            protocol.dumps({"ply": ply, "plies": len(moves), "view": view, "seats": seats}),
             media_type="application/json",
         )
 

@@ -83,6 +83,28 @@ def clean_name(name: Any) -> str:
     return shown
 
 
+def seat_bots(bots: Sequence[str | None] | None, players: int) -> list[str | None]:
+    """A new table's ``bots``, one entry per seat in seat order (a bot level, or ``None`` for a
+    seat left open); ``None`` for the whole list leaves every seat open.
+
+    A list of another length is refused: ``["hard"]`` at a table of two could mean a bot at
+    either seat, and guessing would seat someone where nobody asked (checked before any level,
+    so the refusal names the mismatch whatever the list holds)."""
+    if bots is None:
+        return [None] * players
+    if len(bots) != players:
+        raise RequestError(
+            "bad_message",
+            N_(
+                "bots needs one entry per seat, in seat order (a bot level, or null for an"
+                " open seat): {bots} given for {seats} seats"
+            ),
+            bots=len(bots),
+            seats=players,
+        )
+    return list(bots)
+
+
 def check_claims(
     seats: list[Seat], claims: Sequence[tuple[Any, Any]], taken: str, status: int = 400
 ) -> list[tuple[int, str]]:
@@ -213,7 +235,7 @@ class Hub:
     async def create(
         self,
         config: Config,
-        bots: list[str | None],
+        bots: Sequence[str | None] | None,
         public: bool,
         name: str | None,
         seat: int | None,
@@ -226,6 +248,8 @@ class Hub:
         """Create a table; return it, the host token, the creator's seat token and seat, and
         the seat and token of each seat in ``local``.
 
+        ``bots``: a bot level or ``None`` (open) for every seat, in seat order (:func:`seat_bots`).
+
         ``clock`` is the turn clock (``None``: off); ``bot_level`` the bot that plays for a seat
         whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
         for pass-and-play: every one is checked before any is taken. ``owner`` is the signed-in
@@ -233,15 +257,8 @@ class Hub:
         ``rated``: the result moves the players' ratings (:class:`.ranked.Ranked` checked it)."""
         if bot_level is not None:
             check_level(bot_level)
-        if len(bots) > config.players:
-            raise RequestError(
-                "bad_message",
-                N_("{bots} bot entries for {seats} seats"),
-                bots=len(bots),
-                seats=config.players,
-            )
         seats = [Seat(i) for i in range(config.players)]
-        for i, level in enumerate(bots):
+        for i, level in enumerate(seat_bots(bots, config.players)):
             if level:
                 seats[i].bot = check_level(level)
                 seats[i].name = level

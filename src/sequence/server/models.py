@@ -80,7 +80,11 @@ class CreateTable(Request):
     teams: int | None = Field(None, description="how many teams (default: the usual split)")
     options: Options | None = Field(None, description="rule options")
     bots: list[str | None] | None = Field(
-        None, max_length=12, description="a bot level (GET /api/meta) or null (open) per seat"
+        None,
+        max_length=12,
+        description="one entry per seat, in seat order: a bot level (GET /api/meta) or null"
+        " (an open seat); a list of another length than players is refused (400); left out,"
+        " every seat is open",
     )
     public: bool = Field(True, description="listed on the first page")
     name: str | None = Field(None, max_length=200, description="the creator's name, to sit")
@@ -275,7 +279,11 @@ class Record(Answer):
 class Replay(Answer):
     ply: int
     plies: int
-    view: dict[str, Any] = Field(description="the spectators' view (View.to_dict)")
+    view: dict[str, Any] = Field(
+        description="the spectators' view (View.to_dict) with log: every move so far with its"
+        " public facts (sequence.engine.history), which the page puts into words"
+    )
+    seats: list[SeatInfo] = Field(description="the table's seats: who played each (the names)")
 
 
 class GameMeta(Answer):

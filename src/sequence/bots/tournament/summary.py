@@ -5,6 +5,7 @@ interval, the score and the speed; and the forfeits, endings and unusable figure
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...engine import Config
@@ -71,7 +72,8 @@ def summarise(
             {
                 "bot": name,
                 "elo": elo[i],
-                "elo_95": list(intervals[i]),
+                # null: a bot no game joins to the first (a run cut short) has no bounds
+                "elo_95": [None if math.isinf(x) else x for x in intervals[i]],
                 "games": n_games,
                 "score": points / n_games if n_games else 0.0,
                 "ms_per_move": 1000 * seconds_used / moves if moves else 0.0,

@@ -657,9 +657,18 @@ async function replayPage(code) {
       ply = r.ply; plies = r.plies;
       label.textContent = t("Move {n} of {total}", { n: ply, total: plies });
       holder.innerHTML = "";
+      // The moves in words, as at the table and in the terminal: the server sends the public
+      // facts of each move (view.log, from the history of the engine) and the names of the
+      // seats; glance.js puts them into sentences. The view of a spectator: no hand, nothing
+      // that was hidden.
+      const m = { view: r.view, table: { seats: r.seats }, you: { seat: null, host: false } };
+      const log = r.view.log || [];
+      const last = log.length ? logSentence(m, log[log.length - 1]) : [];
       holder.append(h("section", { class: ["panel", "board"] }, boardSvg(r.view, new Set(), () => {})),
-        h("p", {}, r.view.last_move || ""));
+        h("p", { id: "replay-move", "data-move": r.view.last_move || "" }, last));
       if (r.view.outcome) holder.append(h("p", { class: "result" }, resultText(r.view.outcome.result)));
+      holder.append(logPanel(m, () => show(ply)));
+      const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
   }
   app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),

@@ -122,13 +122,14 @@ function logSentence(m, e) {
   }
 }
 
-/* The log panel: sentences, or the notation for those who want it (one click, remembered). */
-function logPanel(m) {
+/* The log panel: sentences, or the notation for those who want it (one click, remembered);
+   redraw() draws the page again after the switch (the table, or the replay at its move). */
+function logPanel(m, redraw = renderTable) {
   const v = m.view;
   const notation = localStorage.getItem("seq.notation") === "1";
   const entries = v.log || v.moves.map((mv) => ({ move: mv, kind: "", seat: null }));
   const toggle = h("button", { id: "log-notation", class: "small", "aria-pressed": notation ? "true" : "false", onclick: () => {
-    localStorage.setItem("seq.notation", notation ? "0" : "1"); renderTable();
+    localStorage.setItem("seq.notation", notation ? "0" : "1"); redraw();
   } }, notation ? t("Show words") : t("Show notation"));
   return h("section", { class: ["panel", "log", notation && "notation"], id: "log" },
     h("div", { class: "loghead" }, h("h2", {}, t("Moves")), toggle),

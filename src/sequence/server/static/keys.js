@@ -1,14 +1,31 @@
 /* Keyboard play and the screen reader's basics on the table (issue 18), as in the terminal:
    the arrows move a cursor over the board, Enter plays the chosen card on the space under it
-   (or taps that space, which the server answers), 1 to 9 choose a card of the hand; Tab goes
-   through the cards and the buttons as usual. Every space is labelled with its name, its
-   card and its chip. What is legal is still the server's list: this file only clicks. */
+   (or taps that space, which the server answers), 1 to 9 choose a card of the hand, and the
+   cursor then goes to the first space that card may go to (after a Dice roll too), so that Enter
+   plays it at once; Tab goes through the cards and the buttons as usual. Every space is
+   labelled with its name, its card and its chip. What is legal is still the server's list
+   (the spaces app.js marks as targets from view.legal_moves): this file only clicks. */
 "use strict"; // i18n: ignore (a directive)
 
 const keys = (() => {
   const cursor = { row: 0, col: 0 };
   const board = () => document.getElementById("board");
   const spaceAt = (row, col) => "abcdefghij"[col] + (row + 1);
+  let shownFor = null; // the position and choice the targets were last drawn for
+
+  /* A card chosen (or a roll made): the cursor goes to the first of its spaces in reading
+     order, as in the terminal; a redraw of the same choice leaves it where it is. */
+  function followChoice(svg) {
+    const m = table.msg;
+    const key = m && m.view ? `${m.table.code} ${m.version} ${table.selected} ${table.selectedIndex}` : null;
+    if (key === shownFor) return;
+    shownFor = key;
+    const first = svg.querySelector("g.target[data-space]"); // the board is drawn in reading order
+    if (!first) return;
+    const name = first.dataset.space;
+    cursor.col = name.charCodeAt(0) - 97;
+    cursor.row = Number(name.slice(1)) - 1;
+  }
 
   function spaceLabel(g) {
     const name = g.dataset.space;
@@ -41,6 +58,7 @@ const keys = (() => {
         b.setAttribute("aria-pressed", b.classList.contains("selected") ? "true" : "false");
       }
     }
+    followChoice(svg);
     showCursor();
   }
 
