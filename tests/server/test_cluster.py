@@ -556,8 +556,8 @@ def test_a_seat_to_a_bot_a_resignation_and_a_take_back_asked_of_two_processes_at
 
 def test_a_guest_seat_claimed_twice_at_once() -> None:
     """Claiming a guest's seat is a conditional write: of two accounts claiming it through two
-    processes at once, exactly one gets it; one account claiming it twice gets it once, with
-    one token."""
+    processes at once, exactly one gets it; one account claiming it twice at once gets it once,
+    with one token."""
     with running(2, *BOTS) as cluster:
         a, b = cluster.servers
         guest = create_table(a, game="classic", players=3, name="Mia")
@@ -594,6 +594,8 @@ def test_a_guest_seat_claimed_twice_at_once() -> None:
             (on_a, "/api/account/claim", claim), (max_browser, "/api/account/claim", claim)
         )
         seats = [r.json()["seats"] for r in answers]
-        assert seats[0] == seats[1] and len(seats[0]) == 1, seats
-        assert seats[0][0]["seat"] == 1
-        assert max_browser.post(f"/api/account/seats/{code}").json()["seats"] == seats[0]
+        # Both name the seat with one token, or (the second judged after the first was stored:
+        # the guest token is spent) the second leaves it out; the account has it either way.
+        [won] = seats[0] or seats[1]
+        assert won["seat"] == 1 and all(s in ([], [won]) for s in seats), seats
+        assert max_browser.post(f"/api/account/seats/{code}").json()["seats"] == [won]
