@@ -25,6 +25,7 @@ from sequence.server.app import create_app
 from sequence.server.db import make_engine, migrate
 from sequence.server.launcher import free_port as free_port  # the tests take it from here
 from sequence.server.store import Store
+from sequence.server.wsframes import WebSocketProtocol
 
 PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -71,6 +72,7 @@ class ServerThread:
             port=self.port,
             log_level="warning",
             ws_max_size=protocol.WS_MAX_SIZE,
+            ws=WebSocketProtocol,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -456,3 +456,146 @@ def test_a_signed_in_players_seat_is_the_accounts_on_every_process() -> None:
         assert a.stored(code).seats[1].account_id is None
         r = Browser(a).get(f"/api/tables/{code}")
         assert r.json()["seats"][1]["name"] == "deleted player"
+
+
+def posted_at_once(*posts: tuple[Any, str, dict[str, Any]]) -> list[Any]:
+    """POST each (client, path, body) from its own thread, all released together; the answers
+    in order (``client``: anything with ``post(path, json)``, or a server's ``http()``)."""
+    answers: list[Any] = [None] * len(posts)
+    barrier = threading.Barrier(len(posts))
+
+    def go(i: int, client: Any, path: str, body: dict[str, Any]) -> None:
+        barrier.wait()
+        answers[i] = client.post(path, body) if isinstance(client, Browser) else None
+        if answers[i] is None:
+            with client.http() as http:
+                answers[i] = http.post(path, json=body)
+
+    threads = [threading.Thread(target=go, args=(i, *p)) for i, p in enumerate(posts)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return answers
+
+
+def events(cluster: ServeCluster, code: str, kind: str) -> list[Any]:
+    """The ``kind`` events the database holds for ``code``."""
+    return [e for e in cluster.servers[0].stored(code).events if e.kind == kind]
+
+
+def test_a_seat_to_a_bot_a_resignation_and_a_take_back_asked_of_two_processes_at_once() -> None:
+    """Each is a conditional write: applied once (one event, one change of the seat) whichever
+    process gets it first, and the other process refuses it as it would refuse it second."""
+    with running(2, "--bot-workers", "1", "--bot-delay", "0.3") as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="classic", players=3, name="Ann", seat=0)
+        code, host = t["code"], t["host_token"]
+        join(b, code, "Bob", 1)
+        cid = join(a, code, "Cid", 2)
+        start(b, code, host)
+        watcher = Client(b, code)
+        watcher.wait(lambda s: s["view"] is not None)
+        # The host hands Bob's seat (he never came) to a bot through both processes at once.
+        path = f"/api/tables/{code}/seats/1/bot"
+        body = {"host_token": host, "level": "random"}
+        answers = posted_at_once((a, path, body), (b, path, dict(body)))
+        assert sorted(r.status_code for r in answers) == [200, 409], [r.text for r in answers]
+        refused = next(r for r in answers if r.status_code == 409).json()
+        assert refused == {"error": "bad_message", "message": "a bot already plays seat 1"}
+        assert len(events(cluster, code, "bot")) == 1
+        seat = a.stored(code).seats[1]
+        assert (seat.bot, seat.stand_in, seat.token_hash) == ("random", True, seat.token_hash)
+        # Cid, connected through both processes, resigns through both at once.
+        cids = (Client(a, code, cid["seat_token"]), Client(b, code, cid["seat_token"]))
+        for c in cids:
+            c.wait(lambda s: s["view"] is not None)
+        at_once((cids[0], {"type": "resign"}), (cids[1], {"type": "resign"}))
+        refusals = []
+        for c in cids:
+            st = c.wait(lambda s: s["table"]["seats"][2]["bot"] is not None)
+            assert st["table"]["status"] == "playing"  # three sides: a bot plays on for Cid
+            refusals += [m for m in c.received if m["type"] == "error"]
+        deadline = time.monotonic() + 10
+        while not refusals:  # the loser's refusal may come after the winner's state
+            assert time.monotonic() < deadline, "nobody was refused the second resignation"
+            for c in cids:
+                with contextlib.suppress(TimeoutError):
+                    msg = c.recv(timeout=0.2)
+                    if msg["type"] == "error":
+                        refusals.append(msg)
+        assert [(m["code"], m["message"]) for m in refusals] == [
+            ("bad_message", "you have already resigned")
+        ]
+        assert [(e.seat, e.detail) for e in events(cluster, code, "resign")] == [(2, "bot")]
+        # Ann's clock ran out twice (as the table's owner stores it): a bot keeps her seat
+        # until she takes it back. She asks through both processes at once.
+        import psycopg
+
+        with psycopg.connect(a.db.replace("+psycopg", "")) as conn:
+            conn.execute(
+                "UPDATE seats SET bot = 'random', stand_in = TRUE, timeouts = 2 WHERE seat = 0"
+                " AND table_id = (SELECT id FROM game_tables WHERE code = %s)",
+                (code,),
+            )
+        anns = (Client(a, code, t["seat_token"]), Client(b, code, t["seat_token"]))
+        for c in anns:
+            c.wait(lambda s: s["view"] is not None)
+            c.received.clear()
+        at_once((anns[0], {"type": "back"}), (anns[1], {"type": "back"}))
+        for c in anns:
+            c.wait(lambda s: s["table"]["seats"][0]["bot"] is None)
+        seat = a.stored(code).seats[0]
+        assert (seat.bot, seat.stand_in, seat.timeouts) == (None, False, 0)
+        # Whichever process came second found the seat hers already (or both saw it so at
+        # their hello, since a connection takes its seat back): never a second change.
+        for c in anns:
+            for m in c.received:
+                assert m["type"] != "error" or m["message"] == "you are already playing your seat"
+
+
+def test_a_guest_seat_claimed_twice_at_once() -> None:
+    """Claiming a guest's seat is a conditional write: of two accounts claiming it through two
+    processes at once, exactly one gets it; one account claiming it twice at once gets it once,
+    with one token."""
+    with running(2, *BOTS) as cluster:
+        a, b = cluster.servers
+        guest = create_table(a, game="classic", players=3, name="Mia")
+        code, old = guest["code"], guest["seat_token"]
+        other = join(b, code, "Max", 1)
+        Client(b, code).wait(lambda s: s["table"]["seats"][1]["name"] == "Max")
+        browsers = []
+        for server in (a, b):
+            browser = Browser(server)
+            browser.sign_up(f"claim{random.randrange(10**9)}")
+            browsers.append(browser)
+        claim = {"seats": [{"code": code, "token": old}]}
+        answers = posted_at_once(
+            (browsers[0], "/api/account/claim", claim), (browsers[1], "/api/account/claim", claim)
+        )
+        assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+        won = [r.json()["seats"] for r in answers]
+        assert sorted(len(s) for s in won) == [0, 1], won
+        [claimed] = won[0] or won[1]
+        winner, loser = browsers if won[0] else browsers[::-1]
+        assert a.stored(code).seats[0].account_id is not None
+        assert winner.post(f"/api/account/seats/{code}").json()["seats"] == [claimed]
+        assert loser.post(f"/api/account/seats/{code}").json()["seats"] == []
+        assert first_answer(Client(b, code, claimed["seat_token"]))["you"]["seat"] == 0
+        assert first_answer(Client(a, code, old))["code"] == "bad_token"
+        # One account claims Max's guest seat through both processes at once.
+        max_browser = Browser(b)
+        max_browser.sign_up(f"max{random.randrange(10**9)}")
+        on_a = Browser(a)
+        on_a.http.cookies.set("seq_session", max_browser.session)
+        on_a.me()
+        claim = {"seats": [{"code": code, "token": other["seat_token"]}]}
+        answers = posted_at_once(
+            (on_a, "/api/account/claim", claim), (max_browser, "/api/account/claim", claim)
+        )
+        seats = [r.json()["seats"] for r in answers]
+        # Both name the seat with one token, or (the second judged after the first was stored:
+        # the guest token is spent) the second leaves it out; the account has it either way.
+        [won] = seats[0] or seats[1]
+        assert won["seat"] == 1 and all(s in ([], [won]) for s in seats), seats
+        assert max_browser.post(f"/api/account/seats/{code}").json()["seats"] == [won]

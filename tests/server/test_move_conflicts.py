@@ -1,16 +1,18 @@
 """The database decides between server processes: a ply, or a seat's move id, is stored once
 (migration 0004 adds the move id's unique index to a database made before it), and the loser
-gets :class:`~sequence.server.store.MoveConflict` with nothing stored."""
+gets :class:`~sequence.server.store.MoveConflict` with nothing stored; a change of a seat is
+stored only if the seat and the table are still as it was judged on."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
 from sequence.engine import make_config
-from sequence.server.store import MoveConflict, SeatData, Store, TableData
+from sequence.server.store import EventData, MoveConflict, SeatChange, SeatData, Store, TableData
 
 from .conftest import old_database
 
@@ -68,5 +70,45 @@ def test_a_seat_and_the_start_go_to_one_process(tmp_path: Path) -> None:
         data = store.load("NEWONE")
         assert data is not None and [s.name for s in data.seats] == ["Ann", None]
         assert data.status == "playing"
+    finally:
+        store.close()
+
+
+async def test_a_change_of_a_seat_is_stored_only_over_what_it_was_judged_on(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'seats.db'}")
+    try:
+        seats = [SeatData(0, "Ann", "hash-a"), SeatData(1, "Bob", "hash-b")]
+        table_id = store.create_table(
+            TableData(
+                id=0, code="SEATED", config=make_config("kids", players=2).to_dict(), seed=1,
+                public=True, status="playing", host_hash="h", result=None, rematch_code=None,
+                seats=seats, moves=[],
+            )
+        )  # fmt: skip
+        bob = seats[1]
+        to_bot = SeatChange(
+            bob, replace(bob, bot="random", stand_in=True), "playing", EventData(0, "bot", 1)
+        )
+        assert store.change_seat(table_id, to_bot)
+        assert not store.change_seat(table_id, to_bot)  # the same change again: the seat moved on
+        # A resignation judged on the seat before the bot came: nothing stored, no event.
+        resign = SeatChange(bob, bob, "playing", EventData(0, "resign", 1, 1, "lost"), "A wins")
+        assert not store.change_seat(table_id, resign)
+        judged_in_lobby = SeatChange(seats[0], replace(seats[0], bot="random"), "lobby")
+        assert not store.change_seat(table_id, judged_in_lobby)  # the game started meanwhile
+        ann = seats[0]
+        resign = SeatChange(ann, ann, "playing", EventData(0, "resign", 0, 0, "lost"), "B wins")
+        assert store.change_seat(table_id, resign)
+        assert not store.change_seat(table_id, resign)  # the game is over
+        data = store.load("SEATED")
+        assert data is not None and (data.status, data.result) == ("finished", "B wins")
+        assert [(s.bot, s.stand_in) for s in data.seats] == [(None, False), ("random", True)]
+        assert [(e.kind, e.seat) for e in data.events] == [("bot", 1), ("resign", 0)]
+        with pytest.raises(MoveConflict):  # a move after the resignation: the game is over
+            await store.append_move(table_id, 1, "x", 1, None, False, "late")
+        data = store.load("SEATED")
+        assert data is not None and data.moves == []
     finally:
         store.close()

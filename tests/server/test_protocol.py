@@ -175,13 +175,21 @@ def test_frame_beyond_the_server_limit_is_told_then_closed_with_message_too_big(
     assert info.value.rcvd is not None
     assert (info.value.rcvd.code, info.value.rcvd.reason) == (1009, "message too big")
     assert server.hub.registry.tables[code].version == before  # nothing changed
-    # Beyond uvicorn's own limit the frame is never read: 1009 from uvicorn, without a message.
+    # Beyond uvicorn's own limit the frame is never read, and the protocol layer closes with
+    # 1009; the client is told why first all the same, in the language it chose.
     other = clients[1]
-    other.send("x" * (protocol.WS_MAX_SIZE + 1))
+    other.send({"type": "lang", "lang": "de"})
+    other.send("x" * (4 * protocol.WS_MAX_SIZE))
+    err = other.error()
+    assert err["code"] == "too_large" and str(protocol.MAX_FRAME) in err["message"], err
+    msgid = "a frame is at most {limit} bytes; the connection is closed"
+    german = translator("de").gettext(msgid)
+    assert german != msgid and err["message"] == german.format(limit=protocol.MAX_FRAME)
     with pytest.raises(ConnectionClosed) as info:
         for _ in range(10):
             other.recv(timeout=5)
     assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+    assert "exceeds limit" in info.value.rcvd.reason  # websockets' own reason, for developers
 
 
 def test_out_of_turn_stale_duplicate_and_spectator_moves(server: ServerThread) -> None:

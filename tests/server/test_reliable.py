@@ -133,7 +133,7 @@ def test_resigning_alone_loses_the_game_and_is_in_the_record(server: ServerThrea
         "events"
     ]
     bob.send({"type": "resign"})
-    assert bob.error()["code"] == "not_started"
+    assert bob.error()["code"] == "game_over"
     ann.send({"type": "move", "move": "5H@c3", "version": 0})
     assert ann.error()["code"] == "game_over"
     stored = server.stored(code)

@@ -21,7 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ..i18n import N_
-from . import access, protocol
+from . import protocol
 from .account_models import (
     AccountGames,
     AccountInfo,
@@ -292,18 +292,10 @@ class AccountService:
                 table = await self.hub.get(item.code)
             except RequestError:
                 continue
-            async with table.lock:
-                await self.hub.sync(table)  # another process may have claimed or freed it
-                seat = access.seat_of(table, item.token)
-                if seat is None:
-                    continue
-                s = table.seats[seat]
-                if s.account_id not in (None, account.id):
-                    continue
-                token, s.token_hash = owner.seat_token(table.host_hash, seat)
-                s.account_id = account.id
-                await self.hub.registry.save_seat(table, s)
-                self.hub.seats_changed(table)
+            claimed = await self.hub.claim(table, item.token, owner)
+            if claimed is None:
+                continue
+            seat, token = claimed
             out.append({"code": table.code, "seat": seat, "seat_token": token})
         return {"seats": out}
 
@@ -311,8 +303,7 @@ class AccountService:
         """The account's seats at one table, with their tokens: how a second device sits."""
         account, _ = await self.require(request, changes=True)
         table = await self.hub.get(code)
-        async with table.lock:
-            await self.hub.sync(table)
+        await self.hub.refresh(table)  # another process may have claimed or freed a seat
         return {"seats": owned_seats(table, Owner(account.id, account.name, account.seat_key))}
 
 
@@ -401,7 +392,7 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
     @app.post(
         "/api/account/claim",
         response_model=OwnedSeats,
-        responses=_errors(400, 401, 403, 413),
+        responses=_errors(400, 401, 403, 409, 413),
     )
     async def claim(request: Request, body: Claim) -> dict[str, Any]:
         """The guest seats this browser holds (their tokens) become the account's."""

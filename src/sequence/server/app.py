@@ -93,6 +93,7 @@ from .ratings_api import ratings_router
 from .scheduler import TIME_CONTROLS, bot_levels, check_level, check_time_control, offer_bots
 from .store import Store
 from .table import Table
+from .wsframes import frame_too_large
 
 log = logging.getLogger("sequence.server")
 
@@ -678,11 +679,7 @@ def create_app(
         except (ConnectionClosed, WebSocketDisconnect):
             pass
         except FrameTooLarge:
-            error = RequestError(
-                "too_large",
-                N_("a frame is at most {limit} bytes; the connection is closed"),
-                limit=MAX_FRAME,
-            )
+            error = frame_too_large()
             conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
             close = (CLOSE_TOO_BIG, "message too big")  # i18n: ignore
         except Exception:

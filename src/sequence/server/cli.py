@@ -205,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
     from .scheduler import TIME_CONTROLS, offer_bots
     from .store import Store
     from .table import TimeControl
+    from .wsframes import WebSocketProtocol
 
     # Said to whoever runs the server, like its log: English.
     problem = None
@@ -278,6 +279,7 @@ def run(args: argparse.Namespace) -> int:
             proxy_headers=True,
             forwarded_allow_ips=args.forwarded_allow_ips,
             ws_max_size=WS_MAX_SIZE,
+            ws=WebSocketProtocol,  # a frame over ws_max_size: the client is told why
             ws_ping_interval=20,
             ws_ping_timeout=20,
         )

@@ -16,6 +16,7 @@ from fastapi import WebSocket
 from ..i18n import DEFAULT
 from .access import SPECTATOR, Rights
 from .protocol import Payload
+from .wsframes import remember_language
 
 
 class ConnectionClosed(Exception):
@@ -33,7 +34,7 @@ class Connection:
         self.rights: Rights = SPECTATOR
         self.held: tuple[int, ...] = ()
         """Other seats this client's device holds (pass-and-play): present, never shown."""
-        self.lang: str = DEFAULT
+        self._lang: str = DEFAULT
         self._queue: asyncio.Queue[Payload | None] = asyncio.Queue()
         self._rate, self._burst = rate, burst
         self._tokens = burst
@@ -42,6 +43,17 @@ class Connection:
         self.closed = False
         self.paced: dict[str, float] = {}
         """When this client last sent each paced kind of message (reactions, chat)."""
+
+    @property
+    def lang(self) -> str:
+        """The language of this client's error messages."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self._lang = lang
+        # The protocol layer answers a frame too large for it in this language too.
+        remember_language(self.__ws.scope, lang)
 
     @property
     def seat(self) -> int | None:

@@ -10,7 +10,8 @@ bots' steps. The hub also knows which connections watch which table.
 With several server processes (:mod:`.cluster`), every change the hub stores is also published
 as a notice; the hub of each other process applies it to its own copy of the table (or reads
 the table back from the database) and tells its own connections. The database decides between
-two processes changing a table at once (a move's ply and id, a seat, the start), and the loser
+two processes changing a table at once (a move's ply and id, the start, and every change of a
+seat: a conditional write of the seat as it was judged on, with its event), and the loser
 catches up from it and refuses the request with the reason. Who is connected is counted across
 the processes; the bots, the clock and the passing of the host's rights run only in the table's
 owner.
@@ -23,6 +24,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any
 
 from ..engine import (
@@ -45,7 +47,7 @@ from .errors import RequestError, engine_refusal, no_seat
 from .ratings import check_rated_bot
 from .registry import TableRegistry
 from .scheduler import Scheduler, check_level, table_level
-from .store import MoveConflict, SeatData, Store
+from .store import EventData, MoveConflict, SeatChange, SeatData, Store
 from .table import Event, Seat, Table, TimeControl
 
 log = logging.getLogger("sequence.server")
@@ -57,6 +59,9 @@ AWAY_SECONDS = 60.0
 seat to a bot (``sequence serve --away-seconds``)."""
 
 MOVE_ID_LENGTH = 64
+
+CHANGE_TRIES = 3
+"""Times a change of a seat is judged again when another process changed the table first."""
 
 
 def check_move_id(move_id: Any) -> str | None:
@@ -209,8 +214,10 @@ class Hub:
         return table
 
     async def refresh(self, table: Table) -> None:
-        """With other processes, bring ``table`` up to the database now: a seat taken through
-        another process a moment ago, whose notice has not arrived yet, is then known here."""
+        """With other processes, bring ``table`` up to the database now, before a request that
+        the hub does not judge itself reads it (takes the table's lock): a seat taken or claimed
+        through another process a moment ago, whose notice has not arrived yet, is then known
+        here."""
         if self.cluster.shared:
             async with table.lock:
                 await self._sync(table)
@@ -336,53 +343,49 @@ class Hub:
             access.require_host(table, token)
         async with table.lock:
             await self._sync(table)
-            if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                raise no_seat(seat, len(table.seats))
-            target = table.seats[seat]
-            if table.status == "finished":
-                raise RequestError("game_over", N_("the game is over"))
-            if table.status == "lobby":
-                # A player who took a seat and left can be replaced; one who is here cannot.
-                if target.kind == "human" and target.connections > 0:
-                    raise RequestError(
-                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat
-                    )
-                target.bot = None if level is None else check_level(level)
-                if table.rated:
-                    check_rated_bot(level)
-                target.name = target.bot
-                target.token_hash = target.account_id = None
-                event = None
-            else:
-                level = table_level(table) if level is None else check_level(level)
-                if table.rated:  # a stand-in plays for a rated seat: one of the rated levels
-                    check_rated_bot(level)
-                if target.kind == "human" and target.connections > 0:
-                    raise RequestError(
-                        "bad_message", N_("the player of seat {n} is here"), 409, n=seat
-                    )
-                gone = time.monotonic() - target.left_at
-                if not host and target.kind == "human" and gone < self.away_seconds:
-                    raise RequestError(
-                        "bad_message",
-                        N_("the player of seat {n} left only {gone} s ago: wait {wait} s more"),
-                        409,
-                        n=seat,
-                        gone=int(gone),
-                        wait=int(self.away_seconds - gone) + 1,
-                    )
-                if not host and target.kind != "human":
-                    raise RequestError(
-                        "bad_message", N_("a bot already plays seat {n}"), 409, n=seat
-                    )
-                target.stand_in = target.kind == "human" or target.stand_in
-                target.bot = level
-                event = Event(table.version, "bot", seat, by_seat, level)
-            await self.registry.save_seat(table, target)
-            if event is not None:
-                await self._record(table, event)
-            table.touch()
+            await self._change_seat(
+                table, lambda: self._judge_bot(table, seat, level, host, by_seat)
+            )
             self._changed(table)
+
+    def _judge_bot(
+        self, table: Table, seat: Any, level: str | None, host: bool, by_seat: int | None
+    ) -> SeatChange:
+        """:meth:`set_bot` judged on the table as this process holds it (nothing changes)."""
+        if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise no_seat(seat, len(table.seats))
+        target = table.seats[seat]
+        before = target.data()
+        if table.status == "finished":
+            raise RequestError("game_over", N_("the game is over"))
+        if target.kind == "human" and target.connections > 0:
+            # A player who took a seat and left can be replaced; one who is here cannot.
+            raise RequestError("bad_message", N_("the player of seat {n} is here"), 409, n=seat)
+        if table.status == "lobby":
+            bot = None if level is None else check_level(level)
+            if table.rated:
+                check_rated_bot(level)
+            after = replace(before, name=bot, token_hash=None, account_id=None, bot=bot)
+            return SeatChange(before, after, table.status)
+        level = table_level(table) if level is None else check_level(level)
+        if table.rated:  # a stand-in plays for a rated seat: one of the rated levels
+            check_rated_bot(level)
+        gone = time.monotonic() - target.left_at
+        if not host and target.kind == "human" and gone < self.away_seconds:
+            raise RequestError(
+                "bad_message",
+                N_("the player of seat {n} left only {gone} s ago: wait {wait} s more"),
+                409,
+                n=seat,
+                gone=int(gone),
+                wait=int(self.away_seconds - gone) + 1,
+            )
+        if target.kind != "human" and (not host or target.bot == level):
+            # Whoever asks again (a second process, a resend) finds it done: applied once.
+            raise RequestError("bad_message", N_("a bot already plays seat {n}"), 409, n=seat)
+        after = replace(before, bot=level, stand_in=target.kind == "human" or target.stand_in)
+        event = EventData(table.version, "bot", seat, by_seat, level)
+        return SeatChange(before, after, table.status, event)
 
     async def start(self, table: Table, host_token: str | None) -> None:
         """Deal and begin, once every seat has a player or a bot."""
@@ -472,17 +475,24 @@ class Hub:
         if conn.seat is not None:
             s = table.seats[conn.seat]
             if s.stand_in and table.status == "playing":  # the player is back: the bot leaves
+                before = s.data()
                 self._seat_back(table, s)
-                self._soon(self._save_back(table, s))
+                self._soon(self._save_back(table, before))
         table.touch()
         self.scheduler.wake(table)
         self.broadcast(table)
         self._rehost_soon(table)
 
-    async def _save_back(self, table: Table, s: Seat) -> None:
-        """Store that ``s``'s player took the seat back from the stand-in bot, and say so."""
-        await self.registry.save_seat(table, s)
-        self.cluster.publish({"k": "table", "t": table.code, "reset": s.seat})
+    async def _save_back(self, table: Table, before: SeatData) -> None:
+        """Store that the player of the seat that was ``before`` took it back from the stand-in
+        bot, and say so; if another process changed the seat first (a resignation), what it
+        stored stands, and this process catches up."""
+        after = replace(before, bot=None, stand_in=False, timeouts=0)
+        async with table.lock:
+            if await self.registry.change_seat(table, SeatChange(before, after, "playing")):
+                self.cluster.publish({"k": "table", "t": table.code, "reset": before.seat})
+            else:
+                await self._sync(table, force=True)
 
     def _seat_back(self, table: Table, s: Seat) -> None:
         """The player of ``s`` plays it again: the stand-in bot leaves, the clock starts afresh."""
@@ -494,13 +504,21 @@ class Hub:
         """A player takes back the seat a bot kept for them (their clock ran out twice)."""
         seat = conn.rights.seat_to_move()
         async with table.lock:
-            s = table.seats[seat]
-            if not s.stand_in:
-                raise RequestError("bad_message", N_("you are already playing your seat"))
-            self._seat_back(table, s)
-            await self.registry.save_seat(table, s)
-            table.touch()
-            self._changed(table, reset=s.seat)
+            await self._sync(table)
+            await self._change_seat(table, lambda: self._judge_back(table, seat))
+            self._seat_back(table, table.seats[seat])
+            self._changed(table, reset=seat)
+
+    @staticmethod
+    def _judge_back(table: Table, seat: int) -> SeatChange:
+        """:meth:`take_back` judged on the table as this process holds it (nothing changes)."""
+        s = table.seats[seat]
+        if table.status == "finished":
+            raise RequestError("game_over", N_("the game is over"))
+        if not s.stand_in:
+            raise RequestError("bad_message", N_("you are already playing your seat"))
+        before = s.data()
+        return SeatChange(before, replace(before, bot=None, stand_in=False, timeouts=0), "playing")
 
     async def _timed_out(self, table: Table) -> None:
         """The scheduler's hook (the table's lock held): the clock of :attr:`Table.turn` ran out.
@@ -509,10 +527,16 @@ class Hub:
         it until its player takes it back."""
         assert table.turn is not None
         s = table.seats[table.turn.seat]
-        s.timeouts += 1
-        if s.timeouts >= 2 and s.kind == "human":
-            s.bot, s.stand_in = table_level(table), True
-        await self.registry.save_seat(table, s)
+        before = s.data()
+        after = replace(before, timeouts=s.timeouts + 1)
+        if after.timeouts >= 2 and s.kind == "human":
+            after.bot, after.stand_in = table_level(table), True
+        # Only if nobody changed the seat meanwhile (its player took it back or resigned
+        # through another process): then what was stored stands.
+        if not await self.registry.change_seat(table, SeatChange(before, after, "playing")):
+            await self._sync(table, force=True)
+            return
+        s.timeouts, s.bot, s.stand_in = after.timeouts, after.bot, after.stand_in
         table.touch()
         self.broadcast(table)
         self.cluster.publish({"k": "table", "t": table.code, "out": s.seat})
@@ -573,17 +597,43 @@ class Hub:
 
     # --- seats changed by the account service ----------------------------------------------------
 
-    async def sync(self, table: Table) -> None:
-        """Bring ``table`` up to the database before a request outside the hub (an account's
-        claim) is judged on it: another server process may have changed it. Call with the
-        table's lock held."""
-        await self._sync(table)
-
-    def seats_changed(self, table: Table) -> None:
-        """Seats of ``table`` were stored outside the hub (a claim): show them, and tell the
-        other processes. Call with the table's lock held."""
-        table.touch()
-        self._changed(table)
+    async def claim(self, table: Table, token: str, owner: Owner) -> tuple[int, str] | None:
+        """The guest seat whose token is ``token`` becomes ``owner``'s account's: return the
+        seat and its new token (``None``: the token holds no seat here, or the seat is another
+        account's). Stored only if the seat is still the guest's (:meth:`.Store.change_seat`):
+        of two claims at once exactly one account wins the seat, and a claim and a change of
+        the seat (the host opening it again) do not both stand. A second claim of the same
+        account at once gets the same seat and token if it was judged before the first was
+        stored, else nothing (the guest token is spent; the seat is the account's all the
+        same, as ``POST /api/account/seats/{code}`` says)."""
+        async with table.lock:
+            await self._sync(table)  # another process may have claimed or freed it
+            seat = access.seat_of(table, token)
+            if seat is None:
+                return None
+            new_token, token_hash = owner.seat_token(table.host_hash, seat)
+            for _ in range(CHANGE_TRIES):
+                s = table.seats[seat]
+                if s.account_id == owner.account_id and s.token_hash == token_hash:
+                    return seat, new_token  # this account's other claim won: the same seat
+                if access.seat_of(table, token) != seat or s.account_id not in (
+                    None,
+                    owner.account_id,
+                ):
+                    return None  # another account claimed it, or the seat changed hands
+                before = s.data()
+                after = replace(before, token_hash=token_hash, account_id=owner.account_id)
+                if await self.registry.change_seat(table, SeatChange(before, after, table.status)):
+                    s.token_hash, s.account_id = token_hash, owner.account_id
+                    table.touch()
+                    self._changed(table)
+                    return seat, new_token
+                await self._sync(table, force=True)
+        raise RequestError(
+            "stale",
+            N_("the table changed while this was decided; nothing was done: try again"),
+            409,
+        )
 
     async def seats_stored(self, codes: Iterable[str]) -> None:
         """Seats of these tables were changed in the database outside the hub (an account
@@ -607,6 +657,30 @@ class Hub:
         except Exception:
             log.exception("could not record %s at %s", event, table.code)
             table.events.append(event)
+
+    async def _change_seat(self, table: Table, judge: Callable[[], SeatChange]) -> SeatChange:
+        """Judge a change of a seat (``judge`` raises the refusal, or says what changes) on the
+        table as this process holds it, and store it only if the database still holds the table
+        so (:meth:`.Store.change_seat`: one transaction, the event with it). If another process
+        changed it first, catch up and judge again: a request two processes receive at once
+        is applied once, and the other is refused as it would be had it come second. Then make
+        the change here. Call with the table's lock held; return the change."""
+        for _ in range(CHANGE_TRIES):
+            change = judge()
+            if await self.registry.change_seat(table, change):
+                s, after = table.seats[change.after.seat], change.after
+                s.name, s.token_hash, s.account_id = after.name, after.token_hash, after.account_id
+                s.bot, s.stand_in, s.timeouts = after.bot, after.stand_in, after.timeouts
+                if change.result is not None:
+                    table.status, table.result = "finished", change.result
+                table.touch()
+                return change
+            await self._sync(table, force=True)
+        raise RequestError(
+            "stale",
+            N_("the table changed while this was decided; nothing was done: try again"),
+            409,
+        )
 
     def _rehost_soon(self, table: Table) -> None:
         """Pass the host's rights on (or back) once the table's lock is free (the table's
@@ -665,34 +739,40 @@ class Hub:
         seat = conn.rights.seat_to_move()
         async with table.lock:
             await self._sync(table)
-            if table.state is None or table.status != "playing":
-                raise RequestError("not_started", N_("the game has not started yet"))
-            s = table.seats[seat]
-            if s.kind != "human" or (s.bot and not s.stand_in):
-                raise RequestError("bad_message", N_("you have already resigned"))
-            config = table.config
-            team = config.team_of(seat)
-            partners = [
-                o
-                for o in table.seats
-                if o.seat != seat and config.team_of(o.seat) == team and o.kind == "human"
-            ]
-            if config.teams == 2 and not partners:
-                result = f"{TEAM_LETTERS[1 - team]} wins"
-                await self.registry.finish(table, result)
-                table.status, table.result, table.turn = "finished", result, None
-                detail = "lost"
+            change = await self._change_seat(table, lambda: self._judge_resign(table, seat))
+            if change.result is not None:
+                table.turn = None
                 self._finished(table)
-            else:
-                s.bot, s.stand_in, s.timeouts = table_level(table), False, 0
-                await self.registry.save_seat(table, s)
-                if table.turn is not None and table.turn.seat == seat:
-                    table.turn = None
-                detail = "bot"
-            await self._record(table, Event(table.version, "resign", seat, seat, detail))
-            table.touch()
+            elif table.turn is not None and table.turn.seat == seat:
+                table.turn = None
             self._changed(table, reset=seat)
         self._rehost_soon(table)  # the rights of a player who resigned pass on
+
+    @staticmethod
+    def _judge_resign(table: Table, seat: int) -> SeatChange:
+        """:meth:`resign` judged on the table as this process holds it (nothing changes)."""
+        if table.state is None or table.status == "lobby":
+            raise RequestError("not_started", N_("the game has not started yet"))
+        if table.status == "finished":
+            raise RequestError("game_over", N_("the game is over"))
+        s = table.seats[seat]
+        if s.kind != "human" or (s.bot and not s.stand_in):
+            raise RequestError("bad_message", N_("you have already resigned"))
+        config = table.config
+        team = config.team_of(seat)
+        partners = [
+            o
+            for o in table.seats
+            if o.seat != seat and config.team_of(o.seat) == team and o.kind == "human"
+        ]
+        before = s.data()
+        if config.teams == 2 and not partners:
+            event = EventData(table.version, "resign", seat, seat, "lost")
+            return SeatChange(before, before, "playing", event, f"{TEAM_LETTERS[1 - team]} wins")
+        after = replace(before, bot=table_level(table), stand_in=False, timeouts=0)
+        return SeatChange(
+            before, after, "playing", EventData(table.version, "resign", seat, seat, "bot")
+        )
 
     # --- talk -----------------------------------------------------------------------------------
 
@@ -875,6 +955,8 @@ class Hub:
                     ply = table.move_ids[(seat, move_id)]
                     ack.send(protocol.ack_payload(move_id, ply, duplicate=True))
                 return
+            if table.status == "finished":  # a resignation stored by another process
+                raise RequestError("game_over", N_("the game is over")) from None
             raise RequestError(
                 "stale",
                 N_(
@@ -908,7 +990,7 @@ class Hub:
             table.seats[seat].timeouts = 0  # back at the table
             table.touch()
             try:
-                await self.registry.save_seat(table, table.seats[seat])
+                await self.registry.save_timeouts(table, table.seats[seat])
             except Exception:  # the move is stored; a seat's away mark is not worth refusing it
                 log.exception("could not store seat %s of %s", seat, table.code)
         self.scheduler.wake(table)

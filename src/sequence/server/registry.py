@@ -16,7 +16,7 @@ from typing import Any
 from ..engine import Config, Move, State, config_from_dict
 from ..i18n import N_
 from .errors import RequestError
-from .store import EventData, SeatData, Store, TableData
+from .store import EventData, SeatChange, SeatData, Store, TableData
 from .table import Event, Seat, Table, TimeControl, Turn
 
 log = logging.getLogger("sequence.server")
@@ -276,9 +276,10 @@ class TableRegistry:
         self.tables[table.code] = table
         return table
 
-    async def save_seat(self, table: Table, seat: Seat) -> None:
-        """Store who sits in ``seat``."""
-        await self.store.run(self.store.save_seat, table.id, seat.data())
+    async def save_timeouts(self, table: Table, seat: Seat) -> None:
+        """Store ``seat``'s run of timeouts (nothing else of the seat: who sits there changes
+        only through :meth:`change_seat` and :meth:`take_seats`)."""
+        await self.store.run(self.store.save_timeouts, table.id, seat.seat, seat.timeouts)
 
     async def save_clock(self, table: Table) -> None:
         """Store the running clock (the turn's seat and what it has left now) and the seats'
@@ -317,9 +318,16 @@ class TableRegistry:
         await self.store.run(self.store.add_event, table.id, data)
         table.events.append(event)
 
-    async def finish(self, table: Table, result: str) -> None:
-        """Store that ``table`` ended with ``result`` without a move (a resignation)."""
-        await self.store.run(self.store.finish, table.id, result)
+    async def change_seat(self, table: Table, change: SeatChange) -> bool:
+        """Store ``change`` (a seat, its event, a resignation's end of the game) if the database
+        still holds the table as it was judged on (:meth:`.Store.change_seat`), the event then
+        kept on the table; return whether it was stored."""
+        if not await self.store.run(self.store.change_seat, table.id, change):
+            return False
+        if change.event is not None:
+            e = change.event
+            table.events.append(Event(e.ply, e.kind, e.seat, e.by_seat, e.detail))
+        return True
 
     async def append_move(
         self, table: Table, state: State, seat: int | None, move_id: str | None = None

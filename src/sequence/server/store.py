@@ -28,9 +28,14 @@ class _Taken(Exception):
     """A seat asked for was no longer empty: the transaction taking seats is undone."""
 
 
+class _Changed(Exception):
+    """A seat or a table was not as the change expected it: its transaction is undone."""
+
+
 class MoveConflict(Exception):
-    """The database already holds a move at this ply, or this move id of this seat: another
-    server process (sharing the database) stored one first. Nothing was stored."""
+    """The database already holds a move at this ply, or this move id of this seat, or the game
+    is over (a resignation): another server process (sharing the database) stored it first.
+    Nothing was stored."""
 
 
 @dataclass
@@ -88,6 +93,25 @@ class EventData:
 
 
 @dataclass
+class SeatChange:
+    """A change of one seat (or a resignation's end of the game), written only if the database
+    still holds the seat as :attr:`before` and the table in :attr:`status`: the conditional
+    write that lets exactly one of two server processes apply a change (see
+    :meth:`Store.change_seat`)."""
+
+    before: SeatData
+    """The seat as the change was judged on."""
+    after: SeatData
+    """The seat as it becomes (the same as :attr:`before`: the seat does not change)."""
+    status: str
+    """The table's status the change was judged on."""
+    event: EventData | None = None
+    """The event recorded with it, in the same transaction."""
+    result: str | None = None
+    """Not ``None``: the game ends with this result (a resignation)."""
+
+
+@dataclass
 class _Pending:
     table_id: int
     ply: int
@@ -136,6 +160,17 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         clock_seat=row.clock_seat,
         clock_left=row.clock_left,
         rated=row.rated,
+    )
+
+
+def _event_row(table_id: int, event: EventData) -> EventRow:
+    return EventRow(
+        table_id=table_id,
+        ply=event.ply,
+        kind=event.kind,
+        seat=event.seat,
+        by_seat=event.by_seat,
+        detail=event.detail,
     )
 
 
@@ -216,6 +251,15 @@ class Store:
             row.reserve, row.timeouts = seat.reserve, seat.timeouts
             row.account_id = seat.account_id
 
+    def save_timeouts(self, table_id: int, seat: int, timeouts: int) -> None:
+        """Store one seat's run of timeouts."""
+        with self._sessions.begin() as session:
+            session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(timeouts=timeouts)
+            )
+
     def save_clock(
         self, table_id: int, seat: int | None, left: float | None, seats: list[SeatData]
     ) -> None:
@@ -232,22 +276,62 @@ class Store:
     def add_event(self, table_id: int, event: EventData) -> None:
         """Record a table event."""
         with self._sessions.begin() as session:
-            session.add(
-                EventRow(
-                    table_id=table_id,
-                    ply=event.ply,
-                    kind=event.kind,
-                    seat=event.seat,
-                    by_seat=event.by_seat,
-                    detail=event.detail,
-                )
-            )
+            session.add(_event_row(table_id, event))
 
     def finish(self, table_id: int, result: str) -> None:
-        """Mark a table finished with ``result`` (a resignation: no move ended it)."""
+        """Mark a table finished with ``result`` whatever it holds (for tools and tests: the
+        server ends a game by a move, or by a resignation through :meth:`change_seat`)."""
         with self._sessions.begin() as session:
             row = session.get_one(TableRow, table_id)
             row.status, row.result, row.finished_at = "finished", result, now()
+
+    def change_seat(self, table_id: int, change: SeatChange) -> bool:
+        """Apply ``change`` (its seat, its event, the end of the game) in one transaction if the
+        table is still in ``change.status`` and the seat still as ``change.before`` (who sits
+        there: name, token, account, bot, stand-in); ``False``, nothing stored, if not: another
+        server process changed them first.
+
+        The table's row is locked first (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite has
+        one writer), so every such change, a move's end of the game and a start wait for each
+        other: two processes applying the same request at once apply it once."""
+        before, after = change.before, change.after
+        try:
+            with self._sessions.begin() as session:
+                row = session.scalars(
+                    select(TableRow).where(TableRow.id == table_id).with_for_update()
+                ).one()
+                if row.status != change.status:
+                    raise _Changed
+                seat = session.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.table_id == table_id,
+                        SeatRow.seat == before.seat,
+                        SeatRow.name.is_not_distinct_from(before.name),
+                        SeatRow.token_hash.is_not_distinct_from(before.token_hash),
+                        SeatRow.account_id.is_not_distinct_from(before.account_id),
+                        SeatRow.bot.is_not_distinct_from(before.bot),
+                        SeatRow.stand_in == before.stand_in,
+                    )
+                    .values(
+                        name=after.name,
+                        token_hash=after.token_hash,
+                        account_id=after.account_id,
+                        bot=after.bot,
+                        stand_in=after.stand_in,
+                        timeouts=after.timeouts,
+                        reserve=after.reserve,
+                    )
+                )
+                if getattr(seat, "rowcount", 0) != 1:
+                    raise _Changed  # leaving the block rolls back
+                if change.result is not None:
+                    row.status, row.result, row.finished_at = "finished", change.result, now()
+                if change.event is not None:
+                    session.add(_event_row(table_id, change.event))
+        except _Changed:
+            return False
+        return True
 
     def set_status(self, table_id: int, status: str) -> None:
         """Mark a table started (``playing``: a rematch, dealt at once)."""
@@ -259,6 +343,17 @@ class Store:
 
     def _commit_moves(self, batch: list[_Pending]) -> None:
         with self._sessions.begin() as session:
+            # Lock the tables' rows (in order: no deadlock between processes) and check that
+            # each game is still on: a resignation stored by another process ends it.
+            ids = sorted({p.table_id for p in batch})
+            live = session.scalars(
+                select(TableRow.id)
+                .where(TableRow.id.in_(ids), TableRow.status == "playing")
+                .order_by(TableRow.id)
+                .with_for_update()
+            ).all()
+            if len(live) != len(ids):
+                raise _Changed
             for p in batch:
                 session.add(
                     MoveRow(
@@ -417,7 +512,7 @@ class Store:
     ) -> None:
         """Store move number ``ply`` (with the id its client gave it); return once it is
         committed (raise if it could not be: :class:`MoveConflict` when another server process
-        stored that ply, or that move id, first)."""
+        stored that ply, or that move id, first, or ended the game)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append(_Pending(table_id, ply, move, seat, result, finished, future, move_id))
         if not self._flushing:
@@ -435,7 +530,7 @@ class Store:
                     for p in batch:
                         try:
                             await self.run(self._commit_moves, [p])
-                        except IntegrityError:
+                        except (IntegrityError, _Changed):
                             if not p.future.done():
                                 p.future.set_exception(MoveConflict(p.table_id, p.ply))
                         except Exception:

@@ -1,0 +1,70 @@
+"""Frames too large for the server: the client is told why, whatever the frame's size.
+
+The app reads a frame up to uvicorn's own limit (:data:`~.protocol.WS_MAX_SIZE`) and refuses one
+over :data:`~.protocol.MAX_FRAME` with a ``too_large`` error message before it closes with 1009.
+A frame over uvicorn's limit never reaches the app: the protocol layer (websockets) refuses it as
+soon as its header arrives, without reading it, and closes with 1009. :class:`WebSocketProtocol`
+is uvicorn's WebSocket protocol, which sends the same ``too_large`` error message (in the
+connection's language) just before that close, so every client sending too much is told why in
+the documented error shape. ``sequence serve`` runs uvicorn with it (``ws=WebSocketProtocol``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any, Final
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import PayloadTooBig
+from websockets.frames import Frame, Opcode
+
+from ..i18n import DEFAULT, N_, negotiate
+from . import protocol
+from .errors import RequestError
+
+LANG_KEY: Final = "sequence.lang"
+"""Where a connection keeps its language in the ASGI scope (see :func:`remember_language`), so
+that the protocol layer, which has no other way to know it, answers in it."""
+
+
+def frame_too_large() -> RequestError:
+    """The refusal of a frame over :data:`~.protocol.MAX_FRAME` bytes (the connection closes)."""
+    return RequestError(
+        "too_large",
+        N_("a frame is at most {limit} bytes; the connection is closed"),
+        limit=protocol.MAX_FRAME,
+    )
+
+
+def remember_language(scope: MutableMapping[str, Any], lang: str) -> None:
+    """Keep a connection's language (``hello``'s or ``lang``'s) in its ASGI ``scope``."""
+    scope[LANG_KEY] = lang
+
+
+def scope_language(scope: MutableMapping[str, Any] | None) -> str:
+    """The language a connection chose, else its handshake's ``Accept-Language``."""
+    if not scope:
+        return DEFAULT
+    chosen = scope.get(LANG_KEY)
+    if isinstance(chosen, str):
+        return chosen
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"accept-language":
+            return negotiate(value.decode("latin-1"))
+    return negotiate(None)
+
+
+class WebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol (websockets' Sans-I/O one, uvicorn's default), telling a
+    client whose frame is over ``ws_max_size`` why before the close (1009) that follows."""
+
+    def handle_parser_exception(self) -> None:
+        """The frame could not be read: for one too large, send the ``too_large`` error message
+        first; then close as uvicorn does (the close frame websockets queued comes after it)."""
+        if isinstance(self.conn.parser_exc, PayloadTooBig):
+            error = frame_too_large()
+            scope = getattr(self, "scope", None)
+            payload = protocol.error_payload(error.code, error.text(scope_language(scope)))
+            frame = Frame(Opcode.TEXT, payload.text.encode())
+            self.transport.write(frame.serialize(mask=False, extensions=self.conn.extensions))
+        super().handle_parser_exception()
