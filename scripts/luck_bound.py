@@ -14,6 +14,7 @@ depend on the machine's speed. Not a test: a measurement (docs/bots.md has the r
 
     .venv/bin/python scripts/luck_bound.py --games 200 --deals 30 --depth 3
     .venv/bin/python scripts/luck_bound.py --games 100 --deals 30 --depth 100 --sees hands
+    .venv/bin/python scripts/luck_bound.py --game kids --games 400 --deals 30 --depth 3
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from sequence.bots import LookaheadBot, make_bot, play_game
+from sequence.bots.tournament.stats import wilson
 from sequence.engine import Move, State, View, make_config
 
 
@@ -52,10 +54,10 @@ class Seer(LookaheadBot):
         return state
 
 
-def pair(job: tuple[int, str, int, int, int]) -> float:
+def pair(job: tuple[str, int, str, int, int, int]) -> float:
     """One deal played twice, the seer in each seat; its score (0 to 2)."""
-    seed, sees, deals, depth, k = job
-    config = make_config("classic", players=2)
+    game, seed, sees, deals, depth, k = job
+    config = make_config(game, players=2)
     score = 0.0
     for seat in (0, 1):
         seer = Seer(seed, sees, time=None, deals=deals, depth=depth, k=k)
@@ -72,6 +74,7 @@ def pair(job: tuple[int, str, int, int, int]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=("classic", "kids"), default="classic")
     parser.add_argument("--sees", choices=("fair", "hands", "all"), action="append")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--deals", type=int, default=30)
@@ -81,13 +84,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2000)
     a = parser.parse_args()
     for sees in a.sees or ("fair", "hands", "all"):
-        jobs = [(a.seed + i, sees, a.deals, a.depth, a.k) for i in range(a.games // 2)]
+        jobs = [(a.game, a.seed + i, sees, a.deals, a.depth, a.k) for i in range(a.games // 2)]
         with multiprocessing.Pool(a.workers) as pool:
             total = sum(pool.map(pair, jobs))
         games = 2 * len(jobs)
+        lo, hi = wilson(total / games, games)
         print(
-            f"lookahead seeing {sees:5} (deals={a.deals}, depth={a.depth}, k={a.k}) vs greedy:"
-            f" {total:g}/{games} = {100 * total / games:.1f}%",
+            f"{a.game}: lookahead seeing {sees:5} (deals={a.deals}, depth={a.depth}, k={a.k})"
+            f" vs greedy: {total:g}/{games} = {100 * total / games:.1f}%"
+            f" ({100 * lo:.1f}-{100 * hi:.1f}%)",
             flush=True,
         )
 

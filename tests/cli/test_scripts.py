@@ -61,3 +61,38 @@ def test_loadtest_gives_percentiles_of_fewer_than_100_moves() -> None:
     assert 0 < p50 <= p95 <= p99 and cpu > 0, done.stdout
     assert cells[-1] == "none", done.stdout  # errors
     assert "nan" not in done.stdout
+
+
+def test_luck_bound_plays_kids_and_gives_an_interval() -> None:
+    done = subprocess.run(
+        ["scripts/luck_bound.py", "--game", "kids", "--games", "2", "--deals", "1", "--depth", "1",
+         "--workers", "1", "--sees", "fair"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    line = re.fullmatch(
+        r"kids: lookahead seeing fair .* vs greedy:"
+        r" ([\d.]+)/2 = ([\d.]+)% \(([\d.]+)-([\d.]+)%\)\n",
+        done.stdout,
+    )
+    assert line is not None, done.stdout
+    score, pct, lo, hi = (float(g) for g in line.groups())
+    assert pct == 50 * score and lo <= pct <= hi
+
+
+def test_bot_diagnostics_counts_the_pile_and_the_choices() -> None:
+    done = subprocess.run(
+        ["scripts/bot_diagnostics.py", "pile", "--games", "2", "--game", "kids", "dice"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    pile = r"kids +2 greedy games: draw pile at the end mean [\d.]+, .*\n"
+    assert re.fullmatch(pile, done.stdout), done.stdout
+    done = subprocess.run(
+        ["scripts/bot_diagnostics.py", "choices", "--games", "2", "--game", "kids",
+         "--level", "hard@deals=2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    searched = r"kids +hard@deals=2: [\d.]+ searched decisions a game .*%\)\n"
+    assert re.fullmatch(searched, done.stdout), done.stdout
