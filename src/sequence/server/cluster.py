@@ -257,8 +257,7 @@ class RedisCluster:
 
     def publish(self, notice: dict[str, Any]) -> None:
         """Tell the other processes (in order, after what was published before)."""
-        notice["p"] = self.proc
-        text = json.dumps(notice, separators=(",", ":"))
+        text = json.dumps(notice, separators=(",", ":"))  # the sender is in the header
         self._outbox.put_nowait(f"{header(self.proc, notice)}\n{text}")
 
     async def stop(self) -> None:
@@ -399,6 +398,7 @@ class RedisCluster:
                             continue  # a move at a table this process does not keep up to date
                         notice = json.loads(text)
                         if isinstance(notice, dict):
+                            notice["p"] = proc
                             self._listener.notice(notice)
                     except json.JSONDecodeError:
                         continue
