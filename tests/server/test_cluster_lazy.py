@@ -161,7 +161,9 @@ async def test_the_owner_dies_and_a_process_that_never_loaded_the_table_takes_it
 async def test_the_owner_of_a_table_without_bots_or_clock_catches_up_only_at_the_end() -> None:
     async with two_hubs() as (a, b):
         config = config_from_dict({"game": "classic", "players": 2})
-        table, host, ann, _, more = await a.create(config, [], False, "Ann", 0, local=[(1, "Bob")])
+        table, host, ann, _, more = await a.create(
+            config, None, False, "Ann", 0, local=[(1, "Bob")]
+        )
         await a.start(table, host)
         code = table.code
         assert a.cluster.owns(code)
