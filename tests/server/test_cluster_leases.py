@@ -25,6 +25,13 @@ class Heard:
         self.notices: list[dict[str, Any]] = []
         self.taken: list[str] = []
         self.gone: list[str] = []
+        self.headers: list[tuple[str, str, bool]] = []
+        self.quiet_tables: set[str] = set()
+        """Tables whose moves this process does not keep up with (their notices not decoded)."""
+
+    def quiet(self, kind: str, code: str, end: bool) -> bool:
+        self.headers.append((kind, code, end))
+        return kind == "move" and code in self.quiet_tables
 
     def notice(self, notice: dict[str, Any]) -> None:
         self.notices.append(notice)
@@ -106,3 +113,23 @@ async def test_notices_reach_the_others_in_order() -> None:
         assert [n["n"] for n in heard.notices if n["k"] == "move"] == list(range(20))
         assert all(n["p"] == first.proc for n in heard.notices)
         assert [n["k"] for n in heard_first.notices] == ["hi"]
+
+
+async def test_a_notice_is_judged_by_its_header_before_it_is_decoded() -> None:
+    async with two_processes() as (first, _, _, heard):
+        heard.quiet_tables.add("QUIETT")
+        first.publish({"k": "move", "t": "QUIETT", "n": 1, "e": False})
+        first.publish({"k": "move", "t": "QUIETT", "n": 2, "e": True})
+        first.publish({"k": "move", "t": "AAAAAA", "n": 1})
+        first.publish({"k": "hi"})
+        for _ in range(100):
+            if len(heard.headers) == 4:
+                break
+            await asyncio.sleep(0.05)
+        assert heard.headers == [
+            ("move", "QUIETT", False), ("move", "QUIETT", True), ("move", "AAAAAA", False),
+            ("hi", "-", False),
+        ]  # fmt: skip
+        # The quiet table's moves never reached the hub; the others did, whole.
+        assert [(n["k"], n.get("t")) for n in heard.notices] == [("move", "AAAAAA"), ("hi", None)]
+        assert heard.notices[0] == {"k": "move", "t": "AAAAAA", "n": 1, "p": first.proc}

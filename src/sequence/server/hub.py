@@ -14,7 +14,9 @@ two processes changing a table at once (a move's ply and id, the start, and ever
 seat: a conditional write of the seat as it was judged on, with its event), and the loser
 catches up from it and refuses the request with the reason. Who is connected is counted across
 the processes; the bots, the clock and the passing of the host's rights run only in the table's
-owner.
+owner. A process keeps a table up to date only while it needs it (a connection of its own at the
+table, or it owns it): other tables' moves are not applied here (:meth:`Hub.quiet`) and the
+table is caught up from the database when it is next asked for.
 """
 
 from __future__ import annotations
@@ -203,7 +205,8 @@ class Hub:
         return len(tables)
 
     async def get(self, code: str) -> Table:
-        """A table by its code (``unknown_table`` if there is none)."""
+        """A table by its code (``unknown_table`` if there is none), up to the database if this
+        process had stopped keeping it up to date (:meth:`quiet`)."""
         known = code.strip().upper() in self.registry.tables
         table = await self.registry.get(code)
         if not known and table.status != "finished" and self.cluster.shared:
@@ -211,6 +214,10 @@ class Hub:
             await self.cluster.claim([table.code])
             self._recount(table)
             self.scheduler.wake(table)
+        elif table.behind:
+            async with table.lock:
+                if table.behind and await self.registry.catch_up(table):
+                    self._after_catch_up(table, moved_only=True)
         return table
 
     async def refresh(self, table: Table) -> None:
@@ -725,6 +732,11 @@ class Hub:
             seat = self.host_seat_for(table)
             if seat == table.host_seat:
                 return
+            if table.behind:  # the event records the ply it happened at
+                await self.registry.catch_up(table)
+                seat = self.host_seat_for(table)
+                if seat == table.host_seat:
+                    return
             table.host_seat = seat
             await self._record(table, Event(table.version, "host", seat))
             table.touch()
@@ -977,7 +989,7 @@ class Hub:
                 ack.send(protocol.ack_payload(move_id, len(trial.move_stack), duplicate=False))
         self.cluster.publish(
             {"k": "move", "t": table.code, "n": len(trial.move_stack), "m": str(move),
-             "s": seat, "i": move_id, "h": by_person}
+             "s": seat, "i": move_id, "h": by_person, "e": trial.outcome is not None}
         )  # fmt: skip
         table.active = time.monotonic()
         outcome = trial.outcome
@@ -1016,9 +1028,10 @@ class Hub:
     # --- the other processes ----------------------------------------------------------------------
 
     async def _created(self, table: Table) -> None:
-        """A table made here: this process runs it, and the others learn of it."""
+        """A table made here: this process runs it, and the others learn of it (they load a
+        public one, for their open-tables list; a private one when it is asked for)."""
         await self.cluster.claim([table.code])
-        self.cluster.publish({"k": "new", "t": table.code})
+        self.cluster.publish({"k": "new", "t": table.code, "pub": table.public})
         self.scheduler.wake(table)
 
     async def _release(self, table: Table) -> None:
@@ -1055,6 +1068,38 @@ class Hub:
         self.broadcast(table)
         if not moved_only:
             self._rehost_soon(table)
+
+    def quiet(self, kind: str, code: str, end: bool) -> bool:
+        """A notice of ``kind`` about ``code`` arrived (``end``: a move that ended the game):
+        ``True`` if that is enough, and the notice need not be decoded (see :mod:`.cluster`).
+
+        A move at a table this process does not need (no connection of its own there, no
+        request on it under way, and not its owner, or the owner of a table without bots or a
+        clock, which has nothing to run between moves) is not applied: the copy is marked
+        :attr:`~.table.Table.behind` and caught up from the database when it is next asked for
+        (:meth:`get`), or taken over (:meth:`adopted`); the open-tables list needs only what
+        the copy knows already (a game in play, its seats, when it last moved), so a copy that
+        does not know the game started is caught up as before. A copy whose
+        game has just ended leaves memory (a finished table is read back when asked for), and a
+        table not in memory stays out."""
+        if kind != "move":
+            return False
+        table = self.registry.tables.get(code)
+        owner = self.cluster.owns(code)
+        if table is None:
+            return not owner
+        if code in self._rooms or table.lock.locked():
+            return False
+        if table.status != "playing":  # this copy missed the start: caught up now, as it was
+            return False
+        if owner and (end or table.clock is not None or any(s.bot for s in table.seats)):
+            return False  # bots or a clock to run, or the table to let go of once it ended
+        if end:
+            del self.registry.tables[code]
+        else:
+            table.behind = True
+            table.active = time.monotonic()
+        return True
 
     def notice(self, notice: dict[str, Any]) -> None:
         """Another process published ``notice`` (see :mod:`.cluster`): apply it here."""
@@ -1100,6 +1145,8 @@ class Hub:
                     told=True,
                 )
             return
+        if kind == "new" and notice.get("pub") is False and not self.cluster.owns(code):
+            return  # a private table: read from the database when it is asked for
         if kind in ("move", "table", "new"):
             self._soon(self._apply_notice(code, notice))
 

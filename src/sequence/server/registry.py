@@ -190,9 +190,20 @@ class TableRegistry:
         """Bring ``table`` up to what the database holds (another server process changed it):
         its seats, status, events and every move after its version. Return whether anything
         changed. The clock (the turn and the reserves) stays this process's: it is kept by
-        each process from the moves it sees, and stored by the table's owner."""
+        each process from the moves it sees, and stored by the table's owner; but a copy that
+        was :attr:`~.table.Table.behind` saw no moves, so it takes the clock as stored."""
+        stale_clock = table.behind
         data = await self.store.run(self.store.load_since, table.id, table.version)
+        table.behind = False  # whatever was missed before this read is in it
         changed = False
+        if stale_clock and table.clock is not None:
+            for s, d in zip(table.seats, data.seats, strict=True):
+                s.reserve = d.reserve
+            if data.clock_seat is not None and data.clock_left is not None:
+                table.turn = Turn(data.clock_seat, data.clock_left)
+            else:
+                table.turn = None
+            changed = True
         for s, d in zip(table.seats, data.seats, strict=True):
             now = (d.name, d.token_hash, d.bot, d.stand_in, d.timeouts, d.account_id)
             if (s.name, s.token_hash, s.bot, s.stand_in, s.timeouts, s.account_id) != now:

@@ -166,6 +166,10 @@ class Table:
     """The result moves the players' ratings (:mod:`.ratings`)."""
     active: float = field(default_factory=time.monotonic)
     """When something last happened here (a seat, a connection, a move): orders the lists."""
+    behind: bool = False
+    """This process's copy may lack moves the others made (with several processes, a table
+    that nobody here is connected to and that this process does not run is not kept up to
+    date: :meth:`.hub.Hub.quiet`); it is caught up from the database before it is used."""
 
     @property
     def version(self) -> int:
