@@ -5,6 +5,7 @@ stored only if the seat and the table are still as it was judged on."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,15 @@ import pytest
 from sqlalchemy import text
 
 from sequence.engine import make_config
-from sequence.server.store import EventData, MoveConflict, SeatChange, SeatData, Store, TableData
+from sequence.server.store import (
+    ClockData,
+    EventData,
+    MoveConflict,
+    SeatChange,
+    SeatData,
+    Store,
+    TableData,
+)
 
 from .conftest import old_database
 
@@ -110,5 +119,44 @@ async def test_a_change_of_a_seat_is_stored_only_over_what_it_was_judged_on(
             await store.append_move(table_id, 1, "x", 1, None, False, "late")
         data = store.load("SEATED")
         assert data is not None and data.moves == []
+    finally:
+        store.close()
+
+
+async def test_clocks_saved_together_share_one_transaction_and_the_latest_wins(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'clocks.db'}")
+    try:
+        ids = [
+            store.create_table(
+                TableData(
+                    id=0, code=f"CLOCK{n}", config=make_config("kids", players=2).to_dict(),
+                    seed=n, public=True, status="playing", host_hash="h", result=None,
+                    rematch_code=None, seats=[SeatData(0), SeatData(1)], moves=[],
+                )
+            )
+            for n in range(3)
+        ]  # fmt: skip
+        commits: list[int] = []
+        real_write = store._write_clocks
+
+        def counted(clocks: dict[int, ClockData]) -> None:
+            commits.append(len(clocks))
+            real_write(clocks)
+
+        store._write_clocks = counted  # type: ignore[method-assign]
+        first = ClockData(0, 30.0, ((0, 10.0, 0), (1, 10.0, 0)))
+        latest = {tid: ClockData(1, 20.0 + tid, ((0, 4.5, 1), (1, 10.0, 0))) for tid in ids}
+        await asyncio.gather(
+            store.save_clock(ids[0], first),
+            *(store.save_clock(tid, clock) for tid, clock in latest.items()),
+        )
+        assert sum(commits) <= len(ids) and len(commits) <= 2  # grouped, the stale one dropped
+        for n, tid in enumerate(ids):
+            data = store.load(f"CLOCK{n}")
+            assert data is not None
+            assert (data.clock_seat, data.clock_left) == (1, 20.0 + tid)
+            assert [(s.reserve, s.timeouts) for s in data.seats] == [(4.5, 1), (10.0, 0)]
     finally:
         store.close()

@@ -16,7 +16,7 @@ from typing import Any
 from ..engine import Config, Move, State, config_from_dict
 from ..i18n import N_
 from .errors import RequestError
-from .store import EventData, SeatChange, SeatData, Store, TableData
+from .store import ClockData, EventData, SeatChange, SeatData, Store, TableData
 from .table import Event, Seat, Table, TimeControl, Turn
 
 log = logging.getLogger("sequence.server")
@@ -296,12 +296,13 @@ class TableRegistry:
         """Store the running clock (the turn's seat and what it has left now) and the seats'
         reserves and timeouts."""
         turn = table.turn
-        await self.store.run(
-            self.store.save_clock,
+        await self.store.save_clock(
             table.id,
-            None if turn is None else turn.seat,
-            None if turn is None else turn.remaining(),
-            [s.data() for s in table.seats],
+            ClockData(
+                None if turn is None else turn.seat,
+                None if turn is None else turn.remaining(),
+                tuple((s.seat, s.reserve, s.timeouts) for s in table.seats),
+            ),
         )
 
     async def take_seats(self, table: Table, seats: list[SeatData]) -> bool:

@@ -321,9 +321,9 @@ class Scheduler:
         for _, timer in self._clocks.values():
             timer.cancel()
         self._clocks.clear()
-        if self.save_clock is not None:
-            for table in tables:
-                if table.turn is not None and self.owns(table):
-                    await self._saving(table)
+        if self.save_clock is not None:  # together: the store writes them in one transaction
+            await asyncio.gather(
+                *(self._saving(t) for t in tables if t.turn is not None and self.owns(t))
+            )
         if self._saves:
             await asyncio.gather(*self._saves, return_exceptions=True)

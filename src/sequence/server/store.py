@@ -4,6 +4,8 @@ All SQL runs on a single worker thread, so the event loop never waits on the dat
 SQLite sees one writer. :meth:`Store.append_move` resolves only once its move is committed:
 moves that arrive together share one transaction (group commit), and a move is never shown to
 anybody before it is stored, so a killed server resumes exactly where the players saw it.
+Turn clocks are stored the same way (:meth:`Store.save_clock`): every table's clock changes at
+every turn, so the clocks that change together share one transaction too.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -79,6 +81,18 @@ class TableData:
     """(ply, seat, move id) of every move a client gave an id."""
     events: list[EventData] = field(default_factory=list)
     rated: bool = False
+
+
+@dataclass(frozen=True)
+class ClockData:
+    """A table's turn clock as stored: what a restart goes on from."""
+
+    seat: int | None
+    """The seat whose turn is running (``None``: no turn is timed)."""
+    left: float | None
+    """What that turn had left, in seconds, when it was stored."""
+    seats: tuple[tuple[int, float, int], ...]
+    """Each seat's ``(seat, reserve, timeouts)``."""
 
 
 @dataclass
@@ -184,6 +198,8 @@ class Store:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self._pending: list[_Pending] = []
         self._flushing = False
+        self._clocks: dict[int, tuple[ClockData, list[asyncio.Future[None]]]] = {}
+        self._clocks_flushing = False
 
     @property
     def sessions(self) -> sessionmaker[Session]:
@@ -260,18 +276,30 @@ class Store:
                 .values(timeouts=timeouts)
             )
 
-    def save_clock(
-        self, table_id: int, seat: int | None, left: float | None, seats: list[SeatData]
-    ) -> None:
-        """Store a table's running clock (``seat`` had ``left`` seconds) and every seat's reserve
-        and timeouts: what a restart goes on from."""
-        with self._sessions.begin() as session:
-            row = session.get_one(TableRow, table_id)
-            row.clock_seat, row.clock_left = seat, left
-            for s in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id)):
-                for data in seats:
-                    if data.seat == s.seat:
-                        s.reserve, s.timeouts = data.reserve, data.timeouts
+    def _write_clocks(self, clocks: dict[int, ClockData]) -> None:
+        """Store the clocks of several tables in one transaction (two statements, each run
+        once for every table or seat)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.id == bindparam("tid"))
+                .values(clock_seat=bindparam("turn_seat"), clock_left=bindparam("turn_left")),
+                [
+                    {"tid": tid, "turn_seat": c.seat, "turn_left": c.left}
+                    for tid, c in clocks.items()
+                ],
+            )
+            conn.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == bindparam("tid"), SeatRow.seat == bindparam("n"))
+                .values(reserve=bindparam("seat_reserve"), timeouts=bindparam("seat_timeouts"))
+                .execution_options(synchronize_session=False),
+                [
+                    {"tid": tid, "n": n, "seat_reserve": r, "seat_timeouts": t}
+                    for tid, c in clocks.items()
+                    for n, r, t in c.seats
+                ],
+            )
 
     def add_event(self, table_id: int, event: EventData) -> None:
         """Record a table event."""
@@ -342,11 +370,13 @@ class Store:
                 row.started_at = now()
 
     def _commit_moves(self, batch: list[_Pending]) -> None:
-        with self._sessions.begin() as session:
+        # Core statements, not ORM objects: this runs for every move, and the rows are only
+        # written, never read back.
+        with self.engine.begin() as conn:
             # Lock the tables' rows (in order: no deadlock between processes) and check that
             # each game is still on: a resignation stored by another process ends it.
             ids = sorted({p.table_id for p in batch})
-            live = session.scalars(
+            live = conn.scalars(
                 select(TableRow.id)
                 .where(TableRow.id.in_(ids), TableRow.status == "playing")
                 .order_by(TableRow.id)
@@ -354,17 +384,27 @@ class Store:
             ).all()
             if len(live) != len(ids):
                 raise _Changed
-            for p in batch:
-                session.add(
-                    MoveRow(
-                        table_id=p.table_id, ply=p.ply, move=p.move, seat=p.seat, move_id=p.move_id
-                    )
+            conn.execute(
+                insert(MoveRow),
+                [
+                    {
+                        "table_id": p.table_id,
+                        "ply": p.ply,
+                        "move": p.move,
+                        "seat": p.seat,
+                        "move_id": p.move_id,
+                    }
+                    for p in batch
+                ],
+            )
+            finished = [p for p in batch if p.finished]
+            if finished:
+                conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == bindparam("tid"))
+                    .values(status="finished", result=bindparam("game_result"), finished_at=now()),
+                    [{"tid": p.table_id, "game_result": p.result} for p in finished],
                 )
-            session.flush()
-            for p in batch:
-                if p.finished:
-                    row = session.get_one(TableRow, p.table_id)
-                    row.status, row.result, row.finished_at = "finished", p.result, now()
 
     def load_active(self) -> list[TableData]:
         """Every table in the lobby or being played, with its moves: what a restart resumes."""
@@ -519,6 +559,37 @@ class Store:
             self._flushing = True
             asyncio.get_running_loop().create_task(self._flush())
         await future
+
+    async def save_clock(self, table_id: int, clock: ClockData) -> None:
+        """Store a table's running clock and every seat's reserve and timeouts; return once it is
+        committed. Clocks saved while others are being written share the next transaction,
+        and a table's later clock replaces an earlier one not yet written (it is newer)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        earlier = self._clocks.get(table_id)
+        self._clocks[table_id] = (clock, (earlier[1] if earlier else []) + [future])
+        if not self._clocks_flushing:
+            self._clocks_flushing = True
+            asyncio.get_running_loop().create_task(self._flush_clocks())
+        await future
+
+    async def _flush_clocks(self) -> None:
+        try:
+            while self._clocks:
+                batch, self._clocks = self._clocks, {}
+                try:
+                    await self.run(self._write_clocks, {tid: c for tid, (c, _) in batch.items()})
+                except Exception as exc:
+                    for _, futures in batch.values():
+                        for f in futures:
+                            if not f.done():
+                                f.set_exception(exc)
+                else:
+                    for _, futures in batch.values():
+                        for f in futures:
+                            if not f.done():
+                                f.set_result(None)
+        finally:
+            self._clocks_flushing = False
 
     async def _flush(self) -> None:
         try:
