@@ -164,6 +164,7 @@ class BatchedDiceEnv(BatchedSequenceEnv):
     def _new_games(self, idx: IntArray) -> None:
         """Start a new game in each slot of ``idx`` from its next seed, as ``State.new`` does
         (the engine's roll-off picks who starts), then roll for the first seat."""
+        self._hist_count[idx] = 0
         for g in idx.tolist():
             seed = self._seeder.getrandbits(63)
             self.game_seeds[g] = seed
@@ -191,6 +192,7 @@ class BatchedDiceEnv(BatchedSequenceEnv):
         self.dice_rng[idx], a, b = roll_dice(self.dice_rng[idx])
         self.roll[idx, 0] = np.minimum(a, b)
         self.roll[idx, 1] = np.maximum(a, b)
+        self._push(idx, np.full(len(idx), self.space.n))  # a roll has no action id
 
     def _legal_by_action(self, idx: IntArray) -> BoolArray:
         """:meth:`legal_mask` transposed, ``(actions, games)``: the legal actions of the seat
