@@ -1035,7 +1035,7 @@ class BatchedSequenceEnv:
             seat = self._observer_seats()[idx]
         flat = self.observe(idx, seat)
         if self.history:
-            flat = np.concatenate([flat, self._history_segment(idx)], axis=1)
+            flat = self._with_history(flat, idx)
         if not self.planes:
             return flat
         m, t, c = len(idx), self.teams, self.num_cards
@@ -1072,13 +1072,16 @@ class BatchedSequenceEnv:
         ids[count <= back] = -1
         return ids
 
-    def _history_segment(self, idx: IntArray) -> FloatArray:
-        """The ``history`` segment (one-hot action ids, the latest move first) of each game."""
+    def _with_history(self, flat: FloatArray, idx: IntArray) -> FloatArray:
+        """``flat`` with the ``history`` segment after it (one-hot action ids, the latest move
+        first): zeros (freshly mapped pages, not written) and a 1 per past move."""
         width = self.space.n + 1
+        base = flat.shape[1]
+        out = np.zeros((len(idx), self.observation_layout.size), dtype=np.float32)
+        out[:, :base] = flat
         ids = self._recent(idx)
-        out = np.zeros((len(idx), self.history * width), dtype=np.float32)
         game, back = np.nonzero(ids >= 0)
-        out[game, back * width + ids[game, back]] = 1.0
+        out[game, base + back * width + ids[game, back]] = 1.0
         return out
 
     def _zero_observations(self, n: int) -> Any:
