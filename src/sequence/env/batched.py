@@ -8,8 +8,12 @@ needs numpy only: no GPU, no JAX.
 It gives what the single environment gives, number for number:
 
 - the same action ids (:func:`~sequence.env.action_space`) and masks (1 for each legal move);
-- the same observations as the Gymnasium face's flat form (:class:`~sequence.env.arrays.Observer`,
-  ``float32`` in [0, 1]), made from the acting seat's knowledge only;
+- the same observations as the Gymnasium face (:class:`~sequence.env.arrays.Observer`,
+  ``float32`` in [0, 1]), made from the acting seat's knowledge only: the flat vector, or with
+  ``observation="planes"`` a dict of ``board`` ``(N, C, rows, cols)`` and ``features``
+  ``(N, F)``; ``history=K`` adds the last K public moves (each game keeps their action ids in
+  a ring buffer, emptied when it starts again), as the ``history`` segment and, with planes,
+  one plane per move;
 - the same games: each game is the engine's game with its seed (``State.new(config, seed)``):
   who deals is the engine's :func:`~sequence.engine.setup.opening`, the deck's order comes from
   the engine's own shuffle keys (:func:`~sequence.engine.rng.shuffle_keys`, put in order by one
@@ -33,11 +37,12 @@ returns the new game's first observation, and the final one in ``info["final_obs
 Covered: every game of the family. This class plays classic (2, 3, 4, 6, 8, 9, 10, 12 players;
 teams) and Sequence for Kids, with options ``max_turns``, ``chips_per_colour``, ``manual_draw``
 (each draw taken at once, as the single environment takes it with
-:meth:`~sequence.engine.State.play_forced`; none after the turn that ends a game) and
+:meth:`~sequence.engine.State.play_forced`, and a move of the ``history``; none after the turn
+that ends a game) and
 ``difficult``; ``BatchedSequenceEnv(n, config)`` gives
 :class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
-:class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant. Not (yet):
-table-talk penalties, the planes and history observations (refused), bots other than random.
+:class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant, every one with the
+flat, planes and history observations. Not (yet): table-talk penalties, bots other than random.
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
@@ -48,6 +53,10 @@ table-talk penalties, the planes and history observations (refused), bots other 
 >>> obs, reward, terminated, truncated, info = env.step(env.sample_actions(rng))
 >>> reward.shape, bool((info["action_mask"].sum(axis=1) > 0).all())
 ((4,), True)
+>>> env = BatchedSequenceEnv(4, "classic", players=2, observation="planes", history=2)
+>>> obs, info = env.reset()
+>>> obs["board"].shape, obs["features"].shape
+((4, 9, 10, 10), (4, 1623))
 """
 
 from __future__ import annotations
@@ -124,7 +133,10 @@ class BatchedSequenceEnv:
 
     ``num_envs`` games of ``config`` (a :class:`~sequence.engine.Config` or a game name with
     ``make_config`` arguments). ``seed`` fixes every game: game ``i``'s seeds are drawn from
-    it in turn, each new game the next one.
+    it in turn, each new game the next one. ``observation`` (``"flat"`` or ``"planes"``) and
+    ``history`` are the Gym env's options of the same names: the steps give what its
+    :class:`~sequence.env.arrays.Observer` gives, one row per game (:attr:`observer` is one,
+    for ``channels``, ``board_shape`` and ``features_size``).
 
     ``BatchedSequenceEnv(n, config)`` gives the class that plays ``config``: this one for
     classic and Kids, :class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
@@ -1034,11 +1046,9 @@ class BatchedSequenceEnv:
         if seat is None:
             seat = self._observer_seats()[idx]
         flat = self.observe(idx, seat)
-        if self.history:
-            flat = self._with_history(flat, idx)
         if not self.planes:
-            return flat
-        m, t, c = len(idx), self.teams, self.num_cards
+            return self._with_history(flat, idx) if self.history else flat
+        m, t, c = len(idx), self.teams, self.num_cards  # planes: from the flat observation
         nc = len(self._cells)
         channels, rows, cols = self.observer.board_shape
         board = np.zeros((m, channels, nc), dtype=np.float32)
@@ -1057,9 +1067,12 @@ class BatchedSequenceEnv:
             cell = self._move_cell[np.where(ids < 0, self.space.n, ids)]
             game, back = np.nonzero(cell >= 0)
             board[game, plane + back, cell[game, back]] = 1.0
+        features = flat[:, tail:]
         return {
             "board": board.reshape(m, channels, rows, cols),
-            "features": np.ascontiguousarray(flat[:, tail:]),
+            "features": self._with_history(features, idx)
+            if self.history
+            else np.ascontiguousarray(features),
         }
 
     def _recent(self, idx: IntArray) -> IntArray:
@@ -1073,11 +1086,12 @@ class BatchedSequenceEnv:
         return ids
 
     def _with_history(self, flat: FloatArray, idx: IntArray) -> FloatArray:
-        """``flat`` with the ``history`` segment after it (one-hot action ids, the latest move
-        first): zeros (freshly mapped pages, not written) and a 1 per past move."""
+        """``flat`` (the flat observation, or the features before the history) with the
+        ``history`` segment after it (one-hot action ids, the latest move first): zeros
+        (freshly mapped pages, not written) and a 1 per past move."""
         width = self.space.n + 1
         base = flat.shape[1]
-        out = np.zeros((len(idx), self.observation_layout.size), dtype=np.float32)
+        out = np.zeros((len(idx), base + self.history * width), dtype=np.float32)
         out[:, :base] = flat
         ids = self._recent(idx)
         game, back = np.nonzero(ids >= 0)
