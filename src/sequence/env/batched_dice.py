@@ -3,7 +3,8 @@
 :class:`BatchedDiceEnv` is :class:`~sequence.env.batched.BatchedSequenceEnv` for Dice (the
 constructor gives it for a Dice configuration: ``BatchedSequenceEnv(1024, "dice")``): the same
 steps, info, auto-reset, random opponents and self-play, and the single environment's action
-ids, masks and observations (flat, planes, history), number for number. What differs is the game (RULES.md §4):
+ids, masks and observations (flat, planes, history), number for number. What differs is the
+game (RULES.md §4):
 
 - **The roll is chance**, made for the players as the single environment makes it
   (:meth:`~sequence.engine.State.play_forced`): right after a game starts and after every
