@@ -15,7 +15,9 @@ Three figures for one configuration (classic for two unless told otherwise):
 Each is also given as a share of the engine's moves/s. With ``--batched``, also the batched
 simulator's steps/s (:class:`sequence.env.batched.BatchedSequenceEnv`, numpy) at N = 1, 64 and
 1,024 games at once, against random opponents (a step as the Gym env's) and in self-play (a
-step is one move). The policy reads only the action mask, so
+step is one move). With ``--observations``, the batched simulator at N = 1,024 against random
+opponents with each observation, one after the other in one run: flat, ``observation="planes"``,
+``history=K`` and both (``--history K``, default 8). The policy reads only the action mask, so
 the script runs unchanged against older versions of the environment::
 
     scripts/bench_env.py --seconds 5
@@ -105,11 +107,19 @@ def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> 
 
 
 def batched_steps(
-    game: str, options: dict[str, Any], n: int, opponents: str, seconds: float, seed: int
+    game: str,
+    options: dict[str, Any],
+    n: int,
+    opponents: str,
+    seconds: float,
+    seed: int,
+    observation: dict[str, Any] | None = None,
 ) -> float:
     from sequence.env.batched import BatchedSequenceEnv
 
-    env = BatchedSequenceEnv(n, game, opponents=opponents, seed=seed, **options)  # type: ignore[arg-type]
+    env = BatchedSequenceEnv(
+        n, game, opponents=opponents, seed=seed, **options, **(observation or {})
+    )  # type: ignore[arg-type]
     rng = np.random.default_rng(seed)
     env.reset()
     env.step(env.sample_actions(rng))  # warm up
@@ -124,6 +134,16 @@ def batched_steps(
 BATCH_SIZES = (1, 64, 1024)
 
 
+def observation_options(history: int) -> dict[str, dict[str, Any]]:
+    """The batched simulator's observations ``--observations`` measures, by name."""
+    return {
+        "flat": {},
+        "planes": {"observation": "planes"},
+        f"history={history}": {"history": history},
+        f"planes, history={history}": {"observation": "planes", "history": history},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="classic", choices=["classic", "kids", "dice", "draft"])
@@ -134,6 +154,12 @@ def main() -> None:
     parser.add_argument(
         "--batched", action="store_true", help="also the batched simulator at N = 1, 64, 1024"
     )
+    parser.add_argument(
+        "--observations",
+        action="store_true",
+        help="the batched simulator at N = 1024 with flat, planes, history and both",
+    )
+    parser.add_argument("--history", type=int, default=8, help="K for --observations")
     parser.add_argument("--no-single", action="store_true", help="skip the Gym and AEC envs")
     parser.add_argument(
         "--wall", action="store_true", help="per second of wall-clock time, not of CPU time"
@@ -162,6 +188,11 @@ def main() -> None:
                 figures[f"batched_{mode}_{n}_steps_per_second"] = batched_steps(
                     args.game, options, n, mode, args.seconds, args.seed
                 )
+    observations = observation_options(args.history) if args.observations else {}
+    for name, obs_options in observations.items():
+        figures[f"batched_random_1024_{name}_steps_per_second"] = batched_steps(
+            args.game, options, 1024, "random", args.seconds, args.seed, obs_options
+        )
     if args.json:
         print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                           for k, v in figures.items()}, indent=2))  # fmt: skip
@@ -182,6 +213,12 @@ def main() -> None:
                 print(
                     f"    {label:<31}{rate:>9,.0f}  ({rate / engine:.0%} of the engine's moves/s)"
                 )
+    if observations:
+        print("  batched steps/s by observation (vs random, N = 1,024):")
+        flat = figures["batched_random_1024_flat_steps_per_second"]
+        for name in observations:
+            rate = figures[f"batched_random_1024_{name}_steps_per_second"]
+            print(f"    {name + ':':<31}{rate:>9,.0f}  ({rate / flat:.2f} of flat)")
 
 
 if __name__ == "__main__":

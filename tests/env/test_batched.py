@@ -59,7 +59,9 @@ class Mirror:
     def __init__(self, env: BatchedSequenceEnv) -> None:
         self.env = env
         self.config: Config = env.config
-        self.observer = Observer(env.config)
+        self.observer = Observer(env.config, planes=env.planes, history=env.history)
+        self.resample_every = 0  # check the observation on resampled twins every so many checks
+        self.checks = 0
         self.space = action_space(env.config)
         self.states = [new_state(self.config, int(s)) for s in env.game_seeds]
         self.moves = {"dead": 0, "discard": 0, "remove": 0, "pass": 0, "replace": 0, "pick": 0}
@@ -86,7 +88,14 @@ class Mirror:
             assert legal == self.space.actions(view.legal_moves), g
             if len(legal) > 1 and legal[-1] == self.space.move_to_action("pass"):
                 self.positions["pass_or_replace"] += 1  # Dice: an 11 on a full board
-            np.testing.assert_array_equal(obs[g], self.observer.encode(view), err_msg=str(g))
+            assert_same_observation(obs, g, self.observer.encode(view))
+            if self.resample_every and self.checks % self.resample_every == 0:
+                # Hidden information stays hidden: states that differ from this one only in
+                # what the seat cannot see give the batched game's observation too.
+                for k in range(2):
+                    twin = State.sample_from_view(view, seed=k)
+                    assert_same_observation(obs, g, self.observer.encode(twin.view(seat)))
+        self.checks += 1
 
     def play(self, g: int, action: int) -> None:
         move = self.space.action_to_move(action)
@@ -108,9 +117,25 @@ class Mirror:
             self.play(g, a)
 
 
-def _play_and_compare(env: BatchedSequenceEnv, steps: int, seed: int) -> Mirror:
+def assert_same_observation(batched: Any, g: int, expected: Any) -> None:
+    """Game ``g``'s row of a batched observation (flat, or a dict of planes) is ``expected``
+    (the single environment's Observer's), entry for entry."""
+    if isinstance(expected, dict):
+        assert set(batched) == set(expected)
+        for key, value in expected.items():
+            assert batched[key].dtype == value.dtype
+            np.testing.assert_array_equal(batched[key][g], value, err_msg=f"{g} {key}")
+    else:
+        assert batched.dtype == expected.dtype
+        np.testing.assert_array_equal(batched[g], expected, err_msg=str(g))
+
+
+def _play_and_compare(
+    env: BatchedSequenceEnv, steps: int, seed: int, resample_every: int = 0
+) -> Mirror:
     obs, info = env.reset(seed=seed)
     mirror = Mirror(env)
+    mirror.resample_every = resample_every
     mirror.check(obs, info)
     rng = np.random.default_rng(seed)
     ends = 0
@@ -131,7 +156,7 @@ def _play_and_compare(env: BatchedSequenceEnv, steps: int, seed: int) -> Mirror:
                 outcome = state.outcome
                 assert outcome is not None
                 final = mirror.observer.encode(state.view(actors[g]))
-                np.testing.assert_array_equal(info["final_observation"][g], final)
+                assert_same_observation(info["final_observation"], g, final)
                 assert TERMINATIONS[info["termination"][g]] == outcome.termination.value
                 mirror.ends[outcome.termination.value] += 1
                 winner = -1 if outcome.winner is None else outcome.winner
@@ -261,9 +286,79 @@ def test_an_illegal_action_is_refused_and_nothing_is_played() -> None:
     np.testing.assert_array_equal(env.observe(env._rows), obs)
 
 
-@pytest.mark.parametrize("option", [{"planes": True}, {"history": 2}, {"observation": "planes"}])
-def test_observations_it_does_not_give_are_refused(option: dict[str, Any]) -> None:
-    with pytest.raises(ValueError, match="flat observation only"):
+OBSERVATIONS = {
+    "planes": {"observation": "planes"},
+    "history": {"history": 3},
+    "planes-history": {"observation": "planes", "history": 2},
+}
+
+
+@pytest.mark.parametrize("obs_name", sorted(OBSERVATIONS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        "classic-2p",
+        "classic-4p-teams",
+        "kids-2p",
+        "classic-2p-manual-draw",
+        "dice-2p",
+        "dice-4p-teams",
+        "draft-2p",
+        "draft-4p",
+    ],
+)
+def test_planes_and_history_agree_with_the_observer(name: str, obs_name: str) -> None:
+    # Self-play: every seat's observation; planes and history as the Gym env's Observer makes
+    # them from the engine's view, every step, through ends and auto-resets; every few steps
+    # also from states resampled from that view (hidden cards changed: nothing changes).
+    game, options = PARITY[name]
+    env = BatchedSequenceEnv(
+        3, game, opponents="self", seed=7, log=True, **options, **OBSERVATIONS[obs_name]
+    )
+    _play_and_compare(env, 160, seed=4, resample_every=20)
+
+
+@pytest.mark.parametrize("obs_name", sorted(OBSERVATIONS))
+@pytest.mark.parametrize("name", ["classic-2p", "dice-2p", "draft-2p"])
+def test_planes_and_history_against_random_opponents(name: str, obs_name: str) -> None:
+    # The agent's seat only: its history holds the opponents' moves between its decisions.
+    game, options = PARITY[name]
+    env = BatchedSequenceEnv(
+        3, game, agent_seat=1, seed=8, log=True, **options, **OBSERVATIONS[obs_name]
+    )
+    _play_and_compare(env, 120, seed=6, resample_every=15)
+
+
+def test_observation_shapes_match_the_gym_env() -> None:
+    from sequence.env.gym import GymSequenceEnv
+
+    for game in ("classic", "kids", "dice", "draft"):
+        for options in OBSERVATIONS.values():
+            env = BatchedSequenceEnv(2, game, seed=0, **options)
+            obs, _ = env.reset()
+            single = GymSequenceEnv(game, **options)
+            space = single.observation_space
+            if isinstance(obs, dict):
+                for key in ("board", "features"):
+                    assert obs[key].shape[1:] == space[key].shape, (game, options, key)
+                    assert all(space[key].contains(row) for row in obs[key])
+            else:
+                assert obs.shape[1:] == space.shape
+                assert all(space.contains(row) for row in obs)
+
+
+@pytest.mark.parametrize(
+    ("option", "match"),
+    [
+        ({"planes": True}, "observation='planes'"),
+        ({"observation": "pixels"}, "'flat' or 'planes'"),
+        ({"history": -1}, "history is a number"),
+    ],
+)
+def test_observation_options_it_does_not_take_are_refused(
+    option: dict[str, Any], match: str
+) -> None:
+    with pytest.raises(ValueError, match=match):
         BatchedSequenceEnv(2, "classic", **option)
 
 

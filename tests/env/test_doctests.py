@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,6 +69,8 @@ def test_docs_batched_example_runs() -> None:
     exec(compile(code, "docs/env.md", "exec"), namespace)
     assert namespace["obs"].shape == (1024, 827)  # type: ignore[attr-defined]
     assert namespace["info"]["action_mask"].any(axis=1).all()  # type: ignore[index]
+    p_obs: dict[str, Any] = namespace["p_obs"]  # type: ignore[assignment]
+    assert p_obs["board"].shape == (1024, 11, 10, 10) and p_obs["features"].shape == (1024, 3019)
 
 
 def test_docs_layout_tables_match_the_code() -> None:

@@ -8,8 +8,12 @@ needs numpy only: no GPU, no JAX.
 It gives what the single environment gives, number for number:
 
 - the same action ids (:func:`~sequence.env.action_space`) and masks (1 for each legal move);
-- the same observations as the Gymnasium face's flat form (:class:`~sequence.env.arrays.Observer`,
-  ``float32`` in [0, 1]), made from the acting seat's knowledge only;
+- the same observations as the Gymnasium face (:class:`~sequence.env.arrays.Observer`,
+  ``float32`` in [0, 1]), made from the acting seat's knowledge only: the flat vector, or with
+  ``observation="planes"`` a dict of ``board`` ``(N, C, rows, cols)`` and ``features``
+  ``(N, F)``; ``history=K`` adds the last K public moves (each game keeps their action ids in
+  a ring buffer, emptied when it starts again), as the ``history`` segment and, with planes,
+  one plane per move;
 - the same games: each game is the engine's game with its seed (``State.new(config, seed)``):
   who deals is the engine's :func:`~sequence.engine.setup.opening`, the deck's order comes from
   the engine's own shuffle keys (:func:`~sequence.engine.rng.shuffle_keys`, put in order by one
@@ -33,11 +37,12 @@ returns the new game's first observation, and the final one in ``info["final_obs
 Covered: every game of the family. This class plays classic (2, 3, 4, 6, 8, 9, 10, 12 players;
 teams) and Sequence for Kids, with options ``max_turns``, ``chips_per_colour``, ``manual_draw``
 (each draw taken at once, as the single environment takes it with
-:meth:`~sequence.engine.State.play_forced`; none after the turn that ends a game) and
+:meth:`~sequence.engine.State.play_forced`, and a move of the ``history``; none after the turn
+that ends a game) and
 ``difficult``; ``BatchedSequenceEnv(n, config)`` gives
 :class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
-:class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant. Not (yet):
-table-talk penalties, the planes and history observations (refused), bots other than random.
+:class:`~sequence.env.batched_draft.BatchedDraftEnv` for the draft variant, every one with the
+flat, planes and history observations. Not (yet): table-talk penalties, bots other than random.
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
@@ -48,6 +53,10 @@ table-talk penalties, the planes and history observations (refused), bots other 
 >>> obs, reward, terminated, truncated, info = env.step(env.sample_actions(rng))
 >>> reward.shape, bool((info["action_mask"].sum(axis=1) > 0).all())
 ((4,), True)
+>>> env = BatchedSequenceEnv(4, "classic", players=2, observation="planes", history=2)
+>>> obs, info = env.reset()
+>>> obs["board"].shape, obs["features"].shape
+((4, 9, 10, 10), (4, 1623))
 """
 
 from __future__ import annotations
@@ -63,9 +72,11 @@ from ..engine import Config, MoveKind, make_config
 from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
 from ..engine.lines import choose_windows, new_windows
+from ..engine.moves import draw_move
 from ..engine.setup import opening
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
+from .arrays import Observer
 from .observation import ObservationLayout, observation_layout
 
 IntArray = NDArray[np.int64]
@@ -99,9 +110,7 @@ def supported(config: Config) -> str | None:
     return None
 
 
-_ENV_KEYWORDS = frozenset({"opponents", "agent_seat", "seed", "log"})
-_NOT_YET = ("planes", "history", "observation")
-"""The single environment's observation options the batched simulator does not take yet."""
+_ENV_KEYWORDS = frozenset({"opponents", "agent_seat", "seed", "log", "observation", "history"})
 
 
 def _as_config(config: Config | str, options: dict[str, Any]) -> Config:
@@ -124,7 +133,10 @@ class BatchedSequenceEnv:
 
     ``num_envs`` games of ``config`` (a :class:`~sequence.engine.Config` or a game name with
     ``make_config`` arguments). ``seed`` fixes every game: game ``i``'s seeds are drawn from
-    it in turn, each new game the next one.
+    it in turn, each new game the next one. ``observation`` (``"flat"`` or ``"planes"``) and
+    ``history`` are the Gym env's options of the same names: the steps give what its
+    :class:`~sequence.env.arrays.Observer` gives, one row per game (:attr:`observer` is one,
+    for ``channels``, ``board_shape`` and ``features_size``).
 
     ``BatchedSequenceEnv(n, config)`` gives the class that plays ``config``: this one for
     classic and Kids, :class:`~sequence.env.batched_dice.BatchedDiceEnv` for Dice and
@@ -135,7 +147,7 @@ class BatchedSequenceEnv:
     def __new__(cls, *args: Any, **kwargs: Any) -> BatchedSequenceEnv:
         if cls is BatchedSequenceEnv:
             config = args[1] if len(args) > 1 else kwargs.get("config", "classic")
-            skip = _ENV_KEYWORDS | {"num_envs", "config", *_NOT_YET}
+            skip = _ENV_KEYWORDS | {"num_envs", "config", "planes"}
             options = {k: v for k, v in kwargs.items() if k not in skip}
             with contextlib.suppress(TypeError, ValueError):  # __init__ raises it again
                 cls = _class_for(_as_config(config, options))
@@ -156,14 +168,14 @@ class BatchedSequenceEnv:
         agent_seat: int = 0,
         seed: int | None = 0,
         log: bool = False,
+        observation: Literal["flat", "planes"] = "flat",
+        history: int = 0,
         **config_options: Any,
     ) -> None:
-        for name in _NOT_YET:
-            if name in config_options:
-                raise ValueError(
-                    f"the batched simulator gives the flat observation only, not option {name}"
-                    " (planes and history are the single environment's, sequence.env.arrays)"
-                )
+        if "planes" in config_options:
+            raise ValueError("board planes are asked with observation='planes', as in the Gym env")
+        if observation not in ("flat", "planes"):
+            raise ValueError(f"observation must be 'flat' or 'planes', not {observation!r}")
         config = _as_config(config, config_options)
         why = supported(config) or self._refusal(config)
         if why:
@@ -181,7 +193,14 @@ class BatchedSequenceEnv:
         self.self_play = opponents == "self"
         self.space: ActionSpace = action_space(config)
         self.layout: ObservationLayout = observation_layout(config)
+        """The flat layout without the history (what :meth:`observe` gives)."""
+        self.observation_layout: ObservationLayout = observation_layout(config, history)
+        """The layout of the flat observations the steps give (with ``history``, its segment
+        at the end); with planes, the features are its segments after ``locked``."""
+        self.planes = observation == "planes"
+        self.history = history
         self._tables(config)
+        self._observation_tables(config)
         self._seeder = random.Random(seed)
         self._np_rng = np.random.default_rng(self._seeder.getrandbits(63))
         p, t, c = self.players, self.teams, self.num_cards
@@ -224,6 +243,12 @@ class BatchedSequenceEnv:
         self.counters = {"reshuffles": 0, "window_choices": 0, "broken_sequences": 0}
         """How often the rare paths ran (reshuffles; a placement completing several windows;
         ``difficult``: a sequence broken by a one-eyed Jack)."""
+        k = max(history, 1)
+        self._hist = np.full((n, k), -1, dtype=np.int64)
+        """With ``history``: per game, a ring buffer of its last public moves' action ids
+        (``space.n`` for a move with none: a Dice roll), the latest at ``(count - 1) % K``."""
+        self._hist_count = np.zeros(n, dtype=np.int64)
+        """Per game: the public moves made so far in the game (their ring buffer's end)."""
         self._rows = np.arange(n)
         self._mask: BoolArray | None = None
         self._mask_ids: tuple[IntArray, IntArray] = (self._rows, self._rows)  # set with _mask
@@ -397,6 +422,33 @@ class BatchedSequenceEnv:
         assert plain == at["locked"] + len(self._cells) * t
         self._scale_from = plain if (self._inv_high[:plain] == 1).all() else 0
 
+    def _observation_tables(self, config: Config) -> None:
+        """What the planes and the history are made from: the card printed on each space (the
+        hand plane), the space of each action (the last-moves planes), the draw actions."""
+        self.observer = Observer(config, planes=self.planes, history=self.history)
+        """The single environment's observer of the same options: its ``channels``,
+        ``board_shape`` and ``features_size`` describe this simulator's observations too."""
+        board = config.spec.layout
+        cells = self._cells.tolist()
+        cell_of = {s: i for i, s in enumerate(cells)}
+        cards = self.layout.cards
+        card_at = np.full(len(cells), len(cards), dtype=np.int64)  # len(cards): no card
+        for card in cards:
+            for s in board.spaces_by_label.get(card, ()):
+                card_at[cell_of[s]] = self.card_index[card]
+        self._card_at = card_at
+        copies = max((config.spec.deck.count(card) for card in cards), default=1)
+        self._hand_plane_scale = np.float32(1.0 / copies)  # as the Observer's scale holds it
+        n = self.space.n
+        move_cell = np.full(n + 1, -1, dtype=np.int64)  # n: a move with no action id
+        for i, move in enumerate(self.space.moves):
+            if move.space is not None:
+                move_cell[i] = cell_of[move.space]
+        self._move_cell = move_cell
+        self._draw_action = np.asarray(
+            [self.space.index.get(draw_move(s), n) for s in range(config.players)], dtype=np.int64
+        )
+
     # --- the episode -----------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None) -> tuple[FloatArray, dict[str, Any]]:
@@ -413,12 +465,10 @@ class BatchedSequenceEnv:
         self._new_games(rows)
         self._play_opponents(finish=False)
         seat = self._observer_seats()
-        obs = self.observe(rows, seat)
+        obs = self.observation(rows, seat)
         return obs, self._info(self._all_masks())
 
-    def step(
-        self, actions: Any
-    ) -> tuple[FloatArray, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
+    def step(self, actions: Any) -> tuple[Any, FloatArray, BoolArray, BoolArray, dict[str, Any]]:
         """Play one action in every game (each the acting seat's: see ``info["action_mask"]``);
         ``(obs, reward, terminated, truncated, info)``, each with one row per game.
 
@@ -443,12 +493,12 @@ class BatchedSequenceEnv:
             raise ValueError(
                 f"game {g}: action {int(actions[g])} is not legal for seat {int(actor[g])}"
             )
-        self._apply(rows, actions)
+        self._act(rows, actions)
         self._begin_step(actor)
         self._clear_logs()
         self._finish_games()
         self._play_opponents(finish=True)
-        obs = self.observe(rows, self._observer_seats())
+        obs = self.observation(rows, self._observer_seats())
         info = self._info(self._all_masks())
         out = self._out
         info["final_observation"] = out["final"]
@@ -482,7 +532,7 @@ class BatchedSequenceEnv:
             "truncated": np.zeros(n, dtype=np.bool_),
             "winner": np.full(n, -1, dtype=np.int64),
             "termination": np.zeros(n, dtype=np.int64),
-            "final": np.zeros((n, self.layout.size), dtype=np.float32),
+            "final": self._zero_observations(n),
         }
 
     def _finish_games(self) -> None:
@@ -501,7 +551,12 @@ class BatchedSequenceEnv:
         out["truncated"][ended] = termination == _MAX_TURNS
         out["winner"][ended] = winner
         out["termination"][ended] = termination
-        out["final"][ended] = self.observe(ended, out["actor"][ended])
+        final, obs = out["final"], self.observation(ended, out["actor"][ended])
+        if self.planes:
+            final["board"][ended] = obs["board"]
+            final["features"][ended] = obs["features"]
+        else:
+            final[ended] = obs
         self.episodes[ended] += 1
         self._new_games(ended)
 
@@ -523,7 +578,7 @@ class BatchedSequenceEnv:
                 new = self._out["done"][idx] if finish else np.ones(len(idx), dtype=np.bool_)
                 for g, a, fresh in zip(idx.tolist(), actions.tolist(), new.tolist(), strict=True):
                     (self.opening_log if fresh else self.opponent_log)[g].append(a)
-            self._apply(idx, actions)
+            self._act(idx, actions)
 
     @staticmethod
     def _sample(actions: IntArray, counts: IntArray, rng: np.random.Generator) -> IntArray:
@@ -539,6 +594,7 @@ class BatchedSequenceEnv:
         deck put in order by one stable argsort of those keys and dealt one card at a time from
         the seat left of the dealer (``tests/env/test_batched.py`` checks each against
         ``State.new``)."""
+        self._hist_count[idx] = 0
         m = len(idx)
         config = self.config
         p, c, d = self.players, self.num_cards, self._deck_cards
@@ -662,6 +718,20 @@ class BatchedSequenceEnv:
             self._mask_ids = (ids[0], ids[1])
         return self._mask
 
+    def _act(self, idx: IntArray, actions: IntArray) -> None:
+        """Play ``actions`` (legal, by the seat to move) in the games ``idx``, recorded in the
+        history first (what they bring about, a draw or a roll, is recorded after them)."""
+        self._push(idx, actions)
+        self._apply(idx, actions)
+
+    def _push(self, idx: IntArray, actions: IntArray) -> None:
+        """Record a public move in each game of ``idx`` (with ``history``; else nothing)."""
+        k = self.history
+        if k and idx.size:
+            count = self._hist_count[idx]
+            self._hist[idx, count % k] = actions
+            self._hist_count[idx] = count + 1
+
     def _apply(self, idx: IntArray, actions: IntArray) -> None:
         """Play ``actions`` (legal, by the seat to move) in the games ``idx``."""
         self._mask = None
@@ -724,6 +794,7 @@ class BatchedSequenceEnv:
             drawing = ends & ~self.over[idx]
             if drawing.any():
                 self._draw(idx[drawing], seat[drawing])
+                self._push(idx[drawing], self._draw_action[seat[drawing]])
 
     def _draw(self, idx: IntArray, seat: IntArray) -> None:
         """Each seat draws the top card of its game's pile; an empty pile is made again from
@@ -966,6 +1037,75 @@ class BatchedSequenceEnv:
         start = at["sequences"]
         out[:, :start] *= scale[:start]
         return out
+
+    def observation(self, idx: IntArray, seat: IntArray | None = None) -> Any:
+        """The observation the steps give of ``seat`` in each game of ``idx``: :meth:`observe`
+        with the ``history`` segment after it, or with ``observation="planes"`` a dict of
+        ``board`` ``(m, C, rows, cols)`` and ``features`` ``(m, F)`` -- row for row what the
+        Gym env's :class:`~sequence.env.arrays.Observer` of the same options gives."""
+        if seat is None:
+            seat = self._observer_seats()[idx]
+        flat = self.observe(idx, seat)
+        if not self.planes:
+            return self._with_history(flat, idx) if self.history else flat
+        m, t, c = len(idx), self.teams, self.num_cards  # planes: from the flat observation
+        nc = len(self._cells)
+        channels, rows, cols = self.observer.board_shape
+        board = np.zeros((m, channels, nc), dtype=np.float32)
+        locked = nc * (t + 2)
+        board[:, : t + 2] = flat[:, :locked].reshape(m, nc, t + 2).transpose(0, 2, 1)
+        tail = locked + nc * t
+        board[:, t + 2 : 2 * t + 2] = flat[:, locked:tail].reshape(m, nc, t).transpose(0, 2, 1)
+        plane = 2 * t + 2
+        if c:  # the hand plane: the copies held of the card printed on each space
+            held = np.zeros((m, c + 1), dtype=np.float32)
+            held[:, :c] = self.hands[idx, seat]
+            np.multiply(held[:, self._card_at], self._hand_plane_scale, out=board[:, plane])
+            plane += 1
+        if self.history:  # one plane per past move, marking its space
+            ids = self._recent(idx)
+            cell = self._move_cell[np.where(ids < 0, self.space.n, ids)]
+            game, back = np.nonzero(cell >= 0)
+            board[game, plane + back, cell[game, back]] = 1.0
+        features = flat[:, tail:]
+        return {
+            "board": board.reshape(m, channels, rows, cols),
+            "features": self._with_history(features, idx)
+            if self.history
+            else np.ascontiguousarray(features),
+        }
+
+    def _recent(self, idx: IntArray) -> IntArray:
+        """The action ids of the last ``history`` public moves of each game of ``idx``, the
+        latest first (-1 where the game has had fewer)."""
+        k = self.history
+        back = np.arange(k)
+        count = self._hist_count[idx][:, None]
+        ids: IntArray = self._hist[idx[:, None], (count - 1 - back) % k]
+        ids[count <= back] = -1
+        return ids
+
+    def _with_history(self, flat: FloatArray, idx: IntArray) -> FloatArray:
+        """``flat`` (the flat observation, or the features before the history) with the
+        ``history`` segment after it (one-hot action ids, the latest move first): zeros
+        (freshly mapped pages, not written) and a 1 per past move."""
+        width = self.space.n + 1
+        base = flat.shape[1]
+        out = np.zeros((len(idx), base + self.history * width), dtype=np.float32)
+        out[:, :base] = flat
+        ids = self._recent(idx)
+        game, back = np.nonzero(ids >= 0)
+        out[game, base + back * width + ids[game, back]] = 1.0
+        return out
+
+    def _zero_observations(self, n: int) -> Any:
+        """``n`` observations of zeros, shaped as the steps give them."""
+        if self.planes:
+            return {
+                "board": np.zeros((n, *self.observer.board_shape), dtype=np.float32),
+                "features": np.zeros((n, self.observer.features_size), dtype=np.float32),
+            }
+        return np.zeros((n, self.observation_layout.size), dtype=np.float32)
 
     def _info(self, mask: BoolArray) -> dict[str, Any]:
         return {

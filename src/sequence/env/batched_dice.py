@@ -3,14 +3,17 @@
 :class:`BatchedDiceEnv` is :class:`~sequence.env.batched.BatchedSequenceEnv` for Dice (the
 constructor gives it for a Dice configuration: ``BatchedSequenceEnv(1024, "dice")``): the same
 steps, info, auto-reset, random opponents and self-play, and the single environment's action
-ids, masks and flat observations, number for number. What differs is the game (RULES.md §4):
+ids, masks and observations (flat, planes, history), number for number. What differs is the
+game (RULES.md §4):
 
 - **The roll is chance**, made for the players as the single environment makes it
   (:meth:`~sequence.engine.State.play_forced`): right after a game starts and after every
   action of a game that goes on, from each game's own engine random source (SplitMix64, one
   64-bit state per game, stepped for all games at once; :func:`roll_dice` gives exactly
   :func:`sequence.engine.setup.roll_dice`'s dice). So a batched game is the engine's game with
-  its seed, rolls included, and the observation shows the roll being acted on.
+  its seed, rolls included, and the observation shows the roll being acted on. A roll is a
+  public move without an action id: in the ``history``, the "no action" entry, as the engine's
+  move stack gives it to the single environment's observer.
 - **What a roll allows** (:meth:`~sequence.env.batched.BatchedSequenceEnv.legal_mask`, as
   :meth:`sequence.engine.dice_rules.DiceRules.allowance` decides): 2 to 9 and 12, a chip on an
   open space of the number, or when all four are covered replacing another team's chip on one
@@ -164,6 +167,7 @@ class BatchedDiceEnv(BatchedSequenceEnv):
     def _new_games(self, idx: IntArray) -> None:
         """Start a new game in each slot of ``idx`` from its next seed, as ``State.new`` does
         (the engine's roll-off picks who starts), then roll for the first seat."""
+        self._hist_count[idx] = 0
         for g in idx.tolist():
             seed = self._seeder.getrandbits(63)
             self.game_seeds[g] = seed
@@ -191,6 +195,7 @@ class BatchedDiceEnv(BatchedSequenceEnv):
         self.dice_rng[idx], a, b = roll_dice(self.dice_rng[idx])
         self.roll[idx, 0] = np.minimum(a, b)
         self.roll[idx, 1] = np.maximum(a, b)
+        self._push(idx, np.full(len(idx), self.space.n))  # a roll has no action id
 
     def _legal_by_action(self, idx: IntArray) -> BoolArray:
         """:meth:`legal_mask` transposed, ``(actions, games)``: the legal actions of the seat

@@ -3,9 +3,10 @@
 :class:`BatchedDraftEnv` is :class:`~sequence.env.batched.BatchedSequenceEnv` for classic with
 option ``draft`` (the constructor gives it: ``BatchedSequenceEnv(1024, "draft")``): the same
 steps, info, auto-reset, random opponents and self-play, and the single environment's action
-ids, masks and flat observations (with the ``known_hands`` and ``draft`` segments), number for
-number. The variant's rules, as the engine's :class:`~sequence.engine.card_rules.DraftRules`
-plays them:
+ids, masks and observations (with the ``known_hands`` and ``draft`` segments; flat, planes,
+history: a pick is a move of the history, as in the engine's move stack), number for number.
+The variant's rules, as the engine's :class:`~sequence.engine.card_rules.DraftRules` plays
+them:
 
 - hands of six and a face-up row of five (``State.new``'s deal); no card is drawn blind;
 - after a card is played (placed, removed, discarded) the same seat **picks** one of the
