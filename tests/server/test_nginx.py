@@ -177,9 +177,40 @@ def test_stopping_leaves_no_process(tmp_path: Path) -> None:
 
 @pytest.mark.postgres
 def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path: Path) -> None:
-    """Three processes on PostgreSQL and Redis behind nginx, as docs/deploy.md sets them up:
-    nginx spreads each table's players and spectator over the processes, and every message
-    each one gets is still exactly its seat's view."""
+    """Three processes on PostgreSQL and Redis behind nginx, as docs/deploy.md sets them up but
+    with ``--spread``: nginx spreads each table's players and spectator over the processes, and
+    every message each one gets is still exactly its seat's view."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
+    why = redis_available()
+    if why:
+        pytest.skip(why)
+    prefix = f"nginx-test-{secrets.token_hex(4)}"
+    args = ["--bot-threads", "--bot-delay", "0", "--message-rate", "1000"]
+    with (
+        fresh_postgres() as db,
+        Cluster(
+            3, db, REDIS_URL, redis_prefix=prefix, serve_args=args, workdir=tmp_path, spread=True
+        ) as cluster,
+    ):
+        behind = Behind(cluster)
+        play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)
+        play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)
+        log = (tmp_path / "access.log").read_text().splitlines()
+        sockets = [line.rsplit(" ", 1)[1] for line in log if '"GET /ws/' in line]
+        assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
+        # A process killed: nginx sends every request to the two others (docs/deploy.md).
+        cluster.kill(0)
+        with behind.http() as http:
+            for _ in range(12):
+                assert http.get("/api/tables").status_code == 200
+    assert cluster.leftovers() == []
+
+
+def test_a_tables_sockets_go_to_one_process_and_tables_spread_over_all(tmp_path: Path) -> None:
+    """The shipped configuration: nginx hashes a WebSocket's table code, so every player of a
+    table sits on one process (which alone applies and shows its moves) while the tables share
+    the processes; with one of them killed, games go on being played through the others."""
     if NGINX is None:
         pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
     why = redis_available()
@@ -194,14 +225,23 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
         ) as cluster,
     ):
         behind = Behind(cluster)
-        play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)
-        play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)
-        log = (tmp_path / "access.log").read_text().splitlines()
-        sockets = [line.rsplit(" ", 1)[1] for line in log if '"GET /ws/' in line]
-        assert len(set(sockets)) == 3, sockets  # the clients sat on all three processes
-        # A process killed: nginx sends every request to the two others (docs/deploy.md).
-        cluster.kill(0)
-        with behind.http() as http:
-            for _ in range(12):
-                assert http.get("/api/tables").status_code == 200
+        for seed in range(6):
+            play_whole_game(behind, "kids", 2, {}, [None, None], seed=20 + seed)
+
+        def sockets() -> dict[str, set[str]]:
+            by_table: dict[str, set[str]] = {}
+            for line in (tmp_path / "access.log").read_text().splitlines():
+                if '"GET /ws/' in line:
+                    code = line.split('"GET /ws/', 1)[1].split("?", 1)[0].split(" ", 1)[0]
+                    by_table.setdefault(code, set()).add(line.rsplit(" ", 1)[1])
+            return by_table
+
+        placed = sockets()
+        assert len(placed) == 6 and all(len(p) == 1 for p in placed.values()), placed
+        assert len(set().union(*placed.values())) >= 2, placed  # six tables, not all on one
+        # The process of a table killed: nginx finds the others for what comes next.
+        first = sorted(placed)[0]
+        port = int(next(iter(placed[first])).rsplit(":", 1)[1])
+        cluster.kill(next(i for i, s in enumerate(cluster.servers) if s.port == port))
+        play_whole_game(behind, "kids", 2, {}, [None, None], seed=40)
     assert cluster.leftovers() == []

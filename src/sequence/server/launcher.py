@@ -164,6 +164,7 @@ class Cluster(Loopback):
         serve_args: Sequence[str] = (),
         workdir: Path | None = None,
         nginx: str | None = "nginx",
+        spread: bool = False,
     ) -> None:
         if processes < 1:
             raise ValueError(f"a cluster has 1 process or more, not {processes}")
@@ -182,6 +183,8 @@ class Cluster(Loopback):
         self.workdir = workdir
         self.db = db or f"sqlite:///{self.workdir / 'sequence.db'}"
         self.behind_nginx = nginx is not None
+        self.spread = spread
+        """A table's WebSockets round-robin over the processes (see :func:`.nginx.site_config`)."""
         self.nginx_binary = (
             None
             if nginx is None
@@ -229,9 +232,8 @@ class Cluster(Loopback):
             if self.nginx_binary is None:
                 raise RuntimeError("nginx is not installed (apt-get install nginx)")
             site = self.workdir / "sequence.conf"
-            site.write_text(
-                site_config([f"127.0.0.1:{s.port}" for s in self.servers], f"127.0.0.1:{self.port}")
-            )
+            upstreams = [f"127.0.0.1:{s.port}" for s in self.servers]
+            site.write_text(site_config(upstreams, f"127.0.0.1:{self.port}", spread=self.spread))
             conf = self.workdir / "nginx.conf"
             conf.write_text(standalone_config(self.workdir, site))
             log = self.workdir / "nginx.log"
@@ -342,11 +344,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--redis", help="Redis URL between the processes, e.g. redis://127.0.0.1:6379/0"
     )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="nginx sends each WebSocket to the next process, not a table's all to one",
+    )
     parser.add_argument("serve_args", nargs="*", help="more `sequence serve` options, after --")
     args = parser.parse_args(argv)
     try:
         cluster = Cluster(
-            args.processes, args.db, args.redis, args.port, serve_args=args.serve_args
+            args.processes,
+            args.db,
+            args.redis,
+            args.port,
+            serve_args=args.serve_args,
+            spread=args.spread,
         )
     except ValueError as exc:
         parser.error(str(exc))

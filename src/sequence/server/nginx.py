@@ -16,9 +16,17 @@ What the configuration does, and why:
   to what the client sent, which it could forge) and ``X-Forwarded-Proto`` to the scheme;
   ``sequence serve --forwarded-allow-ips`` believes them from nginx's address only, so the rate
   limits count each player, not the proxy.
-- **Any process serves any table** (PostgreSQL + Redis between them), so requests are spread
-  round-robin, with no sticky sessions; a process that refuses connections is skipped for
-  10 s, and a request that is not idempotent (a POST) is never sent twice.
+- **Any process serves any table** (PostgreSQL + Redis between them), so HTTP requests are
+  spread round-robin, with no sticky sessions; a process that refuses connections is skipped
+  for 10 s, and a request that is not idempotent (a POST) is never sent twice.
+- **A table's WebSockets go to one process** (``hash`` of the table's code, ``consistent``):
+  every player and spectator of a table then sits on the same process, which applies and shows
+  each move alone; the other processes only read the notice's header line and leave the table
+  be (docs/server.md, "Several server processes"). It is an economy, not a need: when that
+  process is gone nginx sends the table's sockets to another one, and only that table's share
+  moves (consistent hashing). ``--spread`` renders round-robin for the sockets too (each
+  connection to the next process), which the tests use to put one table's players on different
+  processes.
 - **Bodies**: nginx lets through up to 64 KiB, above the API's own 16 KiB, so that an oversized
   body gets the API's JSON 413 rather than nginx's HTML page.
 """
@@ -41,9 +49,19 @@ map $http_upgrade $sequence_connection {{
     ''      close;
 }}
 
+# The table's code in `/ws/CODE`: which process a table's sockets go to.
+map $uri $sequence_table {{
+    ~^/ws/(?<sequence_code>[^/]+) $sequence_code;
+    default "";
+}}
+
 upstream sequence {{
 {servers}
     keepalive 16;
+}}
+
+upstream sequence_ws {{
+{ws_balance}{servers}
 }}
 
 server {{
@@ -53,7 +71,7 @@ server {{
     client_max_body_size 64k;
 
     location /ws/ {{
-        proxy_pass http://sequence;
+        proxy_pass http://sequence_ws;
         proxy_http_version 1.1;
         proxy_set_header Upgrade $http_upgrade;
         proxy_set_header Connection $sequence_connection;
@@ -103,9 +121,12 @@ http {{
 """
 
 
-def site_config(upstreams: Sequence[str], listen: str = "80", server_name: str = "_") -> str:
-    """The ``server`` block (with its ``upstream`` and ``map``) for ``upstreams``
-    (``host:port`` each), listening on ``listen`` (a port, or ``address:port``).
+def site_config(
+    upstreams: Sequence[str], listen: str = "80", server_name: str = "_", spread: bool = False
+) -> str:
+    """The ``server`` block (with its ``upstream`` blocks and ``map`` blocks) for ``upstreams``
+    (``host:port`` each), listening on ``listen`` (a port, or ``address:port``); ``spread``:
+    a table's WebSockets round-robin too, rather than all to one process.
 
     >>> print(site_config(["127.0.0.1:8001"], "8080").splitlines()[0])
     # Sequence (`sequence serve`) behind nginx: 1 upstream process.
@@ -117,6 +138,7 @@ def site_config(upstreams: Sequence[str], listen: str = "80", server_name: str =
         count=len(upstreams),
         plural="" if len(upstreams) == 1 else "es",
         servers=servers,
+        ws_balance="" if spread else "    hash $sequence_table consistent;\n",
         listen=listen,
         server_name=server_name,
     )
@@ -137,8 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("upstreams", nargs="+", metavar="HOST:PORT", help="a sequence serve")
     parser.add_argument("--listen", default="80", help="nginx's port or address:port (80)")
     parser.add_argument("--server-name", default="_", help="the site's name (default: any)")
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="send each WebSocket to the next process, not a table's all to one",
+    )
     args = parser.parse_args(argv)
-    sys.stdout.write(site_config(args.upstreams, args.listen, args.server_name))
+    sys.stdout.write(site_config(args.upstreams, args.listen, args.server_name, args.spread))
     return 0
 
 
