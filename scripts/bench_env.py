@@ -13,7 +13,7 @@ Three figures for one configuration (classic for two unless told otherwise):
   of ``observation["action_mask"]`` (one step is one move).
 
 Each is also given as a share of the engine's moves/s. With ``--batched``, also the batched
-simulator's steps/s (:class:`sequence.env.batched.BatchedSequenceEnv`, numpy) at N = 1, 64 and
+simulator's steps/s (:func:`sequence.env.batched.batched_env`, numpy) at N = 1, 64 and
 1,024 games at once, against random opponents (a step as the Gym env's) and in self-play (a
 step is one move). With ``--observations``, the batched simulator at N = 1,024 against random
 opponents with each observation, one after the other in one run: flat, ``observation="planes"``,
@@ -115,11 +115,9 @@ def batched_steps(
     seed: int,
     observation: dict[str, Any] | None = None,
 ) -> float:
-    from sequence.env.batched import BatchedSequenceEnv
+    from sequence.env.batched import batched_env
 
-    env = BatchedSequenceEnv(
-        n, game, opponents=opponents, seed=seed, **options, **(observation or {})
-    )  # type: ignore[arg-type]
+    env = batched_env(n, game, opponents=opponents, seed=seed, **options, **(observation or {}))
     rng = np.random.default_rng(seed)
     env.reset()
     env.step(env.sample_actions(rng))  # warm up

@@ -17,7 +17,13 @@ np = pytest.importorskip("numpy", reason="the gym extra (numpy) is not installed
 from sequence.engine import Config, State, StepKind, make_config  # noqa: E402
 from sequence.env import action_space  # noqa: E402
 from sequence.env.arrays import Observer  # noqa: E402
-from sequence.env.batched import TERMINATIONS, BatchedSequenceEnv, supported  # noqa: E402
+from sequence.env.batched import (  # noqa: E402
+    TERMINATIONS,
+    BatchedSequenceEnv,
+    batched_env,
+    batched_env_class,
+    supported,
+)
 
 PARITY = {
     "classic-2p": ("classic", {"players": 2}),
@@ -186,7 +192,7 @@ DICE_GAMES = sorted(name for name in PARITY if name.startswith("dice"))
 @pytest.mark.parametrize("name", CARD_GAMES)
 def test_self_play_agrees_with_the_engine_move_for_move(name: str) -> None:
     game, options = PARITY[name]
-    env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
+    env = batched_env(4, game, opponents="self", seed=1, log=True, **options)
     mirror = _play_and_compare(env, 400, seed=3)
     assert mirror.moves["dead"] and mirror.moves["remove"], mirror.moves
 
@@ -194,7 +200,7 @@ def test_self_play_agrees_with_the_engine_move_for_move(name: str) -> None:
 @pytest.mark.parametrize("name", DRAFT_GAMES)
 def test_draft_self_play_agrees_with_the_engine_pick_for_pick(name: str) -> None:
     game, options = PARITY[name]
-    env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
+    env = batched_env(4, game, opponents="self", seed=1, log=True, **options)
     mirror = _play_and_compare(env, 400, seed=3)
     assert mirror.moves["pick"] and mirror.moves["dead"] and mirror.moves["remove"], mirror.moves
 
@@ -202,7 +208,7 @@ def test_draft_self_play_agrees_with_the_engine_pick_for_pick(name: str) -> None
 def test_draft_games_end_as_the_engine_ends_them() -> None:
     # Long random games: the heart, sequences, and the deck then the face-up row running out
     # (the draft's ending, DraftRules.pick), each checked against the engine.
-    env = BatchedSequenceEnv(8, "draft", opponents="self", seed=9, log=True, players=2)
+    env = batched_env(8, "draft", opponents="self", seed=9, log=True, players=2)
     mirror = _play_and_compare(env, 700, seed=10)
     assert mirror.ends["draft_empty"] and mirror.ends["sequences"] and mirror.ends["heart"], (
         mirror.ends
@@ -212,7 +218,7 @@ def test_draft_games_end_as_the_engine_ends_them() -> None:
 @pytest.mark.parametrize("name", DICE_GAMES)
 def test_dice_self_play_agrees_with_the_engine_roll_for_roll(name: str) -> None:
     game, options = PARITY[name]
-    env = BatchedSequenceEnv(4, game, opponents="self", seed=1, log=True, **options)
+    env = batched_env(4, game, opponents="self", seed=1, log=True, **options)
     mirror = _play_and_compare(env, 300, seed=3)
     # Rolls of 10 (remove), full numbers (replace), unusable rolls (pass), 2 and 12 (again).
     assert mirror.moves["remove"] and mirror.moves["replace"] and mirror.moves["pass"]
@@ -221,9 +227,7 @@ def test_dice_self_play_agrees_with_the_engine_roll_for_roll(name: str) -> None:
 
 def test_dice_on_a_full_board_an_eleven_replaces_or_passes_as_the_engine() -> None:
     # Three players (60 chips) needing six in a row fill the 36 spaces: the Dice 11 Decision.
-    env = BatchedSequenceEnv(
-        4, "dice", opponents="self", seed=4, log=True, players=3, dice_line_length=6
-    )
+    env = batched_env(4, "dice", opponents="self", seed=4, log=True, players=3, dice_line_length=6)
     mirror = _play_and_compare(env, 400, seed=5)
     assert mirror.positions["pass_or_replace"] > 0, mirror.positions
 
@@ -260,7 +264,7 @@ def test_long_classic_games_reshuffle_and_choose_windows_as_the_engine() -> None
 @pytest.mark.parametrize("seat", [0, 1])
 def test_random_opponents_agree_with_the_engine(name: str, seat: int) -> None:
     game, options = PARITY[name]
-    env = BatchedSequenceEnv(4, game, agent_seat=seat, seed=2, log=True, **options)
+    env = batched_env(4, game, agent_seat=seat, seed=2, log=True, **options)
     _play_and_compare(env, 150, seed=seat)
 
 
@@ -312,7 +316,7 @@ def test_planes_and_history_agree_with_the_observer(name: str, obs_name: str) ->
     # them from the engine's view, every step, through ends and auto-resets; every few steps
     # also from states resampled from that view (hidden cards changed: nothing changes).
     game, options = PARITY[name]
-    env = BatchedSequenceEnv(
+    env = batched_env(
         3, game, opponents="self", seed=7, log=True, **options, **OBSERVATIONS[obs_name]
     )
     _play_and_compare(env, 160, seed=4, resample_every=20)
@@ -323,9 +327,7 @@ def test_planes_and_history_agree_with_the_observer(name: str, obs_name: str) ->
 def test_planes_and_history_against_random_opponents(name: str, obs_name: str) -> None:
     # The agent's seat only: its history holds the opponents' moves between its decisions.
     game, options = PARITY[name]
-    env = BatchedSequenceEnv(
-        3, game, agent_seat=1, seed=8, log=True, **options, **OBSERVATIONS[obs_name]
-    )
+    env = batched_env(3, game, agent_seat=1, seed=8, log=True, **options, **OBSERVATIONS[obs_name])
     _play_and_compare(env, 120, seed=6, resample_every=15)
 
 
@@ -334,7 +336,7 @@ def test_observation_shapes_match_the_gym_env() -> None:
 
     for game in ("classic", "kids", "dice", "draft"):
         for options in OBSERVATIONS.values():
-            env = BatchedSequenceEnv(2, game, seed=0, **options)
+            env = batched_env(2, game, seed=0, **options)
             obs, _ = env.reset()
             single = GymSequenceEnv(game, **options)
             space = single.observation_space
@@ -369,22 +371,40 @@ def test_observation_options_it_does_not_take_are_refused(
 def test_every_game_is_played_by_its_own_class(game: str, cls: str) -> None:
     options = {} if game == "dice" else {"difficult": True}
     assert supported(make_config(game, players=2, **options)) is None
-    env = BatchedSequenceEnv(2, make_config(game, players=2), seed=0)
+    env = batched_env(2, make_config(game, players=2), seed=0)
     assert type(env).__name__ == cls and isinstance(env, BatchedSequenceEnv)
-    assert type(BatchedSequenceEnv(2, game, opponents="self", players=2)) is type(env)
-    assert type(BatchedSequenceEnv(num_envs=2, config=game)) is type(env)
+    assert batched_env_class(make_config(game, players=2, **options)) is type(env)
+    assert type(batched_env(2, game, opponents="self", players=2)) is type(env)
+    assert type(batched_env(num_envs=2, config=game)) is type(env)
+    assert type(type(env)(2, game, players=2)) is type(env)
 
 
 def test_a_class_refuses_another_game() -> None:
-    from sequence.env.batched_dice import BatchedDiceEnv
-    from sequence.env.batched_draft import BatchedDraftEnv
+    from sequence.env.batched import BatchedDiceEnv, BatchedDraftEnv
 
     with pytest.raises(ValueError, match="plays Dice"):
         BatchedDiceEnv(2, "classic")
     with pytest.raises(ValueError, match="draft variant"):
         BatchedDraftEnv(2, "kids")
+    with pytest.raises(ValueError, match=r"Dice is BatchedDiceEnv's .*batched_env"):
+        BatchedSequenceEnv(2, "dice")
+    with pytest.raises(ValueError, match=r"draft variant is BatchedDraftEnv's .*batched_env"):
+        BatchedSequenceEnv(2, "draft")
+    with pytest.raises(ValueError, match="draft variant is BatchedDraftEnv's"):
+        BatchedSequenceEnv(2, make_config("classic", players=2, draft=True))
     with pytest.raises(ValueError, match="chess"):
         BatchedSequenceEnv(2, "chess")
+    with pytest.raises(ValueError, match="chess"):
+        batched_env(2, "chess")
+
+
+def test_the_factory_refuses_what_the_constructor_refuses() -> None:
+    with pytest.raises(ValueError, match="observation='planes'"):
+        batched_env(2, "dice", planes=True)
+    with pytest.raises(ValueError, match="num_envs"):
+        batched_env(0, "draft")
+    with pytest.raises(TypeError, match="make_config arguments go with a game name"):
+        batched_env(2, make_config("dice", players=2), players=2)
 
 
 def test_same_seed_same_games() -> None:
@@ -445,7 +465,7 @@ def test_the_engines_shuffle_is_a_stable_argsort_of_its_keys(n: int) -> None:
 def test_new_games_are_the_engines_deals() -> None:
     # Every slot's first game, dealt in numpy, is State.new's: hands, pile, seat to move.
     for game, options in (("classic", {"players": 3}), ("kids", {"players": 4})):
-        env = BatchedSequenceEnv(16, game, opponents="self", seed=4, **options)
+        env = batched_env(16, game, opponents="self", seed=4, **options)
         env.reset()
         for g in range(env.num_envs):
             state = State.new(env.config, int(env.game_seeds[g]))

@@ -15,6 +15,7 @@ from sequence.env import (
     actions,
     arrays,
     batched,
+    batched_cards,
     batched_dice,
     batched_draft,
     environment,
@@ -37,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
         environment,
         gym,
         batched,
+        batched_cards,
         batched_dice,
         batched_draft,
         openspiel,
@@ -71,6 +73,7 @@ def test_docs_batched_example_runs() -> None:
     assert namespace["info"]["action_mask"].any(axis=1).all()  # type: ignore[index]
     p_obs: dict[str, Any] = namespace["p_obs"]  # type: ignore[assignment]
     assert p_obs["board"].shape == (1024, 11, 10, 10) and p_obs["features"].shape == (1024, 3019)
+    assert type(namespace["dice"]).__name__ == "BatchedDiceEnv"
 
 
 def test_docs_layout_tables_match_the_code() -> None:

@@ -9,7 +9,7 @@
 - :mod:`.arrays` (numpy) -- observations as arrays in [0, 1], flat or board planes, with an
   optional history of moves; :mod:`.gym` and :mod:`.pettingzoo` -- the Gymnasium and
   PettingZoo faces; :mod:`.batched` (numpy) -- N games stepped at once, the same actions,
-  masks and observations (classic and Kids).
+  masks and observations, for every game (``batched_env(n, config)`` picks the class).
 
 Pure Python with no dependencies beyond the engine: observations and masks are plain lists
 (:func:`as_array` turns one into a numpy array where numpy is installed). See ``docs/env.md``.

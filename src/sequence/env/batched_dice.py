@@ -1,10 +1,11 @@
 """The batched simulator for Sequence Dice: N games of Dice stepped at once with numpy.
 
-:class:`BatchedDiceEnv` is :class:`~sequence.env.batched.BatchedSequenceEnv` for Dice (the
-constructor gives it for a Dice configuration: ``BatchedSequenceEnv(1024, "dice")``): the same
-steps, info, auto-reset, random opponents and self-play, and the single environment's action
-ids, masks and observations (flat, planes, history), number for number. What differs is the
-game (RULES.md §4):
+:class:`BatchedDiceEnv` is :class:`~sequence.env.batched_cards.BatchedSequenceEnv` for Dice, its
+subclass (:func:`sequence.env.batched.batched_env` gives it for a Dice configuration:
+``batched_env(1024, "dice")``; ``BatchedDiceEnv(1024, "dice")`` too): the same steps, info,
+auto-reset, random opponents and self-play, and the single environment's action ids, masks
+and observations (flat, planes, history), number for number. What differs is the game
+(RULES.md §4):
 
 - **The roll is chance**, made for the players as the single environment makes it
   (:meth:`~sequence.engine.State.play_forced`): right after a game starts and after every
@@ -14,7 +15,7 @@ game (RULES.md §4):
   its seed, rolls included, and the observation shows the roll being acted on. A roll is a
   public move without an action id: in the ``history``, the "no action" entry, as the engine's
   move stack gives it to the single environment's observer.
-- **What a roll allows** (:meth:`~sequence.env.batched.BatchedSequenceEnv.legal_mask`, as
+- **What a roll allows** (:meth:`~sequence.env.batched_cards.BatchedSequenceEnv.legal_mask`, as
   :meth:`sequence.engine.dice_rules.DiceRules.allowance` decides): 2 to 9 and 12, a chip on an
   open space of the number, or when all four are covered replacing another team's chip on one
   (all four the team's: pass); 10, removing another team's chip off the 2 and 12 spaces (none:
@@ -24,10 +25,12 @@ game (RULES.md §4):
   ``dice_line_length`` (5 or 6) wins; ``max_turns`` and the stalemate end a game drawn.
 
 >>> import numpy as np
->>> from sequence.env.batched import BatchedSequenceEnv
->>> env = BatchedSequenceEnv(4, "dice", players=2, seed=0)
+>>> from sequence.env.batched import BatchedSequenceEnv, batched_env
+>>> env = batched_env(4, "dice", players=2, seed=0)
 >>> type(env).__name__
 'BatchedDiceEnv'
+>>> isinstance(env, BatchedSequenceEnv)
+True
 >>> obs, info = env.reset()
 >>> obs.shape, info["action_mask"].shape
 ((4, 258), (4, 109))
@@ -45,7 +48,7 @@ from ..engine import rng as engine_rng
 from ..engine.board import STRIDE
 from ..engine.dice_rules import DEFENCE, EXTRA_TURN, WILD
 from ..engine.setup import roll_off
-from .batched import (
+from .batched_cards import (
     _MAX_TURNS,
     _PLAYING,
     _STALEMATE,
@@ -92,7 +95,7 @@ def roll_dice(state: U64Array) -> tuple[U64Array, IntArray, IntArray]:
 
 class BatchedDiceEnv(BatchedSequenceEnv):
     """N games of Sequence Dice stepped at once (see the module's docs); construct it as
-    :class:`~sequence.env.batched.BatchedSequenceEnv` (same arguments)."""
+    :class:`~sequence.env.batched_cards.BatchedSequenceEnv` (same arguments)."""
 
     def __init__(
         self,

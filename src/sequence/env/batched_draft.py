@@ -1,12 +1,12 @@
 """The batched simulator for the draft variant of classic: N draft games stepped at once.
 
-:class:`BatchedDraftEnv` is :class:`~sequence.env.batched.BatchedSequenceEnv` for classic with
-option ``draft`` (the constructor gives it: ``BatchedSequenceEnv(1024, "draft")``): the same
-steps, info, auto-reset, random opponents and self-play, and the single environment's action
-ids, masks and observations (with the ``known_hands`` and ``draft`` segments; flat, planes,
-history: a pick is a move of the history, as in the engine's move stack), number for number.
-The variant's rules, as the engine's :class:`~sequence.engine.card_rules.DraftRules` plays
-them:
+:class:`BatchedDraftEnv` is :class:`~sequence.env.batched_cards.BatchedSequenceEnv` for classic
+with option ``draft``, its subclass (:func:`sequence.env.batched.batched_env` gives it:
+``batched_env(1024, "draft")``; ``BatchedDraftEnv(1024, "draft")`` too): the same steps, info,
+auto-reset, random opponents and self-play, and the single environment's action ids, masks
+and observations (with the ``known_hands`` and ``draft`` segments; flat, planes, history: a pick
+is a move of the history, as in the engine's move stack), number for number.
+The variant's rules, as the engine's :class:`~sequence.engine.card_rules.DraftRules` plays them:
 
 - hands of six and a face-up row of five (``State.new``'s deal); no card is drawn blind;
 - after a card is played (placed, removed, discarded) the same seat **picks** one of the
@@ -22,10 +22,12 @@ them:
   :meth:`~sequence.engine.card_rules.DraftRules.most_sequences`, so a change of that rule in
   the engine is a change here too (the parity test plays games to that end).
 
->>> from sequence.env.batched import BatchedSequenceEnv
->>> env = BatchedSequenceEnv(4, "draft", players=2, seed=0)
+>>> from sequence.env.batched import BatchedSequenceEnv, batched_env
+>>> env = batched_env(4, "draft", players=2, seed=0)
 >>> type(env).__name__
 'BatchedDraftEnv'
+>>> isinstance(env, BatchedSequenceEnv)
+True
 >>> obs, info = env.reset()
 >>> obs.shape, info["action_mask"].shape
 ((4, 931), (4, 697))
@@ -41,7 +43,7 @@ from ..engine import Config
 from ..engine.card_rules import DraftRules
 from ..engine.games import DRAFT_SIZE
 from ..engine.tables import HEART_SPACES
-from .batched import (
+from .batched_cards import (
     _DEAD,
     _DISCARD,
     _DRAFT_EMPTY,
@@ -61,7 +63,7 @@ _PLAY, _PICK, _PICK_DEAD, _OVER = 0, 1, 2, 6  # Phase.PLAY, PICK, PICK_DEAD, OVE
 
 class BatchedDraftEnv(BatchedSequenceEnv):
     """N games of classic's draft variant stepped at once (see the module's docs); construct
-    it as :class:`~sequence.env.batched.BatchedSequenceEnv` (same arguments)."""
+    it as :class:`~sequence.env.batched_cards.BatchedSequenceEnv` (same arguments)."""
 
     def __init__(
         self,
