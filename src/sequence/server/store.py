@@ -26,6 +26,11 @@ from .db import EventRow, MoveRow, SeatRow, TableRow, make_engine, migrate, now
 T = TypeVar("T")
 
 
+CLOCK_WRITE_DELAY = 0.5
+"""Seconds a turn clock waits to be stored, so that the clocks of many tables share a write;
+what a restart may lose of a clock (a restart restarts the running turn anyway)."""
+
+
 class _Taken(Exception):
     """A seat asked for was no longer empty: the transaction taking seats is undone."""
 
@@ -562,8 +567,9 @@ class Store:
 
     async def save_clock(self, table_id: int, clock: ClockData) -> None:
         """Store a table's running clock and every seat's reserve and timeouts; return once it is
-        committed. Clocks saved while others are being written share the next transaction,
-        and a table's later clock replaces an earlier one not yet written (it is newer)."""
+        committed, at most :data:`CLOCK_WRITE_DELAY` seconds later plus the write. Clocks saved
+        meanwhile share the transaction, and a table's later clock replaces an earlier one not
+        yet written (it is newer)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         earlier = self._clocks.get(table_id)
         self._clocks[table_id] = (clock, (earlier[1] if earlier else []) + [future])
@@ -574,6 +580,9 @@ class Store:
 
     async def _flush_clocks(self) -> None:
         try:
+            # A moment's wait gathers the clocks of every table whose turn changes meanwhile
+            # (most of them, when many tables are played) into one transaction.
+            await asyncio.sleep(CLOCK_WRITE_DELAY)
             while self._clocks:
                 batch, self._clocks = self._clocks, {}
                 try:
