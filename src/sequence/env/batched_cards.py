@@ -67,7 +67,7 @@ and history observations. Not (yet): table-talk penalties, bots other than rando
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -160,10 +160,13 @@ class BatchedSequenceEnv:
             )
         return None
 
+    default_game: ClassVar[str] = "classic"
+    """The game played when no ``config`` is given (a subclass's own game)."""
+
     def __init__(
         self,
         num_envs: int,
-        config: Config | str = "classic",
+        config: Config | str | None = None,
         *,
         opponents: Literal["random", "self"] = "random",
         agent_seat: int = 0,
@@ -177,7 +180,7 @@ class BatchedSequenceEnv:
             raise ValueError("board planes are asked with observation='planes', as in the Gym env")
         if observation not in ("flat", "planes"):
             raise ValueError(f"observation must be 'flat' or 'planes', not {observation!r}")
-        config = _as_config(config, config_options)
+        config = _as_config(self.default_game if config is None else config, config_options)
         why = supported(config) or self._refusal(config)
         if why:
             raise ValueError(why)
@@ -261,6 +264,10 @@ class BatchedSequenceEnv:
         self.opening_log: list[list[int]] = [[] for _ in range(n)]
         """With ``log``: per game, the other seats' actions at the start of the game now in
         the slot, before the agent's first decision (when the slot started a game this step)."""
+        self._game_arrays()
+
+    def _game_arrays(self) -> None:
+        """Make the per-game arrays a subclass's game adds to these (none here)."""
 
     # --- tables ---------------------------------------------------------------------------------
 

@@ -38,8 +38,6 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -97,26 +95,9 @@ class BatchedDiceEnv(BatchedSequenceEnv):
     """N games of Sequence Dice stepped at once (see the module's docs); construct it as
     :class:`~sequence.env.batched_cards.BatchedSequenceEnv` (same arguments)."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        config: Config | str = "dice",
-        *,
-        opponents: Literal["random", "self"] = "random",
-        agent_seat: int = 0,
-        seed: int | None = 0,
-        log: bool = False,
-        **config_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            config,
-            opponents=opponents,
-            agent_seat=agent_seat,
-            seed=seed,
-            log=log,
-            **config_options,
-        )
+    default_game = "dice"
+
+    def _game_arrays(self) -> None:
         n = self.num_envs
         self.dice_rng = np.zeros(n, dtype=np.uint64)
         """The engine's random source of each game (SplitMix64 state): its rolls."""

@@ -35,8 +35,6 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 import numpy as np
 
 from ..engine import Config
@@ -65,26 +63,9 @@ class BatchedDraftEnv(BatchedSequenceEnv):
     """N games of classic's draft variant stepped at once (see the module's docs); construct
     it as :class:`~sequence.env.batched_cards.BatchedSequenceEnv` (same arguments)."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        config: Config | str = "draft",
-        *,
-        opponents: Literal["random", "self"] = "random",
-        agent_seat: int = 0,
-        seed: int | None = 0,
-        log: bool = False,
-        **config_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            config,
-            opponents=opponents,
-            agent_seat=agent_seat,
-            seed=seed,
-            log=log,
-            **config_options,
-        )
+    default_game = "draft"
+
+    def _game_arrays(self) -> None:
         n, p, c = self.num_envs, self.players, self.num_cards
         self.row = np.zeros((n, c), dtype=np.int8)
         """Per game: copies of each card in the face-up row."""
