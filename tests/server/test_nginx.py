@@ -102,6 +102,17 @@ def test_a_whole_game_over_websockets_through_nginx(one: Behind) -> None:
     assert '"GET /ws/' in log and " 101 " in log  # the sockets went through nginx
 
 
+def test_a_body_up_to_the_limit_gets_the_apis_answer_through_nginx(one: Behind) -> None:
+    """nginx (its workers ``nobody`` when it runs as root, the launcher's folder closed to
+    them) keeps bodies in memory: 15,000 bytes get the API's own 400, 20,000 its JSON 413."""
+    with one.http() as http:
+        padding = "x" * 15_000
+        answer = http.post("/api/tables", json={"game": "kids", "players": 2, "name": padding})
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_message", answer.text
+        big = http.post("/api/tables", content=b"{" + b" " * 20_000 + b"}")
+        assert big.status_code == 413 and "error" in big.json(), big.text
+
+
 def _create(http: httpx.Client) -> httpx.Response:
     return http.post("/api/tables", json={"game": "kids", "players": 2, "public": False})
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Config
+from ..engine import Config, make_config
 from .batched_cards import TERMINATIONS, BatchedSequenceEnv, _as_config, supported
 from .batched_dice import BatchedDiceEnv
 from .batched_draft import BatchedDraftEnv
@@ -42,9 +42,16 @@ _ENV_KEYWORDS = frozenset(
 (``planes`` included, which the constructor refuses with its own message)."""
 
 
-def batched_env_class(config: Config) -> type[BatchedSequenceEnv]:
-    """The batched simulator class that plays ``config``: :class:`BatchedDiceEnv` for Dice,
-    :class:`BatchedDraftEnv` for the draft variant, :class:`BatchedSequenceEnv` otherwise."""
+def batched_env_class(config: Config | str) -> type[BatchedSequenceEnv]:
+    """The batched simulator class that plays ``config`` (a :class:`~sequence.engine.Config`
+    or a game name): :class:`BatchedDiceEnv` for Dice, :class:`BatchedDraftEnv` for the draft
+    variant, :class:`BatchedSequenceEnv` otherwise.
+
+    >>> batched_env_class("dice").__name__, batched_env_class("classic").__name__
+    ('BatchedDiceEnv', 'BatchedSequenceEnv')
+    """
+    if isinstance(config, str):
+        config = make_config(config)
     if config.game == "dice":
         return BatchedDiceEnv
     if config.draft:

@@ -111,6 +111,11 @@ http {{
     # Which upstream served each request: tests check that clients reached different processes.
     log_format upstream '$remote_addr "$request" $status $upstream_addr';
     access_log {prefix}/access.log upstream;
+    # Nothing but the logs on disk: bodies (64 KiB at most) stay in memory and answers are passed
+    # on, not spooled, so that the workers (`nobody` when nginx is started as root) never need
+    # the folder, which only its owner may enter.
+    client_body_buffer_size 64k;
+    proxy_max_temp_file_size 0;
     client_body_temp_path {prefix}/client_body;
     proxy_temp_path {prefix}/proxy;
     fastcgi_temp_path {prefix}/fastcgi;
