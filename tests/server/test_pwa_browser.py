@@ -102,10 +102,17 @@ def test_a_move_by_keyboard_only(browser: Any, web: ServerThread) -> None:
     page.locator("#board").focus()
     page.keyboard.press(str(msg["view"]["hand"].index(card) + 1))
     page.locator("#board").focus()
-    for _ in range("abcdefghij".index(space[0])):
-        page.keyboard.press("ArrowRight")
-    for _ in range(int(space[1:]) - 1):
-        page.keyboard.press("ArrowDown")
+    # Choosing the card put the cursor on its first space in reading order, as the terminal
+    # does; the arrows go from there.
+    here = page.get_attribute("#board g.cursor", "data-space")
+    first = page.get_attribute("#board g.target", "data-space")
+    assert here == first, (here, first)
+    cols = "abcdefghij".index(space[0]) - "abcdefghij".index(here[0])
+    rows = int(space[1:]) - int(here[1:])
+    for _ in range(abs(cols)):
+        page.keyboard.press("ArrowRight" if cols > 0 else "ArrowLeft")
+    for _ in range(abs(rows)):
+        page.keyboard.press("ArrowDown" if rows > 0 else "ArrowUp")
     assert page.locator(f'#board g[data-space="{space}"]').get_attribute("class").count("cursor")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => window.seq.msg.version > {msg['version']}", timeout=10000)

@@ -143,7 +143,7 @@ def site_config(
         count=len(upstreams),
         plural="" if len(upstreams) == 1 else "es",
         servers=servers,
-        ws_balance="" if spread else "    hash $sequence_table consistent;\n",
+        ws_balance="" if spread else "    hash $sequence_table consistent;\n",  # i18n: ignore
         listen=listen,
         server_name=server_name,
     )

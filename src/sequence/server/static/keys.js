@@ -97,6 +97,14 @@ const keys = (() => {
       if (card) { card.click(); e.preventDefault(); }
     }
   });
-  return { decorate, cursor };
+  /* The board is gone (a pass-and-play hand-over, a reconnection): what the cursor last said
+     goes too, since it named the spaces the previous player could play on. */
+  function forget() {
+    shownFor = null;
+    const live = document.getElementById("cursor-says");
+    if (live) live.textContent = "";
+  }
+
+  return { decorate, cursor, forget };
 })();
 window.keys = keys;

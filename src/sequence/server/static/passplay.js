@@ -104,6 +104,7 @@ const passplay = (() => {
       setShown(code, null);
       reconnect(code);
       app.innerHTML = "";
+      if (window.keys) window.keys.forget();
       app.append(h("p", {}, t("Connecting…")));
       return true;
     }
@@ -114,6 +115,7 @@ const passplay = (() => {
     if (msg.you.seat === null) table.msg = msg; // the spectators' view only: no hand in memory
     const name = seatLabel(msg, seat);
     app.innerHTML = "";
+    if (window.keys) window.keys.forget();
     const reveal = h("button", { class: "primary", id: "reveal", autofocus: true, onclick: () => {
       setShown(code, seat);
       reconnect(code);
