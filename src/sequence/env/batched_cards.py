@@ -628,9 +628,13 @@ class BatchedSequenceEnv:
         where = (np.arange(m)[:, None] * p + seat) * c + deck[:, :dealt]
         self.hands[idx] = np.bincount(where.reshape(-1), minlength=m * p * c).reshape(m, p, c)
         self.to_move[idx] = first
-        self.board[idx] = -1
         self.discard_len[idx] = 0
         self.discard_counts[idx] = 0
+        self._clear_boards(idx)
+
+    def _clear_boards(self, idx: IntArray) -> None:
+        """An empty board and a game not yet begun in each slot of ``idx`` (every game's)."""
+        self.board[idx] = -1
         self.chip_counts[idx] = 0
         self.locks[idx] = False
         self.locked[idx] = False

@@ -48,7 +48,6 @@ from ..engine.dice_rules import DEFENCE, EXTRA_TURN, WILD
 from ..engine.setup import roll_off
 from .batched_cards import (
     _MAX_TURNS,
-    _PLAYING,
     _STALEMATE,
     BatchedSequenceEnv,
     BoolArray,
@@ -158,20 +157,7 @@ class BatchedDiceEnv(BatchedSequenceEnv):
             r, setup = roll_off(engine_rng.seed_state(seed), self.players)
             self.dice_rng[g] = r
             self.to_move[g] = setup.first
-        self.board[idx] = -1
-        self.chip_counts[idx] = 0
-        self.locks[idx] = False
-        self.locked[idx] = False
-        self.window_counts[idx] = self._free_in_window
-        self.seqs[idx] = -1
-        self.seq_count[idx] = 0
-        self.turns[idx] = 0
-        self.passes[idx] = 0
-        self.dead_used[idx] = False
-        self.over[idx] = False
-        self.winner[idx] = -1
-        self.termination[idx] = _PLAYING
-        self._mask = None
+        self._clear_boards(idx)
         self._roll(idx)
 
     def _roll(self, idx: IntArray) -> None:
