@@ -752,28 +752,14 @@ class BatchedSequenceEnv:
         space = self._a_space[actions]
         seat = self.to_move[idx]
         team = seat % self.teams
-        # The card goes from the hand to the seat's discard pile.
         played = card >= 0
-        g, s, c = idx[played], seat[played], card[played]
-        self.hands[g, s, c] -= 1
-        self.discards[g, s, self.discard_len[g, s]] = c
-        self.discard_len[g, s] += 1
-        self.discard_counts[g, c] += 1
+        self._discard_played(idx[played], seat[played], card[played])
         place = kind == _PLACE
         if place.any():
-            g, sp, tm = idx[place], space[place], team[place]
-            self.board[g, sp] = tm
-            self.chip_counts[g, tm] += 1
-            self._sequences(g, sp, tm)
+            self._place_chips(idx[place], space[place], team[place])
         remove = kind == _REMOVE
         if remove.any():
-            g, sp = idx[remove], space[remove]
-            owner = self.board[g, sp].astype(np.int64)
-            self.board[g, sp] = -1
-            self.chip_counts[g, owner] -= 1
-            self.window_counts.reshape(-1)[self._window_slots(g, owner, self._through[sp])] -= 1
-            if self._difficult:
-                self._break_sequences(g, sp, owner)
+            self._remove_chips(idx[remove], space[remove])
         dead = kind == _DEAD
         if dead.any():
             self.dead_used[idx[dead]] = True
@@ -807,6 +793,28 @@ class BatchedSequenceEnv:
             if drawing.any():
                 self._draw(idx[drawing], seat[drawing])
                 self._push(idx[drawing], self._draw_action[seat[drawing]])
+
+    def _discard_played(self, g: IntArray, seat: IntArray, card: IntArray) -> None:
+        """Each card played goes from its seat's hand to the seat's discard pile."""
+        self.hands[g, seat, card] -= 1
+        self.discards[g, seat, self.discard_len[g, seat]] = card
+        self.discard_len[g, seat] += 1
+        self.discard_counts[g, card] += 1
+
+    def _place_chips(self, g: IntArray, space: IntArray, team: IntArray) -> None:
+        """Each team puts a chip on a space of its game; the sequences it completes count."""
+        self.board[g, space] = team
+        self.chip_counts[g, team] += 1
+        self._sequences(g, space, team)
+
+    def _remove_chips(self, g: IntArray, space: IntArray) -> None:
+        """A one-eyed Jack takes the chip off a space of each game."""
+        owner = self.board[g, space].astype(np.int64)
+        self.board[g, space] = -1
+        self.chip_counts[g, owner] -= 1
+        self.window_counts.reshape(-1)[self._window_slots(g, owner, self._through[space])] -= 1
+        if self._difficult:
+            self._break_sequences(g, space, owner)
 
     def _draw(self, idx: IntArray, seat: IntArray) -> None:
         """Each seat draws the top card of its game's pile; an empty pile is made again from

@@ -117,36 +117,14 @@ class BatchedDraftEnv(BatchedSequenceEnv):
         seat = self.to_move[idx]
         team = seat % self.teams
         pick = (actions >= self._pick.start) & (actions < self._pick.stop)
-        # A card played goes from the hand (and from what is known of it) to the discard pile.
         played = (card >= 0) & ~pick
-        g, s, c = idx[played], seat[played], card[played]
-        self.hands[g, s, c] -= 1
-        known = self.known[g, s, c] > 0
-        self.known[g[known], s[known], c[known]] -= 1
-        self.discards[g, s, self.discard_len[g, s]] = c
-        self.discard_len[g, s] += 1
-        self.discard_counts[g, c] += 1
+        self._discard_played(idx[played], seat[played], card[played])
         place = kind == _PLACE
         if place.any():
-            g, sp, tm = idx[place], space[place], team[place]
-            self.board[g, sp] = tm
-            self.chip_counts[g, tm] += 1
-            self._sequences(g, sp, tm)
-            # The heart: a team holding e5 f5 e6 f6 wins at once (after its sequences count).
-            heart = (self.board[g[:, None], self._heart] == tm[:, None]).all(axis=1)
-            heart &= ~self.over[g]
-            self.over[g[heart]] = True
-            self.winner[g[heart]] = tm[heart]
-            self.termination[g[heart]] = _HEART
+            self._place_chips(idx[place], space[place], team[place])
         remove = kind == _REMOVE
         if remove.any():
-            g, sp = idx[remove], space[remove]
-            owner = self.board[g, sp].astype(np.int64)
-            self.board[g, sp] = -1
-            self.chip_counts[g, owner] -= 1
-            self.window_counts[g[:, None], owner[:, None], self._through[sp]] -= 1
-            if self._difficult:
-                self._break_sequences(g, sp, owner)
+            self._remove_chips(idx[remove], space[remove])
         dead = (kind == _DEAD) & ~pick
         self.dead_used[idx[dead]] = True
         self.phase[idx[dead]] = _PICK_DEAD
@@ -160,6 +138,22 @@ class BatchedDraftEnv(BatchedSequenceEnv):
             self._stalemate(idx[stuck])
         if pick.any():
             self._take(idx[pick], seat[pick], card[pick])
+
+    def _discard_played(self, g: IntArray, seat: IntArray, card: IntArray) -> None:
+        """A card played leaves what is known of its seat's hand, too (a picked card is known)."""
+        known = self.known[g, seat, card] > 0
+        self.known[g[known], seat[known], card[known]] -= 1
+        super()._discard_played(g, seat, card)
+
+    def _place_chips(self, g: IntArray, space: IntArray, team: IntArray) -> None:
+        """The card games' placement; then the heart: a team holding e5 f5 e6 f6 wins at once
+        (after its sequences count)."""
+        super()._place_chips(g, space, team)
+        heart = (self.board[g[:, None], self._heart] == team[:, None]).all(axis=1)
+        heart &= ~self.over[g]
+        self.over[g[heart]] = True
+        self.winner[g[heart]] = team[heart]
+        self.termination[g[heart]] = _HEART
 
     def _take(self, idx: IntArray, seat: IntArray, card: IntArray) -> None:
         """Each seat takes a face-up card, which the top of the deck replaces (none once the
