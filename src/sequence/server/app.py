@@ -679,15 +679,15 @@ def create_app(
         except (ConnectionClosed, WebSocketDisconnect):
             pass
         except FrameTooLarge:
-            error = frame_too_large()
-            conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
+            error = frame_too_large()  # the table's version after hello, as every error
+            conn.send(protocol.error_payload(error.code, error.text(conn.lang), conn.version))
             close = (CLOSE_TOO_BIG, "message too big")  # i18n: ignore
         except Exception:
             # A bug, not the client's doing: it is logged, and the client is told and closed
             # with 1011 rather than left with a connection that ends for no reason.
             log.exception("WebSocket session at %s failed", code[:20])
             error = RequestError("unavailable", N_("the server failed; reconnect"))
-            conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
+            conn.send(protocol.error_payload(error.code, error.text(conn.lang), conn.version))
             close = (CLOSE_ERROR, "server error")  # i18n: ignore
         finally:
             await conn.finish()
@@ -819,6 +819,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
                 # Taken through another process a moment ago? Read the table, then judge.
                 await hub.refresh(table)
                 hub.attach(table, conn, msg.token, msg.host, msg.local)
+            conn.joined(table)
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
@@ -843,7 +844,7 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
             await _dispatch(hub, conn, table, msg)
         except RequestError as exc:
             mid = msg.id if isinstance(msg, messages.Move | messages.Roll) else None
-            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), table.version, mid))
+            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), conn.version, mid))
 
 
 async def _dispatch(hub: Hub, conn: Connection, table: Table, msg: messages.ClientMessage) -> None:
