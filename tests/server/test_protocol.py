@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from sequence.engine import ConfigError, GameRecord, config_from_dict, history
 from sequence.i18n import catalog_json, translator
@@ -164,11 +165,16 @@ def test_frame_beyond_the_server_limit_is_told_then_closed_with_message_too_big(
     server: ServerThread,
 ) -> None:
     code, _host, clients, watcher = started(server)
+    _seat, mover_client, st = mover(clients)  # a move first: the version is 1, not 0
+    mover_client.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": 0})
+    before = watcher.wait_version(1)["version"]
+    assert before == 1
     c = clients[0]
-    before = watcher.wait(lambda s: True)["version"]
     c.send("x" * (protocol.MAX_FRAME + 1))
     err = c.error()
     assert err["code"] == "too_large" and str(protocol.MAX_FRAME) in err["message"], err
+    # Like every error after hello (a message too long, a stale move), it carries the version.
+    assert err["version"] == before, err
     with pytest.raises(ConnectionClosed) as info:
         for _ in range(10):
             c.recv(timeout=5)
@@ -185,11 +191,33 @@ def test_frame_beyond_the_server_limit_is_told_then_closed_with_message_too_big(
     msgid = "a frame is at most {limit} bytes; the connection is closed"
     german = translator("de").gettext(msgid)
     assert german != msgid and err["message"] == german.format(limit=protocol.MAX_FRAME)
+    assert err["version"] == before, err  # the protocol layer's error carries it too
     with pytest.raises(ConnectionClosed) as info:
         for _ in range(10):
             other.recv(timeout=5)
     assert info.value.rcvd is not None and info.value.rcvd.code == 1009
     assert "exceeds limit" in info.value.rcvd.reason  # websockets' own reason, for developers
+
+
+def test_an_error_before_hello_carries_no_version(server: ServerThread) -> None:
+    # Before a hello is accepted the connection is at no table: version is null, for too_large
+    # as for any other code (docs/server.md). After it, every error carries the table's version.
+    code, _host, _clients, _watcher = started(server)
+    for size in (protocol.MAX_MESSAGE + 1, protocol.MAX_FRAME + 1, 2 * protocol.WS_MAX_SIZE):
+        with connect(f"{server.ws_url}/ws/{code}", open_timeout=10) as ws:
+            ws.send("x" * size)
+            err = json.loads(ws.recv(timeout=10))
+            assert (err["type"], err["code"], err["version"]) == ("error", "too_large", None)
+    with connect(f"{server.ws_url}/ws/{code}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "sync"}))
+        err = json.loads(ws.recv(timeout=10))
+        assert (err["code"], err["version"]) == ("bad_message", None)
+        ws.send(json.dumps({"type": "hello"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send("x" * (protocol.MAX_MESSAGE + 1))
+        while (msg := json.loads(ws.recv(timeout=10)))["type"] != "error":
+            pass
+        assert (msg["code"], msg["version"]) == ("too_large", 0)
 
 
 def test_out_of_turn_stale_duplicate_and_spectator_moves(server: ServerThread) -> None:

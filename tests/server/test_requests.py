@@ -51,6 +51,10 @@ def finished_bot_game(server: ServerThread, **body: Any) -> str:
         ('{"game": "classic", "players": 2, "options": {"draft": "yes"}}',
          "options.draft is true or false"),
         ('{"game": "kids", "players": 2, "bots": "easy"}', "bots is a list"),
+        ('{"game": "kids", "players": 2, "bots": [1, null]}',
+         "bots.0 is a bot level (text), or null for a seat left open for a person"),
+        ('{"game": "kids", "players": 2, "bots": [null, ["easy"]]}',
+         "bots.1 is a bot level (text), or null for a seat left open for a person"),
         ('{"game": "kids", "players": 2, "colour": "red"}',
          "colour is not a field of this request"),
         ('{"game": "kids", "players": 2, "public": "false"}', "public is true or false"),
@@ -141,6 +145,63 @@ def test_unknown_routes_and_methods_get_the_api_error_format(server: ServerThrea
         }
         r = http.get(f"/api/tables/{create_table(server, game='kids', players=2)['code']}/start")
         assert r.status_code == 405 and r.headers["allow"] == "POST"
+
+
+def test_an_unknown_game_names_the_games_that_meta_lists(server: ServerThread) -> None:
+    # The engine's refusal names its GAMES, the games GET /api/meta lists; draft is one of
+    # classic's options there, and so it is not named as a game (it is taken as one all the same).
+    with server.http() as http:
+        games = list(http.get("/api/meta").json()["games"])
+        for lang, choose, word in [("en", "choose", "or"), ("de", "wählen Sie", "oder")]:
+            r = http.post(
+                "/api/tables",
+                json={"game": "nope", "players": 2},
+                headers={"Accept-Language": lang},
+            )
+            assert r.status_code == 400 and r.json()["error"] == "bad_message", r.text
+            named = f"{', '.join(games[:-1])} {word} {games[-1]}"
+            assert r.json()["message"].endswith(f"{choose} {named}"), r.text
+            assert "draft" not in r.json()["message"]
+        created = http.post("/api/tables", json={"game": "draft", "players": 2}).json()
+        config = http.get(f"/api/tables/{created['code']}").json()["config"]
+    assert config["game"] == "classic" and config["draft"] is True
+
+
+def _documented_error_codes() -> str:
+    """The paragraph of docs/server.md that lists the HTTP API's error codes."""
+    text = (Path(__file__).parents[2] / "docs" / "server.md").read_text()
+    start = text.index("Errors are JSON")
+    return text[start : text.index("No request gets", start)]
+
+
+def test_every_404_has_a_code_the_docs_give_for_404(server: ServerThread) -> None:
+    # A table, a player, or something else the path names that does not exist: unknown_table,
+    # unknown_player or not_found, never bad_message (which is a malformed request's).
+    documented = _documented_error_codes()
+    code = finished_bot_game(server)
+    with server.http() as http:
+        plies = http.get(f"/api/tables/{code}/replay/0").json()["plies"]
+        for path, expected in [
+            ("/api/tables/NOPE99", "unknown_table"),
+            ("/api/tables/NOPE99/record", "unknown_table"),
+            ("/api/tables/NOPE99/replay/0", "unknown_table"),
+            ("/api/tables/NOPE99/replay/99", "unknown_table"),
+            ("/api/tables/NOPE99/qr.svg", "unknown_table"),
+            (f"/api/tables/{code}/replay/{plies + 1}", "not_found"),
+            (f"/api/tables/{code}/replay/-1", "not_found"),
+            ("/api/rules/chess", "not_found"),
+            ("/api/i18n/xx", "not_found"),
+            ("/api/players/999999", "unknown_player"),
+            ("/api/nope", "not_found"),
+        ]:
+            r = http.get(path, headers={"Accept-Language": "fr"})
+            assert (r.status_code, r.json()["error"]) == (404, expected), (path, r.text)
+            assert f"`{expected}`" in documented and f"`{expected}` (404" in documented, expected
+        r = http.get(f"/api/tables/{code}/replay/{plies + 1}")
+        assert r.json()["message"] == f"the game has {plies} moves"
+        # The replay page of an unknown table is the app's page, which asks the API above.
+        page = http.get("/replay/NOPE99")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
 
 
 def test_the_record_is_refused_until_the_game_is_over_and_saved_as_docs_say(

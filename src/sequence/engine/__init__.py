@@ -52,6 +52,7 @@ from .games import (
     player_counts,
     takes_option,
     team_counts,
+    unknown_game,
 )
 from .moves import Move, MoveKind, draw_move
 from .narrate import history, roll_meaning, roll_reason
@@ -123,5 +124,6 @@ __all__ = [
     "spaces_of",
     "takes_option",
     "team_counts",
+    "unknown_game",
     "unseen_cards",
 ]

@@ -86,7 +86,7 @@ MESSAGES: dict[str, str] = {
         " all four are covered"
     ),
     # --- configuration (games.make_config) ----------------------------------------------------
-    "unknown_game": _m("unknown game {text}: choose classic, kids, dice or draft"),
+    "unknown_game": _m("unknown game {text}: choose {games}"),
     "variant_contradicted": _m(
         "draft is classic with option draft: draft=false contradicts it; choose classic to"
         " play without it"

@@ -269,6 +269,17 @@ GAME_NAMES: tuple[str, ...] = (*GAMES, *VARIANTS)
 """Every name :func:`make_config` takes as a game."""
 
 
+def unknown_game(name: object) -> ConfigError:
+    """The refusal of a game name :func:`make_config` does not take, naming the games: those of
+    :data:`GAMES`, the list every front end offers. A variant's name (``draft``) is taken but not
+    offered as a game: it is a rule option of its game.
+
+    >>> str(unknown_game("chess"))
+    'unknown game chess: choose classic, kids or dice'
+    """
+    return ConfigError("unknown_game", text=str(name), games=GAMES)
+
+
 def base_game(name: str) -> tuple[str, dict[str, Any]]:
     """The game and the rule options a game name stands for.
 
@@ -292,7 +303,7 @@ def make_config(
     True
     """
     if not isinstance(game, str) or game not in GAME_NAMES:
-        raise ConfigError("unknown_game", text=str(game))
+        raise unknown_game(game)
     if game in VARIANTS:
         game, implied = base_game(game)
         for name, value in implied.items():

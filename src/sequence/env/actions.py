@@ -180,7 +180,7 @@ def _game_of(game: str | Config | View) -> str:
     if isinstance(game, Config):
         return game.game
     if game not in GAME_NAMES:
-        raise ValueError(f"unknown game {game!r}: choose classic, kids, dice or draft")
+        raise ValueError(f"unknown game {game!r}: choose {', '.join(GAME_NAMES)}")
     return base_game(game)[0]  # draft plays classic's actions
 
 

@@ -53,6 +53,7 @@ from ..engine import (
     player_counts,
     takes_option,
     team_counts,
+    unknown_game,
 )
 from ..i18n import LANGUAGE_NAMES, N_, SUPPORTED, catalog_json, negotiate, normalise
 from ..i18n.howto import rules_html
@@ -248,7 +249,8 @@ ERROR_STATUSES: dict[int, str] = {
     400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
     403: "not_host, not_seated, not_finished: the token lacks this right;"  # i18n: ignore
     " cross_site: a signed-in request without its CSRF token or from another site",
-    404: "unknown_table (or an unknown game, language, ply)",  # i18n: ignore
+    404: "unknown_table, unknown_player; not_found: a game, language or ply"  # i18n: ignore
+    " that the path names and that does not exist",
     409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
     413: "too_large: the body is over 16 KiB",  # i18n: ignore
     429: "rate_limited: too many tables made or joined (see Retry-After)",  # i18n: ignore
@@ -435,13 +437,8 @@ def create_app(
     @app.get("/api/rules/{game}", response_model=Rules, responses=_errors(404))
     async def rules(game: str, request: Request) -> dict[str, Any]:
         """The "how to play" page of a game, as HTML, in the request's language."""
-        if game not in GAMES:
-            raise RequestError(
-                "bad_message",
-                N_("unknown game {text}: choose classic, kids or dice"),
-                404,
-                text=game[:20],
-            )
+        if game not in GAMES:  # the engine's refusal names the games /api/meta lists
+            raise engine_refusal("not_found", unknown_game(game[:20]), 404)
         lang = request_language(request.headers)
         return {"game": game, "lang": lang, "html": rules_html(game, lang)}
 
@@ -477,7 +474,7 @@ def create_app(
     async def i18n(lang: str) -> dict[str, Any]:
         if lang not in SUPPORTED:
             raise RequestError(
-                "bad_message",
+                "not_found",
                 N_("unknown language {lang}; choose one of {languages}"),
                 404,
                 lang=repr(lang)[:20],
@@ -660,7 +657,7 @@ def create_app(
         table = await finished_table(code)
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
-            raise RequestError("bad_message", N_("the game has {n} moves"), 404, n=len(moves))
+            raise RequestError("not_found", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
         view = protocol.view_dict(rec.replay(upto=ply), None)
         seats = protocol.table_meta(table)["seats"]
@@ -679,15 +676,15 @@ def create_app(
         except (ConnectionClosed, WebSocketDisconnect):
             pass
         except FrameTooLarge:
-            error = frame_too_large()
-            conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
+            error = frame_too_large()  # the table's version after hello, as every error
+            conn.send(protocol.error_payload(error.code, error.text(conn.lang), conn.version))
             close = (CLOSE_TOO_BIG, "message too big")  # i18n: ignore
         except Exception:
             # A bug, not the client's doing: it is logged, and the client is told and closed
             # with 1011 rather than left with a connection that ends for no reason.
             log.exception("WebSocket session at %s failed", code[:20])
             error = RequestError("unavailable", N_("the server failed; reconnect"))
-            conn.send(protocol.error_payload(error.code, error.text(conn.lang)))
+            conn.send(protocol.error_payload(error.code, error.text(conn.lang), conn.version))
             close = (CLOSE_ERROR, "server error")  # i18n: ignore
         finally:
             await conn.finish()
@@ -819,6 +816,7 @@ async def serve_connection(hub: Hub, conn: Connection, code: str) -> tuple[int, 
                 # Taken through another process a moment ago? Read the table, then judge.
                 await hub.refresh(table)
                 hub.attach(table, conn, msg.token, msg.host, msg.local)
+            conn.joined(table)
             attached = True
         except RequestError as exc:
             conn.send(protocol.error_payload(exc.code, exc.text(conn.lang)))
@@ -843,7 +841,7 @@ async def _serve_requests(hub: Hub, conn: Connection, table: Table) -> None:
             await _dispatch(hub, conn, table, msg)
         except RequestError as exc:
             mid = msg.id if isinstance(msg, messages.Move | messages.Roll) else None
-            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), table.version, mid))
+            conn.send(protocol.error_payload(exc.code, exc.text(conn.lang), conn.version, mid))
 
 
 async def _dispatch(hub: Hub, conn: Connection, table: Table, msg: messages.ClientMessage) -> None:

@@ -16,7 +16,8 @@ from fastapi import WebSocket
 from ..i18n import DEFAULT
 from .access import SPECTATOR, Rights
 from .protocol import Payload
-from .wsframes import remember_language
+from .table import Table
+from .wsframes import remember_language, remember_table
 
 
 class ConnectionClosed(Exception):
@@ -35,6 +36,7 @@ class Connection:
         self.held: tuple[int, ...] = ()
         """Other seats this client's device holds (pass-and-play): present, never shown."""
         self._lang: str = DEFAULT
+        self._table: Table | None = None
         self._queue: asyncio.Queue[Payload | None] = asyncio.Queue()
         self._rate, self._burst = rate, burst
         self._tokens = burst
@@ -54,6 +56,18 @@ class Connection:
         self._lang = lang
         # The protocol layer answers a frame too large for it in this language too.
         remember_language(self.__ws.scope, lang)
+
+    @property
+    def version(self) -> int | None:
+        """The version of the table this client joined; ``None`` before its ``hello`` was
+        accepted. Every error message it gets carries it (``version`` in the protocol)."""
+        return None if self._table is None else self._table.version
+
+    def joined(self, table: Table) -> None:
+        """The client's ``hello`` was accepted at ``table``: its errors carry that table's
+        version from now on, the protocol layer's too."""
+        self._table = table
+        remember_table(self.__ws.scope, table)
 
     @property
     def seat(self) -> int | None:

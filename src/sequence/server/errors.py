@@ -6,6 +6,7 @@ status and a message a player reads in their own language. Whatever raised it, n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,6 +83,9 @@ def no_seat(seat: object, players: int) -> RequestError:
     )
 
 
+_BOT_ENTRY = re.compile(r"bots\.\d+")
+"""An entry of ``bots`` in its error's field name (``bots.0``): a level, or null (an open seat)."""
+
 _TYPE_TAGS = frozenset({"int", "str", "bool", "float", "none", "list", "dict"})
 """Pydantic's names for the members of a union in an error's location (not field names)."""
 
@@ -145,4 +149,7 @@ def invalid_request(errors: Sequence[Any]) -> RequestError:
     message = messages.get(kind, N_("{name} has a value of the wrong type"))
     if name == "options.chips_per_colour":
         message = N_('{name} is a whole number or "us"')
+    elif _BOT_ENTRY.fullmatch(name) and kind != "missing":
+        # An entry of bots (POST /api/tables): say both things it may be, not only "text".
+        message = N_("{name} is a bot level (text), or null for a seat left open for a person")
     return RequestError("bad_message", message, name=name[:60])

@@ -74,7 +74,10 @@ class CreateTable(Request):
     """``POST /api/tables``: a new table, and a seat for its creator if ``name`` is given."""
 
     game: str = Field(
-        description="the game", json_schema_extra={"enum": list(GAME_NAMES)}, max_length=20
+        description="the game (GET /api/meta: games); draft, the engine's name for classic with"
+        " option draft, is taken too",
+        json_schema_extra={"enum": list(GAME_NAMES)},
+        max_length=20,
     )
     players: int = Field(description="how many seats (the game says which counts it takes)")
     teams: int | None = Field(None, description="how many teams (default: the usual split)")

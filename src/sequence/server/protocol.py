@@ -54,7 +54,9 @@ Server to client:
     the move with that id is move number ``N`` (``duplicate``: it was already; nothing changed);
 ``{"type": "error", "code": CODE, "message": TEXT, "version": N|null, "id": MOVE_ID?}``
     the request was refused and nothing changed; ``code`` is stable (one of
-    :data:`ERROR_CODES`), ``message`` is for the player, in the connection's language.
+    :data:`ERROR_CODES`), ``message`` is for the player, in the connection's language;
+    ``version`` is the version of the table the ``hello`` joined, whatever the code
+    (``too_large`` included), and ``null`` only before a ``hello`` was accepted (no table yet).
 """
 
 from __future__ import annotations

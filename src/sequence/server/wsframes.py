@@ -21,10 +21,16 @@ from websockets.frames import Frame, Opcode
 from ..i18n import DEFAULT, N_, negotiate
 from . import protocol
 from .errors import RequestError
+from .table import Table
 
 LANG_KEY: Final = "sequence.lang"
 """Where a connection keeps its language in the ASGI scope (see :func:`remember_language`), so
 that the protocol layer, which has no other way to know it, answers in it."""
+
+TABLE_KEY: Final = "sequence.table"
+"""Where a connection keeps the table its ``hello`` joined (see :func:`remember_table`), so that
+the protocol layer's error carries the table's version as every other error after ``hello``
+does."""
 
 
 def frame_too_large() -> RequestError:
@@ -39,6 +45,18 @@ def frame_too_large() -> RequestError:
 def remember_language(scope: MutableMapping[str, Any], lang: str) -> None:
     """Keep a connection's language (``hello``'s or ``lang``'s) in its ASGI ``scope``."""
     scope[LANG_KEY] = lang
+
+
+def remember_table(scope: MutableMapping[str, Any], table: Table) -> None:
+    """Keep the table a connection joined (its ``hello`` was accepted) in its ASGI ``scope``."""
+    scope[TABLE_KEY] = table
+
+
+def scope_version(scope: MutableMapping[str, Any] | None) -> int | None:
+    """The version of the table a connection joined; ``None`` before its ``hello`` (the error
+    messages of a connection not yet at a table carry ``version: null``)."""
+    table = scope.get(TABLE_KEY) if scope else None
+    return table.version if isinstance(table, Table) else None
 
 
 def scope_language(scope: MutableMapping[str, Any] | None) -> str:
@@ -60,11 +78,14 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     def handle_parser_exception(self) -> None:
         """The frame could not be read: for one too large, send the ``too_large`` error message
-        first; then close as uvicorn does (the close frame websockets queued comes after it)."""
+        first (with the version of the table the connection joined, as every error after ``hello``);
+        then close as uvicorn does (the close frame websockets queued comes after it)."""
         if isinstance(self.conn.parser_exc, PayloadTooBig):
             error = frame_too_large()
             scope = getattr(self, "scope", None)
-            payload = protocol.error_payload(error.code, error.text(scope_language(scope)))
+            payload = protocol.error_payload(
+                error.code, error.text(scope_language(scope)), scope_version(scope)
+            )
             frame = Frame(Opcode.TEXT, payload.text.encode())
             self.transport.write(frame.serialize(mask=False, extensions=self.conn.extensions))
         super().handle_parser_exception()
