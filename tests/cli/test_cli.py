@@ -189,7 +189,9 @@ def test_replay_names_the_wrong_move(tmp_path: Path, capsys: pytest.CaptureFixtu
     data["moves"][5] = "JSxa1"  # a free corner never holds a chip to remove
     assert main(["replay", _record(tmp_path, json.dumps(data)), "--print"]) == 1
     err = capsys.readouterr().err
-    assert "move 6 (JSxa1) is illegal" in err
+    assert "move 6 (JSxa1)" in err and "is illegal" in err
+    # The seat that moved is named; the message a player gets about themselves ("you ...") is not.
+    assert "seat 1 does not hold JS" in err and "you" not in err
 
 
 @pytest.mark.parametrize(

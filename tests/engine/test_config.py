@@ -126,8 +126,12 @@ def test_options_apply_only_to_their_games() -> None:
     with pytest.raises(ConfigError, match="unknown option nonsense;"):
         make_config("classic", 2, nonsense=1)
     # The games named are the engine's GAMES (what GET /api/meta lists); draft is taken as a
-    # name but offered as classic's option, not as a game.
-    with pytest.raises(ConfigError, match=r"unknown game chess: choose classic, kids or dice$"):
+    # name, and the refusal says what it is: classic's option, from VARIANTS.
+    with pytest.raises(
+        ConfigError,
+        match=r"unknown game chess: choose classic, kids or dice"
+        r" \(the draft variant: classic with the option draft\)$",
+    ):
         make_config("chess", 2)
 
 

@@ -19,7 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from sequence.engine import GameRecord, Move, RecordError, State, make_config
+from sequence.engine import (
+    GameRecord,
+    IllegalMoveError,
+    Move,
+    RecordError,
+    State,
+    card_name,
+    make_config,
+    space_name,
+)
 from sequence.engine.games import Config
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -131,6 +140,37 @@ def test_illegal_move_names_the_move(classic_record: dict) -> None:  # type: ign
     record = GameRecord.load(corrupt(classic_record, moves=moves))
     with pytest.raises(RecordError, match=rf"move 5 \({moves[4]}\) is illegal: .+"):
         record.replay()
+
+
+def test_an_illegal_move_names_the_seat_that_made_it(classic_record: dict) -> None:  # type: ignore[type-arg]
+    # The refusal told to a player ("you do not hold AS") is said about the seat in a record,
+    # with its name from the tags; one that does not address the player names the seat first.
+    moves = list(classic_record["moves"])
+    record = GameRecord.load(corrupt(classic_record))
+    k = next(k for k in range(len(moves)) if record.replay(k).to_move == 1)
+    state = record.replay(k)  # seat 2 (index 1) is to make move k + 1
+    foreign = card_name(next(c for c in state.hand_of(0) if c not in state.hand_of(1)))
+    space = space_name(next(m.space for m in state.legal_moves if m.space is not None))
+    bad = [*moves[:k], f"{foreign}@{space}", *moves[k + 1 :]]
+    refused = GameRecord.load(corrupt(classic_record, moves=bad, tags={"Name2": "Bob"}))
+    with pytest.raises(RecordError) as caught:
+        refused.replay()
+    assert str(caught.value) == (
+        f"move {k + 1} ({foreign}@{space}) is illegal: seat 2 (Bob) does not hold {foreign}"
+    )
+    assert "you" not in str(caught.value)
+    unnamed = GameRecord.load(corrupt(classic_record, moves=bad))
+    with pytest.raises(RecordError, match=rf"is illegal: seat 2 does not hold {foreign}$"):
+        unnamed.replay()
+    held = next(n for n in map(card_name, state.hand_of(1)) if not n.startswith("J"))
+    corner = [*moves[:k], f"{held}@a1", *moves[k + 1 :]]
+    with pytest.raises(
+        RecordError, match=rf"^move {k + 1} \({held}@a1\) by seat 2 is illegal: a1 is a free corner"
+    ):
+        GameRecord.load(corrupt(classic_record, moves=corner)).replay()
+    # The player's own message is unchanged.
+    with pytest.raises(IllegalMoveError, match=rf"you do not hold {foreign}$"):
+        state.copy().push(Move.parse(f"{foreign}@{space}"))
 
 
 def test_bad_notation_names_the_move(classic_record: dict) -> None:  # type: ignore[type-arg]

@@ -154,6 +154,8 @@ def test_penalty_mode_ends_the_episode_without_playing() -> None:
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
     assert (reward, terminated, truncated) == (-5.0, True, False)
     assert "is illegal" in info2["illegal_action"] and obs2 == obs
+    assert "(see info['legal_actions'])" in info2["illegal_action"]  # a key this info has
+    assert set(info2) >= {"legal_actions"}
     assert (info2["outcome"], info2["winner"], info2["termination"]) == (
         None,
         -1,

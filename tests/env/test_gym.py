@@ -115,6 +115,9 @@ def test_an_illegal_action_ends_the_episode_by_default_and_raises_on_request() -
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert "is illegal" in info["illegal_action"] and not info["action_mask"].any()
     assert (info["winner"], info["termination"]) == (-1, "illegal_action")
+    # The message points to a key this env's info has, not the plain env's legal_actions.
+    assert "info['action_mask']" in info["illegal_action"]
+    assert "legal_actions" not in info["illegal_action"]
 
     strict = GymSequenceEnv("classic", opponents="random", illegal="raise")
     before, _ = strict.reset(seed=2)

@@ -148,10 +148,13 @@ def test_unknown_routes_and_methods_get_the_api_error_format(server: ServerThrea
 
 
 def test_an_unknown_game_names_the_games_that_meta_lists(server: ServerThread) -> None:
-    # The engine's refusal names its GAMES, the games GET /api/meta lists; draft is one of
-    # classic's options there, and so it is not named as a game (it is taken as one all the same).
+    # The engine's refusal names its GAMES, the games GET /api/meta lists, then how to get each
+    # of its variants (meta's "variants"): draft is classic with the option draft, and is taken
+    # as a game name too.
     with server.http() as http:
-        games = list(http.get("/api/meta").json()["games"])
+        meta = http.get("/api/meta").json()
+        games = list(meta["games"])
+        assert meta["variants"] == {"draft": {"game": "classic", "options": {"draft": True}}}
         for lang, choose, word in [("en", "choose", "or"), ("de", "wählen Sie", "oder")]:
             r = http.post(
                 "/api/tables",
@@ -160,8 +163,12 @@ def test_an_unknown_game_names_the_games_that_meta_lists(server: ServerThread) -
             )
             assert r.status_code == 400 and r.json()["error"] == "bad_message", r.text
             named = f"{', '.join(games[:-1])} {word} {games[-1]}"
-            assert r.json()["message"].endswith(f"{choose} {named}"), r.text
-            assert "draft" not in r.json()["message"]
+            assert f"{choose} {named} (" in r.json()["message"], r.text
+            assert "draft" in r.json()["message"] and "classic" in r.json()["message"]
+        r = http.post("/api/tables", json={"game": "nope", "players": 2})
+        assert r.json()["message"].endswith(
+            "(the draft variant: classic with the option draft)"
+        ), r.text
         created = http.post("/api/tables", json={"game": "draft", "players": 2}).json()
         config = http.get(f"/api/tables/{created['code']}").json()["config"]
     assert config["game"] == "classic" and config["draft"] is True
@@ -243,6 +250,29 @@ def test_tokens_that_are_not_text_are_refused(server: ServerThread) -> None:
                 r = http.post(f"/api/tables/{code}/{path}", json=body)
                 assert r.status_code == 400, (path, token, r.text)
                 assert r.json() == {"error": "bad_message", "message": f"{key} is text"}
+        assert http.get(f"/api/tables/{code}").json()["status"] == "lobby"
+
+
+def test_a_missing_token_is_a_400_naming_it_before_rights_are_checked(
+    server: ServerThread,
+) -> None:
+    # docs/server.md: a 400 names a missing field; the rights (403 not_host) come after it.
+    created = create_table(server, game="kids", players=2, name="Ann")
+    code = created["code"]
+    with server.http() as http:
+        for path, body, key in [
+            ("start", {}, "host_token"),
+            ("start", {"host_token": None}, "host_token"),
+            ("rematch", {}, "token"),
+            ("seats/1/bot", {"level": "random"}, "host_token"),
+        ]:
+            r = http.post(f"/api/tables/{code}/{path}", json=body)
+            assert r.status_code == 400, (path, r.text)
+            assert r.json() == {"error": "bad_message", "message": f"{key} is missing"}
+        r = http.post(f"/api/tables/{code}/start", json={"host_token": "wrong"})
+        assert r.status_code == 403 and r.json()["error"] == "not_host"
+        r = http.post(f"/api/tables/{code}/seats/1/bot", json={"token": "wrong", "level": None})
+        assert r.status_code == 403, r.text
         assert http.get(f"/api/tables/{code}").json()["status"] == "lobby"
 
 

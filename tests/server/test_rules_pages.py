@@ -31,8 +31,9 @@ def test_unknown_game_is_refused_in_the_players_language(server: ServerThread) -
     english = server.http().get("/api/rules/chess", headers={"Accept-Language": "en"}).json()
     # The engine's refusal, naming the games GET /api/meta lists (draft is classic's option).
     games = list(server.http().get("/api/meta").json()["games"])
-    assert (
-        english["message"] == f"unknown game chess: choose {', '.join(games[:-1])} or {games[-1]}"
+    assert english["message"] == (
+        f"unknown game chess: choose {', '.join(games[:-1])} or {games[-1]}"
+        " (the draft variant: classic with the option draft)"
     )
     assert r.json()["message"] != english["message"]  # translated, not the English text
 

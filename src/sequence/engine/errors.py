@@ -86,7 +86,8 @@ MESSAGES: dict[str, str] = {
         " all four are covered"
     ),
     # --- configuration (games.make_config) ----------------------------------------------------
-    "unknown_game": _m("unknown game {text}: choose {games}"),
+    "unknown_game": _m("unknown game {text}: choose {games} ({variants})"),
+    "game_variant": _m("the {variant} variant: {game} with the option {variant}"),
     "variant_contradicted": _m(
         "draft is classic with option draft: draft=false contradicts it; choose classic to"
         " play without it"
@@ -151,6 +152,18 @@ MESSAGES: dict[str, str] = {
     "unknown_card": _m("unknown card {text}"),
     # --- game records (record.py); {reason} is a nested error, rendered in the same language ---
     "move_illegal": _m("move {n} ({move}) is illegal: {reason}"),
+    "move_illegal_by": _m("move {n} ({move}) by {player} is illegal: {reason}"),
+    "seat_named": _m("seat {seat} ({name})"),
+    "seat_plain": _m("seat {seat}"),
+    # A refusal told about a player ({player}: seat_named or seat_plain), not to them: a
+    # record's illegal move (about_player). The code is the one told to a player, plus _by.
+    "must_play_by": _m("{player} holds cards: play one, or discard one if none can be played"),
+    "card_not_held_by": _m("{player} does not hold {card}"),
+    "card_missing_by": _m("name the card {player} plays"),
+    "can_play_by": _m("{player} can play a card, and so may not discard to pass"),
+    "own_chip_by": _m("the chip on {space} is {player}'s own team's"),
+    "out_of_chips_by": _m("{player} has no chips left to place"),
+    "wrong_number_by": _m("{player} rolled {total}; {space} is a {label}"),
     "move_unreadable": _m("move {n}: {reason}"),
     "seed_rolls": _m("move {n} ({move}): the seed rolls {rolled} here"),
     "move_not_text": _m("move {n} is not text: {value}"),
@@ -311,3 +324,18 @@ class InvalidPositionError(SequenceError):
 
 class RecordError(SequenceError):
     """A game record that is malformed or does not replay; the message names the move."""
+
+
+def about_player(exc: IllegalMoveError, player: SequenceError) -> IllegalMoveError | None:
+    """``exc``'s refusal told about ``player`` rather than to them (``"seat 2 (Ann) does not
+    hold AS"`` for ``"you do not hold AS"``), or ``None`` where its message does not address
+    the player (``"c3 is taken"``), which is then right about anybody.
+
+    >>> told = IllegalMoveError("card_not_held", move="AS@a1", card="AS")
+    >>> str(about_player(told, RecordError("seat_named", seat=2, name="Ann")))
+    'AS@a1: seat 2 (Ann) does not hold AS'
+    """
+    code = f"{exc.code}_by"
+    if code not in MESSAGES:
+        return None
+    return IllegalMoveError(code, move=exc.move, player=player, **exc.params)

@@ -271,13 +271,16 @@ GAME_NAMES: tuple[str, ...] = (*GAMES, *VARIANTS)
 
 def unknown_game(name: object) -> ConfigError:
     """The refusal of a game name :func:`make_config` does not take, naming the games: those of
-    :data:`GAMES`, the list every front end offers. A variant's name (``draft``) is taken but not
-    offered as a game: it is a rule option of its game.
+    :data:`GAMES`, the list every front end offers, then each of :data:`VARIANTS` as the game
+    and option it stands for (its name is taken as a game too).
 
     >>> str(unknown_game("chess"))
-    'unknown game chess: choose classic, kids or dice'
+    'unknown game chess: choose classic, kids or dice (the draft variant: classic with the option draft)'
     """
-    return ConfigError("unknown_game", text=str(name), games=GAMES)
+    variants = [
+        ConfigError("game_variant", variant=name, game=game) for name, (game, _) in VARIANTS.items()
+    ]
+    return ConfigError("unknown_game", text=str(name), games=GAMES, variants=variants)
 
 
 def base_game(name: str) -> tuple[str, dict[str, Any]]:

@@ -27,7 +27,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ConfigError, IllegalMoveError, InvalidNotationError, RecordError
+from .errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidNotationError,
+    RecordError,
+    about_player,
+)
 from .games import Config, config_from_dict, make_config
 from .moves import Move, MoveKind
 from .state import State
@@ -85,7 +91,7 @@ class GameRecord:
             try:
                 state.push(move)
             except IllegalMoveError as exc:
-                raise RecordError("move_illegal", n=number, move=str(move), reason=exc) from None
+                raise self._illegal(number, move, state.to_move, exc) from None
         if upto is None and self.result is not None:
             outcome = state.outcome
             actual = None if outcome is None else outcome.result()
@@ -94,6 +100,19 @@ class GameRecord:
                     raise RecordError("result_unfinished", said=repr(self.result))
                 raise RecordError("result_differs", said=repr(self.result), gives=repr(actual))
         return state
+
+    def _illegal(self, number: int, move: Move, seat: int, exc: IllegalMoveError) -> RecordError:
+        """Move ``number`` refused: the refusal, told to the player, said about the seat that
+        moved (its name from the record's ``Name``/``Seat`` tags, numbered from 1 as they are)."""
+        name = self.tags.get(f"Name{seat + 1}") or self.tags.get(f"Seat{seat + 1}")
+        if name:
+            player = RecordError("seat_named", seat=seat + 1, name=name)
+        else:
+            player = RecordError("seat_plain", seat=seat + 1)
+        about = about_player(exc, player)
+        if about is not None:
+            return RecordError("move_illegal", n=number, move=str(move), reason=about)
+        return RecordError("move_illegal_by", n=number, move=str(move), player=player, reason=exc)
 
     def states(self) -> list[State]:
         """Every state of the game, from the set-up to the last move, each with its history."""

@@ -88,6 +88,10 @@ class SequenceEnv:
     (0, 109, True)
     """
 
+    legal_hint: str = "info['legal_actions']"
+    """Where an illegal action's message tells the caller to look for the legal ones: a
+    wrapper whose ``info`` differs (the Gym env's has only ``action_mask``) sets its own."""
+
     def __init__(
         self,
         config: Config | str | dict[str, Any] = "classic",
@@ -368,7 +372,7 @@ class SequenceEnv:
         more = ", ..." if len(view.legal_moves) > 8 else ""
         return (
             f"action {action} ({move}) is illegal: {reason}."
-            f" Legal now: {', '.join(legal)}{more} (see info['legal_actions'])"
+            f" Legal now: {', '.join(legal)}{more} (see {self.legal_hint})"
         )
 
     def _reject(self, message: str) -> tuple[float, bool, bool, str]:

@@ -109,6 +109,8 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         kwargs.setdefault("illegal", "penalty")
         self.env = SequenceEnv(game, seed=None, **kwargs)
         """The wrapped environment (its ``view``, ``legal_actions()``, ``record()`` at the end)."""
+        # This env's info has no legal_actions: an illegal action's message points to the mask.
+        self.env.legal_hint = "info['action_mask'] or env.action_masks()"
         self.observer = Observer(self.env.config, planes=observation == "planes", history=history)
         self.env.observer = self.observer.encode
         self.render_mode = render_mode

@@ -45,6 +45,7 @@ from ..engine import (
     GAMES,
     OPTIONS,
     SPECS,
+    VARIANTS,
     ConfigError,
     GameRecord,
     Move,
@@ -455,6 +456,10 @@ def create_app(
                 }
                 for g in GAMES
             },
+            # Names POST /api/tables also takes as a game: a game with options (draft).
+            "variants": {
+                name: {"game": game, "options": options} for name, (game, options) in VARIANTS.items()
+            },
             "dice_line_lengths": list(dice_line_lengths()),
             "options": {
                 name: {"default": o.default, "games": list(o.games), "help": o.help}
@@ -600,6 +605,8 @@ def create_app(
     async def seat_bot(code: str, seat: int, body: SeatBot) -> dict[str, Any]:
         """The host seats a bot (``level: null``: opens the seat in the lobby), or in play has
         one stand in for a player who is away."""
+        if body.host_token is None and body.token is None:  # a 400 before any right is checked
+            raise RequestError("bad_message", N_("{name} is missing"), name="host_token")
         table = await hub().get(code)
         await hub().set_bot(table, seat, body.level, body.host_token or body.token)
         return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}

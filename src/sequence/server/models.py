@@ -124,7 +124,11 @@ class Join(Request):
 class Start(Request):
     """``POST /api/tables/{code}/start``: deal."""
 
-    host_token: str | None = Field(None, max_length=200, description="the host's token")
+    # Required: left out, the request is a 400 naming it, before any right is checked.
+    host_token: str = Field(
+        max_length=200,
+        description="the host's token, or the seat token of the player holding the host's rights",
+    )
 
 
 class SeatBot(Request):
@@ -148,7 +152,7 @@ class SeatBot(Request):
 class Rematch(Request):
     """``POST /api/tables/{code}/rematch``: a new table with the same settings and people."""
 
-    token: str | None = Field(None, max_length=200, description="a seat token or the host token")
+    token: str = Field(max_length=200, description="a seat token or the host token")
 
 
 # --- answers ----------------------------------------------------------------------------------
@@ -296,6 +300,13 @@ class GameMeta(Answer):
     options: list[str]
 
 
+class VariantMeta(Answer):
+    """A name taken as a game that is a game with rule options (``draft``: classic, draft on)."""
+
+    game: str
+    options: dict[str, Any]
+
+
 class OptionMeta(Answer):
     default: Any
     games: list[str]
@@ -309,6 +320,7 @@ class TimeControlMeta(Answer):
 
 class Meta(Answer):
     games: dict[str, GameMeta]
+    variants: dict[str, VariantMeta]
     dice_line_lengths: list[int]
     options: dict[str, OptionMeta]
     bots: list[str]
