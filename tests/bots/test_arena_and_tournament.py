@@ -18,7 +18,7 @@ from sequence.engine import GameRecord, Move, View, make_config
 
 CUSTOM = """
 import time
-from sequence.bots import Bot
+from sequence.bots import Bot, BotMistake
 from sequence.engine import Move
 
 
@@ -32,6 +32,11 @@ class First(Bot):
 class Crash(Bot):
     def choose(self, view):
         raise RuntimeError("my bug")
+
+
+class Mistaken(Bot):
+    def choose(self, view):
+        raise BotMistake("my agent answered nothing")
 
 
 class Cheat(Bot):
@@ -126,6 +131,8 @@ CONFIG = make_config("classic", 2)
         ("Crash", None, "choose() raised RuntimeError: my bug"),
         ("Exits", None, "choose() raised SystemExit: 3"),
         ("Cheat", None, "returned the illegal move pass"),
+        # A bot's own words for its user: as they are, not as a crash with a class name.
+        ("Mistaken", None, "loses the game: my agent answered nothing"),
         ("Sleepy", 0.1, "the limit is 0.10 s"),
     ],
 )

@@ -189,7 +189,8 @@ BROKEN = {
 
 @pytest.mark.parametrize(("kind", "message"), [
     ("raises", "RuntimeError: my bug"),
-    ("wrong", "is not one of the actions given"),
+    ("wrong", "the agent's SelectAction returned {'type': 'place'}, which is not one of the"
+              " actions it was given"),
     ("stuck", "still thinking"),
 ])  # fmt: skip
 def test_a_course_agent_that_fails_loses_saying_why(
@@ -212,6 +213,10 @@ def test_a_course_agent_that_fails_loses_saying_why(
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["forfeits"]) == 2 and all(message in f for f in data["forfeits"]), data
+    # A user-level message: no class name of ours (the agent's own exception keeps its name).
+    assert not any("CourseAgentError" in f for f in data["forfeits"]), data
+    if kind == "wrong":
+        assert not any("choose() raised" in f for f in data["forfeits"]), data
 
 
 def test_a_course_agent_spec_names_a_file() -> None:

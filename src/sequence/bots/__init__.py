@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .arena import GameResult, play_game
 from .base import Bot, RandomBot
-from .errors import BotSpecError
+from .errors import BotMistake, BotSpecError
 from .greedy import CasualBot, GreedyBot
 from .levels import LEVELS, EasyBot, ExpertBot, HardBot, MediumBot
 from .lookahead import LookaheadBot
@@ -28,6 +28,7 @@ __all__ = [
     "BOTS",
     "LEVELS",
     "Bot",
+    "BotMistake",
     "BotSpecError",
     "CasualBot",
     "EasyBot",

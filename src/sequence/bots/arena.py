@@ -39,6 +39,7 @@ from ..engine import (
     View,
 )
 from .base import Bot
+from .errors import BotMistake, failure
 from .isolated import RemoteBotError, failure_at, is_figure, safe_repr
 
 
@@ -176,6 +177,9 @@ def ask(
     except RemoteBotError as exc:  # its process failed, or its choose() raised there
         elapsed = time.perf_counter() - start
         return None, elapsed, f"choose() raised {exc.reason}" if exc.raised else exc.reason
+    except BotMistake as exc:  # the bot's own words for its user, as they are
+        elapsed = time.perf_counter() - start
+        return None, elapsed, failure(exc)
     except BaseException as exc:  # a bot's bug (even sys.exit()) loses its game, not the run
         elapsed = time.perf_counter() - start
         return None, elapsed, f"choose() raised {failure_at(exc)}"

@@ -38,6 +38,12 @@ class BotSpecError(SequenceError):
     messages: ClassVar[Mapping[str, str]] = BOT_MESSAGES
 
 
+class BotMistake(ValueError):
+    """A bot's (or its adapter's) own account, in words for its user, of why it has no move (a
+    course agent's answer that is none of its actions, say): a forfeit shows the message as it
+    is, not as a crash (``choose() raised ...`` with the exception's class)."""
+
+
 class RemoteBotError(Exception):
     """The bot in its process failed; ``reason`` says how: ``"ExceptionName: message"`` when
     its ``choose()`` raised (``raised``), else what went wrong with the process."""
@@ -53,11 +59,17 @@ def failure(exc: BaseException) -> str:
     the bot's own process."""
     if isinstance(exc, RemoteBotError):
         return exc.reason
+    if isinstance(exc, BotMistake):  # already in words for the user: no class name
+        return _text(exc)
+    return f"{type(exc).__name__}: {_text(exc)}"
+
+
+def _text(exc: BaseException) -> str:
     try:
         text = str(exc)
     except Exception:  # a bot's own exception class whose __str__ fails
         text = "(its message could not be read)"
-    return f"{type(exc).__name__}: {text}"
+    return text
 
 
 def cut_text(text: str, limit: int) -> str:

@@ -37,7 +37,15 @@ from typing import TypeGuard
 
 from ..engine import Move, View
 from .base import Bot
-from .errors import BOT_MESSAGES, BotSpecError, RemoteBotError, cut_text, failure, safe_repr
+from .errors import (
+    BOT_MESSAGES,
+    BotMistake,
+    BotSpecError,
+    RemoteBotError,
+    cut_text,
+    failure,
+    safe_repr,
+)
 from .loading import is_file_spec, user_bot_class, where
 from .specs import make_bot
 
@@ -134,6 +142,9 @@ def _serve(
             return
         try:
             move = bot.choose(view)
+        except BotMistake as exc:  # the bot's own words for its user: told as they are
+            _send(conn, "mistake", failure(exc), {})
+            continue
         except BaseException as exc:  # even SystemExit: reported, and the arena forfeits
             _send(conn, "error", failure_at(exc), {})
             continue
@@ -280,6 +291,8 @@ class IsolatedBot(Bot):
         kind, payload = message[0], message[1]
         if kind == "error":
             raise RemoteBotError(str(payload), raised=True)
+        if kind == "mistake":  # a BotMistake: its message alone, not "choose() raised"
+            raise RemoteBotError(str(payload))
         if kind == "value":
             return _Returned(str(payload))  # type: ignore[return-value]
         if kind != "move":

@@ -56,7 +56,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, BotMistake, make_bot
 from ..bots.errors import safe_repr
 from ..bots.loading import user_bot_class
 from ..engine import (
@@ -89,9 +89,10 @@ OWN_TYPES = {MoveKind.DISCARD: "discard", MoveKind.PASS: "pass"}
 Action = dict[str, Any]
 
 
-class CourseAgentError(ValueError):
+class CourseAgentError(BotMistake):
     """A course agent's answer that is not one of the actions it was given, or a game state
-    this bridge cannot read; the message says which."""
+    this bridge cannot read; the message says which, in words for the agent's author (a
+    forfeit shows it without this class's name)."""
 
 
 # --- cards, spaces, actions -----------------------------------------------------------------------
@@ -147,10 +148,10 @@ def moves_of(action: object, view: View) -> tuple[Move, Move | None]:
     try:
         return _moves_of(action, view)
     except (CourseAgentError, KeyError, TypeError, ValueError, IndexError):
-        raise CourseAgentError(
-            f"{safe_repr(action)} is not one of the actions given (a dict with play_card,"
-            " draft_card, type and coords, as the list held)"
-        ) from None
+        raise CourseAgentError(f"{safe_repr(action)} is not one of the actions given {_SHAPE}") from None
+
+
+_SHAPE = "(a dict with play_card, draft_card, type and coords, as the list held)"
 
 
 _KINDS = {v: k for k, v in {**TYPES, **OWN_TYPES}.items()}
@@ -472,11 +473,19 @@ class CourseAgentBot(Bot):
         if view.phase in (Phase.PICK, Phase.PICK_DEAD):
             pick, self.pick = self.pick, None
             if pick is None or pick not in view.legal_moves:
-                raise CourseAgentError("no face-up card was chosen with the play")
+                raise CourseAgentError(
+                    "the agent's SelectAction chose no face-up card with its play"
+                )
             return pick
         actions = course_actions(view)
         answer = self.agent.SelectAction([dict(a) for a in actions], course_state(view))
-        play, self.pick = moves_of(answer, view)
+        try:
+            play, self.pick = moves_of(answer, view)
+        except CourseAgentError:  # said for the agent's author, naming its method
+            raise CourseAgentError(
+                f"the agent's SelectAction returned {safe_repr(answer)}, which is not one of"
+                f" the actions it was given {_SHAPE}"
+            ) from None
         return play
 
 
