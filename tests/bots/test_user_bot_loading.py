@@ -220,3 +220,18 @@ def test_the_docs_view_reference_names_what_a_view_has() -> None:
     assert len(names) > 20
     for name in names:
         assert hasattr(view, name), name
+
+
+def test_a_missing_extra_names_its_pypi_package_and_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ismcts needs OpenSpiel, whose module is pyspiel but whose PyPI package is open-spiel: the
+    # advice names the package and this project's extra, installed from a checkout.
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # "import pyspiel" fails as if missing
+    monkeypatch.delitem(sys.modules, "sequence.env.openspiel", raising=False)
+    with pytest.raises(BotSpecError) as caught:
+        make_bot("ismcts")
+    message = str(caught.value)
+    assert "install the package 'open-spiel', in this project's 'openspiel' extra" in message
+    assert "pip install -e '.[openspiel]'" in message
+    assert "install 'pyspiel'" not in message

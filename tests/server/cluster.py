@@ -39,7 +39,10 @@ def redis_available(url: str = REDIS_URL) -> str | None:
     try:
         import redis
     except ImportError:
-        return "the redis package is not installed (pip install 'sequence-games[cluster]')"
+        return (
+            "the redis package is not installed"
+            " (in the checkout: .venv/bin/pip install -e '.[cluster]')"
+        )
     try:
         client = redis.Redis.from_url(url, socket_timeout=3, socket_connect_timeout=3)
         client.ping()

@@ -166,9 +166,9 @@ def test_an_unknown_game_names_the_games_that_meta_lists(server: ServerThread) -
             assert f"{choose} {named} (" in r.json()["message"], r.text
             assert "draft" in r.json()["message"] and "classic" in r.json()["message"]
         r = http.post("/api/tables", json={"game": "nope", "players": 2})
-        assert r.json()["message"].endswith(
-            "(the draft variant: classic with the option draft)"
-        ), r.text
+        assert r.json()["message"].endswith("(the draft variant: classic with the option draft)"), (
+            r.text
+        )
         created = http.post("/api/tables", json={"game": "draft", "players": 2}).json()
         config = http.get(f"/api/tables/{created['code']}").json()["config"]
     assert config["game"] == "classic" and config["draft"] is True

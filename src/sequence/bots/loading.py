@@ -131,10 +131,30 @@ def _import_failure(module: str, exc: BaseException) -> str:
     return f"{kind} {module} failed{at}: {what}{_advice(exc)}"
 
 
+EXTRAS: dict[str, tuple[str, str]] = {
+    "pyspiel": ("open-spiel", "openspiel"),
+    "gymnasium": ("gymnasium", "gym"),
+    "numpy": ("numpy", "gym"),
+    "pettingzoo": ("pettingzoo", "pettingzoo"),
+    "stable_baselines3": ("stable-baselines3", "rl"),
+    "sb3_contrib": ("sb3-contrib", "rl"),
+}
+"""Modules this package's own bots import from an extra (pyproject.toml's
+optional-dependencies): the PyPI package that brings each, and the extra that has it."""
+
+
 def _advice(exc: BaseException) -> str:
     if isinstance(exc, ModuleNotFoundError) and exc.name:
+        top = exc.name.partition(".")[0]
+        if top in EXTRAS:
+            package, extra = EXTRAS[top]
+            return (
+                f" (install the package {package!r}, in this project's {extra!r} extra: from"
+                f" a checkout, .venv/bin/pip install -e '.[{extra}]' (make setup has it);"
+                f" else {sys.prefix}/bin/pip install {package})"
+            )
         return (
-            f" (install {exc.name.partition('.')[0]!r} in the Python that runs sequence,"
+            f" (install {top!r} in the Python that runs sequence,"
             f" {sys.prefix}, or put it on PYTHONPATH)"
         )
     if isinstance(exc, ImportError) and "relative import" in str(exc):

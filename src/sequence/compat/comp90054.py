@@ -148,7 +148,9 @@ def moves_of(action: object, view: View) -> tuple[Move, Move | None]:
     try:
         return _moves_of(action, view)
     except (CourseAgentError, KeyError, TypeError, ValueError, IndexError):
-        raise CourseAgentError(f"{safe_repr(action)} is not one of the actions given {_SHAPE}") from None
+        raise CourseAgentError(
+            f"{safe_repr(action)} is not one of the actions given {_SHAPE}"
+        ) from None
 
 
 _SHAPE = "(a dict with play_card, draft_card, type and coords, as the list held)"

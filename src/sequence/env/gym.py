@@ -11,7 +11,8 @@ registers ``sequence/Classic-v0``, ``sequence/Kids-v0``, ``sequence/Dice-v0`` an
 ``sequence/Draft-v0``; their keywords go to ``SequenceEnv`` (``players``, ``teams``,
 ``opponents``, ``illegal``, rule options, ...).
 
-Needs the ``gym`` extra: ``pip install 'sequence-games[gym]'`` (Gymnasium and numpy).
+Needs the ``gym`` extra: ``.venv/bin/pip install -e '.[gym]'`` in the
+checkout (Gymnasium and numpy).
 
 >>> import gymnasium
 >>> import sequence.env.gym

@@ -10,7 +10,8 @@ are the ids of :func:`~sequence.env.action_space`. Chance (Dice rolls) and, with
 end: +1 to every agent of the winning team, -1 to the others, 0 for a draw; a game stopped by
 ``max_turns`` is *truncated*, any other end *terminated*.
 
-Needs the ``gym`` extra plus PettingZoo: ``pip install 'sequence-games[pettingzoo]'``.
+Needs the ``gym`` extra plus PettingZoo: ``.venv/bin/pip install -e
+'.[pettingzoo]'`` in the checkout.
 
 >>> from sequence.env.pettingzoo import env as make_env
 >>> game = make_env("kids", players=3)

@@ -458,7 +458,8 @@ def create_app(
             },
             # Names POST /api/tables also takes as a game: a game with options (draft).
             "variants": {
-                name: {"game": game, "options": options} for name, (game, options) in VARIANTS.items()
+                name: {"game": game, "options": options}
+                for name, (game, options) in VARIANTS.items()
             },
             "dice_line_lengths": list(dice_line_lengths()),
             "options": {

@@ -185,7 +185,10 @@ def redis_problem(url: str) -> str | None:
     try:
         import redis
     except ImportError:
-        return "the redis package is missing: pip install 'sequence-games[cluster]'"  # i18n: ignore
+        return (
+            "the redis package is missing:"  # i18n: ignore
+            " in the checkout, .venv/bin/pip install -e '.[cluster]'"  # i18n: ignore
+        )
     try:
         client = redis.Redis.from_url(url, socket_timeout=3, socket_connect_timeout=3)
         client.ping()
