@@ -235,3 +235,32 @@ def test_a_missing_extra_names_its_pypi_package_and_the_extra(
     assert "install the package 'open-spiel', in this project's 'openspiel' extra" in message
     assert "pip install -e '.[openspiel]'" in message
     assert "install 'pyspiel'" not in message
+
+
+@pytest.mark.parametrize("spec", ["comp90054:nofile.py", "policy:nothere.zip"])
+def test_a_missing_adapter_file_is_said_plainly(
+    spec: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = spec.partition(":")[2]
+    with pytest.raises(BotSpecError) as caught:
+        make_bot(spec)
+    assert caught.value.code == "bot_file_missing"
+    assert str(caught.value) == (
+        f"bot '{spec}': there is no file {path} (a relative path starts from {tmp_path})"
+    )
+
+
+def test_an_unknown_argument_lists_the_ones_the_bot_takes() -> None:
+    with pytest.raises(BotSpecError) as caught:
+        make_bot("hard@foo=1")
+    message = str(caught.value)
+    assert message.startswith("bad arguments for bot 'hard@foo=1': ")
+    assert "unexpected keyword argument 'foo'; it takes (defaults shown) time=" in message
+    assert "seed" not in message.partition("it takes")[2]
+    with pytest.raises(BotSpecError, match=r"'x'; it takes no arguments$"):
+        make_bot("random@x=1")
+    # A course agent's file is its spec's, not an argument: only agent is listed.
+    example = Path(__file__).parents[2] / "examples" / "comp90054" / "myTeam.py"
+    with pytest.raises(BotSpecError, match=r"it takes \(defaults shown\) agent='myAgent'$"):
+        make_bot(f"comp90054:{example}@foo=2")

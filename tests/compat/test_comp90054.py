@@ -220,7 +220,11 @@ def test_a_course_agent_that_fails_loses_saying_why(
 
 
 def test_a_course_agent_spec_names_a_file() -> None:
-    with pytest.raises(ValueError, match="no file"):
+    # A missing file is said plainly, not as "bad arguments" nor "cannot load".
+    with pytest.raises(
+        ValueError, match=r"^bot 'comp90054:no/such/myTeam.py': there is no file no/such/myTeam.py"
+    ) as caught:
         IsolatedBot("comp90054:no/such/myTeam.py", output="null").close()
+    assert "bad arguments" not in str(caught.value) and "cannot load" not in str(caught.value)
     with pytest.raises(ValueError, match="give the course agent's file"):
         CourseAgentBot(path="")

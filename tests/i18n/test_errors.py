@@ -31,7 +31,7 @@ from sequence.engine import (
 )
 from sequence.engine.board import parse_space
 from sequence.engine.cards import parse_card
-from sequence.engine.errors import MESSAGES, RecordError
+from sequence.engine.errors import MESSAGES, RecordError, about_player
 from sequence.engine.moves import roll_move
 from sequence.engine.record import FORMAT
 from sequence.i18n import SUPPORTED, load_catalog, translator
@@ -274,6 +274,61 @@ RECORD_TRIGGERS: dict[str, Trigger] = {
     "not_seeded": lambda: GameRecord.from_state(_classic(hands=["5H", "2S"])),
 }
 
+
+def _raise_nested(trigger: Trigger, *keys: str) -> Trigger:
+    """Raises the error nested in ``trigger``'s under ``keys`` (one only ever rendered inside
+    another: a record's seat, an unknown game's variant)."""
+
+    def run() -> None:
+        with pytest.raises(SequenceError) as caught:
+            trigger()
+        inner: object = caught.value
+        for key in keys:
+            inner = inner.params[key]  # type: ignore[attr-defined]
+            if isinstance(inner, list):
+                inner = inner[0]
+        assert isinstance(inner, SequenceError)
+        raise inner
+
+    return run
+
+
+def _about(code: str) -> Trigger:
+    """The refusal ``code`` told about a seat of a record, not to its player."""
+
+    def run() -> None:
+        with pytest.raises(IllegalMoveError) as caught:
+            STATE_TRIGGERS[code]()
+        about = about_player(caught.value, RecordError("seat_named", seat=1, name="Ann"))
+        assert about is not None
+        raise about
+
+    return run
+
+
+def _named() -> object:
+    names = {"Name1": "Ann", "Name2": "Bob"}
+    return GameRecord(KIDS, 1, (Move.parse("pass"),), tags=names).replay()
+
+
+def _not_here() -> object:
+    return GameRecord(make_config("classic", 2), 1, (Move.parse("pick:KC"),)).replay()
+
+
+ABOUT_TRIGGERS: dict[str, Trigger] = {
+    f"{code}_by": _about(code)
+    for code in ("must_play", "card_not_held", "card_missing", "can_play", "own_chip",
+                 "out_of_chips", "wrong_number")
+}  # fmt: skip
+"""A seat's refusal in a record: the player's own, said about the seat (errors.about_player)."""
+
+RECORD_TRIGGERS.update({
+    "move_illegal_by": _not_here,
+    "seat_named": _raise_nested(_named, "reason", "player"),
+    "seat_plain": _raise_nested(_not_here, "player"),
+})  # fmt: skip
+CONFIG_TRIGGERS["game_variant"] = _raise_nested(lambda: make_config("nope"), "variants")
+
 BASE = position("classic", 2, hands=["5H", "2S"])
 """A classic position; each position trigger changes one of its fields."""
 DICE_BASE = position("dice", 2)
@@ -366,7 +421,10 @@ def _unstarted_bot() -> None:
 BOT_TRIGGERS: dict[str, Trigger] = {
     "unknown_bot": lambda: make_bot("nobody"),
     "bot_argument": lambda: make_bot("mcts@fast"),
-    "bot_arguments": lambda: make_bot("mcts@bogus=1"),
+    "bot_arguments": lambda: make_bot("mcts@time=-1"),
+    "bot_arguments_known": lambda: make_bot("mcts@bogus=1"),
+    "bot_arguments_none": lambda: make_bot("random@bogus=1"),
+    "bot_file_missing": lambda: make_bot("comp90054:no/such/myTeam.py"),
     "bot_file_no_class": lambda: make_bot("mine.py"),
     "not_a_bot_class": lambda: make_bot("sequence.engine:State"),
     "bot_not_loaded": lambda: make_bot("sequence_no_such_module:Bot"),
@@ -375,6 +433,7 @@ BOT_TRIGGERS: dict[str, Trigger] = {
 
 TRIGGERS: dict[str, Trigger] = {
     **STATE_TRIGGERS,
+    **ABOUT_TRIGGERS,
     **CONFIG_TRIGGERS,
     **NOTATION_TRIGGERS,
     **RECORD_TRIGGERS,
@@ -403,6 +462,7 @@ def test_each_trigger_raises_its_code(code: str) -> None:
     assert "{" not in str(exc).replace("{}", "")
     kind = {
         **dict.fromkeys(STATE_TRIGGERS, IllegalMoveError),
+        **dict.fromkeys(ABOUT_TRIGGERS, IllegalMoveError),
         **dict.fromkeys(CONFIG_TRIGGERS, ConfigError),
         **dict.fromkeys(RECORD_TRIGGERS, RecordError),
         **dict.fromkeys(BOT_TRIGGERS, BotSpecError),
@@ -458,10 +518,17 @@ def test_an_illegal_move_keeps_its_notation() -> None:
 def test_a_records_illegal_move_is_rendered_nested_in_any_language() -> None:
     exc = raised("move_illegal")
     inner = exc.params["reason"]
-    assert isinstance(inner, IllegalMoveError) and inner.code == "must_play"
+    # The player's refusal ("you hold cards") said about the seat that moved.
+    assert isinstance(inner, IllegalMoveError) and inner.code == "must_play_by"
     assert str(exc) == f"move 1 (pass) is illegal: {inner.reason}"
+    assert inner.reason.startswith("seat ") and "you" not in inner.reason
     ru = translate_error(exc, "ru")
-    reason = translator("ru").gettext(MESSAGES["must_play"])
+    seat = (
+        translator("ru")
+        .gettext(MESSAGES["seat_plain"])
+        .format(seat=inner.params["player"].params["seat"])
+    )
+    reason = translator("ru").gettext(MESSAGES["must_play_by"]).format(player=seat)
     assert ru == f"ход 1 (pass) недопустим: {reason}"
 
 

@@ -20,6 +20,13 @@ BOT_MESSAGES: dict[str, str] = {
     "unknown_bot": _m("unknown bot '{text}'; known: {known} or package.module:Class"),
     "bot_argument": _m("bad bot argument '{item}' in '{text}': write key=value"),
     "bot_arguments": _m("bad arguments for bot '{text}': {value}"),
+    "bot_arguments_known": _m(
+        "bad arguments for bot '{text}': {value}; it takes (defaults shown) {known}"
+    ),
+    "bot_arguments_none": _m("bad arguments for bot '{text}': {value}; it takes no arguments"),
+    "bot_file_missing": _m(
+        "bot '{text}': there is no file {path} (a relative path starts from {folder})"
+    ),
     "bot_file_no_class": _m("'{text}' names a file but no class: write {text}:YourBotClass"),
     "not_a_bot_class": _m(
         "'{text}' is not a subclass of sequence.bots.Bot: define it as class {name}(Bot), with"

@@ -18,6 +18,7 @@ A user's module is loaded by :func:`~sequence.bots.loading.user_bot_class`.
 from __future__ import annotations
 
 import inspect
+import os
 from typing import Any
 
 from .base import Bot, RandomBot
@@ -98,11 +99,16 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     <bound method CasualBot.choose of <EasyBot easy>>
     """
     name, args = parse_spec(spec)
+    given = set(args)  # what the spec's @key=value gave (not an adapter's path)
     if name.startswith(COURSE_PREFIX):  # a course agent's file: its adapter takes the path
-        args = {"path": name[len(COURSE_PREFIX) :], **args}
+        path = name[len(COURSE_PREFIX) :]
+        _require_file(spec, path, bool(path))
+        args = {"path": path, **args}
         name = COURSE_ADAPTER
     elif name.startswith(POLICY_PREFIX):  # a saved model: the policy adapter takes the path
-        args = {"path": name[len(POLICY_PREFIX) :], **args}
+        path = name[len(POLICY_PREFIX) :]
+        _require_file(spec, path, path.endswith(".zip"))  # else a package.module:function
+        args = {"path": path, **args}
         name = POLICY_ADAPTER
     name = ROUTED.get(name, name)
     if ":" in name:
@@ -119,17 +125,40 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                 "unknown_bot", text=name, known=", ".join([*BOTS, *ROUTED])
             ) from None
     try:
-        inspect.signature(cls).bind(seed=seed, **args)
-    except TypeError as exc:  # an unknown argument, or one missing
-        raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
+        signature = inspect.signature(cls)
+        signature.bind(seed=seed, **args)
+    except TypeError as exc:  # an unknown argument, or one missing: say which it takes
+        known = _arguments(signature, set(args) - given)
+        code = "bot_arguments_known" if known else "bot_arguments_none"
+        raise BotSpecError(code, text=spec, value=str(exc), known=", ".join(known)) from None
     except ValueError:  # no signature to read: the constructor will say
         pass
     try:
         bot = cls(seed=seed, **args)
+    except BotSpecError:  # the adapter's own refusal (a course agent's file that fails)
+        raise
     except ValueError as exc:  # how a bot refuses a value (a budget below zero, say)
         raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
     bot.label = spec
     return bot
+
+
+def _require_file(spec: str, path: str, is_file: bool) -> None:
+    """Refuse ``spec`` plainly when ``path``, which names a file (``is_file``), is missing."""
+    if is_file and not os.path.isfile(path):
+        raise BotSpecError("bot_file_missing", text=spec, path=path, folder=os.getcwd())
+
+
+def _arguments(signature: inspect.Signature, implied: set[str]) -> list[str]:
+    """The ``@key=value`` arguments a bot's constructor takes, as a spec writes them: not
+    ``seed`` (the run's) nor those its spec's form gives (a course agent's ``path``)."""
+    return [
+        f"{name}={p.default!r}" if p.default is not p.empty else name
+        for name, p in signature.parameters.items()
+        if name != "seed"
+        and name not in implied
+        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
 
 
 __all__ = ["BOTS", "ROUTED", "make_bot", "parse_spec"]
