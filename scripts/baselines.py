@@ -9,6 +9,8 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
     scripts/baselines.py ppo --opponent random --steps 100000 --seed 0
     scripts/baselines.py ppo --opponent greedy --steps 100000 --seed 0
     scripts/baselines.py selfplay --generations 5 --steps 20000 --seed 0
+    scripts/baselines.py selfplay --generations 20 --steps 32768 --envs 4 \\
+        --bots random,greedy --bot-share 0.5 --seed 0
     scripts/baselines.py ismcts --simulations 100 --games 20
     scripts/baselines.py table          # the table of every record in runs/baselines
 
@@ -16,7 +18,8 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
   ``sequence/<Game>-v0`` through Stable-Baselines3's ``make_vec_env`` (``--envs`` copies)
   against one opponent bot; the saved model plays as ``policy:OUT/ppo-<opponent>.zip``.
 - ``selfplay``: ``scripts/selfplay.py`` (MaskablePPO on the PettingZoo env against a pool of
-  its own past snapshots); the last snapshot plays.
+  its own past snapshots and fixed bots: ``--bots``, ``--bot-share``, ``--envs`` are its
+  options of those names); the last snapshot plays.
 - ``ismcts``: OpenSpiel's information-set MCTS (``ismcts@simulations=N``), no training.
 
 PyTorch is held to one thread (``torch.set_num_threads(1)``), so a run's wall time is one
@@ -157,6 +160,9 @@ def run_ppo(args: argparse.Namespace) -> None:
 
 def run_selfplay(args: argparse.Namespace) -> None:
     one_thread()
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:  # imported from elsewhere (the tests)
+        sys.path.insert(0, here)
     import selfplay  # scripts/selfplay.py, beside this file
 
     from sequence.env.policy import load_model
@@ -166,12 +172,16 @@ def run_selfplay(args: argparse.Namespace) -> None:
     selfplay.main([
         "--game", args.game, "--generations", str(args.generations),
         "--steps", str(args.steps), "--seed", str(args.seed), "--out", str(folder),
+        "--envs", str(args.envs), "--bots", args.bots, "--bot-share", str(args.bot_share),
         "--eval-games", "0",
     ])  # fmt: skip
     seconds = time.perf_counter() - start
     path = folder / f"gen-{args.generations}.zip"
     steps = load_model(path).num_timesteps  # whole rollouts: a little over the steps asked
-    method = f"MaskablePPO self-play ({args.generations} snapshots)"
+    method = f"MaskablePPO self-play ({args.generations} snapshots"
+    if args.bots != "random" or args.bot_share != 0.2:  # not the script's default pool
+        method += f"; {args.bots.replace(',', ', ')} {args.bot_share:.0%} of games"
+    method += ")"
     report(f"selfplay-{args.game}", method, args, f"policy:{path}", steps, seconds)
 
 
@@ -198,12 +208,22 @@ def main(argv: list[str] | None = None) -> int:
     ppo.add_argument("--opponent", default="random", help="the bot it trains against (random)")
     ppo.add_argument("--steps", type=int, default=100_000, help="training steps (100,000)")
     ppo.add_argument("--envs", type=int, default=4, help="environments in the vector (4)")
-    ppo.add_argument("--n-steps", type=int, default=2048,
-                     help="steps per environment between PPO updates (2048)")  # fmt: skip
+    ppo.add_argument(
+        "--n-steps", type=int, default=2048, help="steps per environment between PPO updates (2048)"
+    )
     ppo.set_defaults(run=run_ppo)
     sp = sub.add_parser("selfplay", parents=[common], help="MaskablePPO against its snapshots")
     sp.add_argument("--generations", type=int, default=5, help="snapshots (5)")
     sp.add_argument("--steps", type=int, default=20_000, help="steps a snapshot (20,000)")
+    sp.add_argument("--envs", type=int, default=1, help="games the learner plays at once (1)")
+    sp.add_argument(
+        "--bots",
+        default="random",
+        help="fixed opponents in the pool, comma-separated bot specs (random)",
+    )
+    sp.add_argument(
+        "--bot-share", type=float, default=0.2, help="share of episodes against a fixed bot (0.2)"
+    )
     sp.set_defaults(run=run_selfplay)
     ism = sub.add_parser("ismcts", parents=[common], help="OpenSpiel's ISMCTS")
     ism.add_argument("--simulations", type=int, default=100, help="simulations a move (100)")

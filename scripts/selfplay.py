@@ -2,14 +2,21 @@
 """Self-play training on the PettingZoo environment, against a pool of past snapshots.
 
 sb3-contrib's ``MaskablePPO`` learns one seat of :func:`sequence.env.pettingzoo.env`; every
-other seat is played by a policy drawn, each episode, from the pool: the snapshots this run
-saved so far (the newest most often) and, until there is one, the uniform random policy. The
-learner's seat is drawn each episode too. After each generation of ``--steps`` steps the
-model is saved as ``DIR/gen-<k>.zip`` and joins the pool, and its win rate against the random
-bot is printed. Every snapshot plays wherever a bot spec is taken::
+other seat is played by an opponent drawn, each episode, from the pool: the snapshots this run
+saved so far (the newest most often) and fixed bots (``--bots``, the uniform random policy by
+default), one of which plays one episode in five (``--bot-share``) and every episode until
+the first snapshot. The learner's seat is drawn each episode too. After each generation of
+``--steps`` steps the model is saved as ``DIR/gen-<k>.zip`` and joins the pool, and its win
+rate against the random bot is printed. Every snapshot plays wherever a bot spec is taken::
 
     scripts/selfplay.py --game kids --generations 5 --steps 20000 --out runs/kids
     sequence tournament --game kids --bot policy:runs/kids/gen-5.zip --bot greedy
+    scripts/selfplay.py --game classic --generations 20 --steps 32768 --envs 4 \\
+        --bots random,greedy --bot-share 0.5 --out runs/classic
+
+``--envs N`` steps N copies of the game for the learner (Stable-Baselines3's ``DummyVecEnv``:
+its policy runs once for the N of them). Snapshots in the pool play through their
+networks' forward pass directly (:func:`fast_policy`), not ``model.predict``.
 
 Seeds: ``--seed`` seeds the model, the environment and the pool's draws, so a run repeats.
 Needs the ``rl`` and ``pettingzoo`` extras (the dev setup has both).
@@ -27,10 +34,16 @@ from typing import Any
 import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
 import gymnasium
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import DummyVecEnv
 
+from sequence.bots import Bot, make_bot
 from sequence.env.pettingzoo import SequenceAECEnv
-from sequence.env.policy import Policy, PolicyBot, load_model, model_policy
+from sequence.env.policy import Policy, PolicyBot, load_model
+
+Opponent = Policy | Bot
+"""A seat's player in the pool: a policy (observation, mask -> action) or a bot (view -> move)."""
 
 
 def random_policy(rng: np.random.Generator) -> Policy:
@@ -40,10 +53,48 @@ def random_policy(rng: np.random.Generator) -> Policy:
     return policy
 
 
-class SelfPlayEnv(gymnasium.Env[Any, int]):
-    """One seat of the PettingZoo game as a Gymnasium env; ``pool`` policies play the others."""
+def fast_policy(model: Any) -> Policy:
+    """A saved ``MaskablePPO`` model's deterministic policy: its actor network's forward pass
+    with the illegal actions' logits masked, the action ``model.predict`` would give (without
+    its per-call checks and conversions, which cost more than the network here)."""
+    policy = model.policy
+    policy.set_training_mode(False)
 
-    def __init__(self, game: str, pool: list[Policy], seed: int, **config: Any) -> None:
+    def act(observation: Any, mask: Any) -> int:
+        with torch.no_grad():
+            obs = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+            features = policy.extract_features(obs, policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0]
+            logits[torch.as_tensor(mask == 0)] = -torch.inf
+            return int(torch.argmax(logits))
+
+    return act
+
+
+def pool_bots(specs: str, seed: int) -> list[Opponent]:
+    """The fixed opponents of ``--bots`` (comma-separated bot specs): ``random`` is the
+    uniform random policy over the mask, any other spec a bot (:func:`sequence.bots.make_bot`)."""
+    rng = np.random.default_rng(seed)
+    names = [name.strip() for name in specs.split(",") if name.strip()]
+    if not names:
+        raise SystemExit("--bots needs at least one bot")  # i18n: ignore
+    return [random_policy(rng) if n == "random" else make_bot(n, seed=seed) for n in names]
+
+
+class SelfPlayEnv(gymnasium.Env[Any, int]):
+    """One seat of the PettingZoo game as a Gymnasium env; ``pool`` policies play the others
+    (a snapshot drawn each episode, or one of ``bots``: one episode in ``1 / bot_share``, and
+    every episode while the pool is empty; the uniform random policy when ``bots`` is None)."""
+
+    def __init__(
+        self,
+        game: str,
+        pool: list[Policy],
+        seed: int,
+        bots: list[Opponent] | None = None,
+        bot_share: float = 0.2,
+        **config: Any,
+    ) -> None:
         self.aec = SequenceAECEnv(game, **config)
         agent = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(agent)["observation"]
@@ -52,31 +103,41 @@ class SelfPlayEnv(gymnasium.Env[Any, int]):
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.learner = agent
-        self.opponent: Policy = random_policy(self.np_rng)
+        self.bots: list[Opponent] = bots if bots is not None else [random_policy(self.np_rng)]
+        self.bot_share = bot_share
+        self.opponent: Opponent = self.bots[0]
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
 
-    def _draw_opponent(self) -> Policy:
-        if not self.pool or self.rng.random() < 0.2:
-            return random_policy(self.np_rng)
+    def _draw_opponent(self) -> Opponent:
+        if not self.pool or self.rng.random() < self.bot_share:
+            return self.bots[0] if len(self.bots) == 1 else self.rng.choice(self.bots)
         # the newest snapshots most often: weight k + 1 for the k-th
         weights = [k + 1 for k in range(len(self.pool))]
         return self.rng.choices(self.pool, weights=weights)[0]
 
     def _advance(self) -> tuple[Any, float, bool]:
         """Let the other seats play up to the learner's turn or the end."""
-        for agent in self.aec.agent_iter():
-            obs, _, terminated, truncated, _ = self.aec.last()
-            if terminated or truncated:
+        aec = self.aec
+        for agent in aec.agent_iter():
+            if aec.terminations[agent] or aec.truncations[agent]:
                 if agent == self.learner:
-                    reward = float(self.aec._cumulative_rewards[agent])
+                    reward = float(aec._cumulative_rewards[agent])
                     self._mask = np.zeros_like(self._mask)
-                    return obs["observation"], reward, True
-                self.aec.step(None)
+                    return aec.observe(agent)["observation"], reward, True
+                aec.step(None)
                 continue
             if agent == self.learner:
+                obs = aec.observe(agent)
                 self._mask = obs["action_mask"]
                 return obs["observation"], 0.0, False
-            self.aec.step(int(self.opponent(obs["observation"], obs["action_mask"])))
+            if isinstance(self.opponent, Bot):  # a bot reads its view: no observation made
+                state = aec._state
+                assert state is not None
+                move = self.opponent.choose(state.view(aec.possible_agents.index(agent)))
+                aec.step(aec._actions.index[move])
+            else:
+                obs = aec.observe(agent)
+                aec.step(int(self.opponent(obs["observation"], obs["action_mask"])))
         raise AssertionError("the learner always sees the end")  # pragma: no cover
 
     def reset(
@@ -129,6 +190,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--generations", type=int, default=5, help="snapshots to make (5)")
     parser.add_argument("--steps", type=int, default=20_000, help="steps a generation")
+    parser.add_argument("--envs", type=int, default=1, help="games the learner plays at once (1)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        help="fixed opponents in the pool, comma-separated bot specs (random)",
+    )
+    parser.add_argument(
+        "--bot-share",
+        type=float,
+        default=0.2,
+        help="share of episodes against a fixed bot once there is a snapshot (0.2)",
+    )
+    parser.add_argument(
+        "--n-steps",
+        type=int,
+        default=None,
+        help="steps per game copy between PPO updates (2048 / envs, at most --steps)",
+    )
     parser.add_argument("--eval-games", type=int, default=20, help="games against random (0: none)")
     parser.add_argument("--max-turns", type=int, default=None, help="a shorter game limit")
     parser.add_argument("--seed", type=int, default=0)
@@ -140,9 +219,20 @@ def main(argv: list[str] | None = None) -> int:
         config["max_turns"] = args.max_turns
     args.out.mkdir(parents=True, exist_ok=True)
     pool: list[Policy] = []
-    env = SelfPlayEnv(args.game, pool, args.seed, **config)
+    if args.envs < 1 or not 0 <= args.bot_share <= 1:
+        raise SystemExit("--envs must be at least 1 and --bot-share within [0, 1]")  # i18n: ignore
+
+    def make(k: int) -> SelfPlayEnv:
+        seed = args.seed + k
+        bots = None if args.bots == "random" else pool_bots(args.bots, seed)
+        return SelfPlayEnv(args.game, pool, seed, bots, args.bot_share, **config)
+
+    env: Any = make(0)
+    if args.envs > 1:
+        env = DummyVecEnv([lambda k=k: make(k) for k in range(args.envs)])  # type: ignore[misc]
+    n_steps = args.n_steps or min(2048 // args.envs, max(32, args.steps // args.envs))
     model = MaskablePPO(
-        "MlpPolicy", env, seed=args.seed, n_steps=min(2048, max(32, args.steps)),
+        "MlpPolicy", env, seed=args.seed, n_steps=max(8, n_steps),
         batch_size=min(64, max(32, args.steps)), verbose=0, device="cpu",
     )  # fmt: skip
     start = time.perf_counter()
@@ -150,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         model.learn(args.steps, reset_num_timesteps=False)
         path = args.out / f"gen-{generation}.zip"
         model.save(path)
-        pool.append(model_policy(load_model(path)))
+        pool.append(fast_policy(load_model(path)))
         score = ""
         if args.eval_games > 0:
             rate = win_rate(path, args.game, args.eval_games, args.seed + 10_000, **config)

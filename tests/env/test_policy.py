@@ -84,6 +84,22 @@ def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     assert bot.choose(state.view(state.to_move)) in state.legal_moves
     assert bot.stats() == {"illegal": 0.0}  # the model is masked: it never answers illegally
 
+    # a pool's snapshot plays through fast_policy: the action model.predict gives
+    from sequence.env.pettingzoo import SequenceAECEnv
+    from sequence.env.policy import load_model, model_policy
+
+    model = load_model(snapshot)
+    fast, slow = selfplay.fast_policy(model), model_policy(model)
+    aec = SequenceAECEnv("kids")
+    for seed in range(3):
+        aec.reset(seed=seed)
+        for _ in range(6):
+            obs = aec.observe(aec.agent_selection)
+            action = fast(obs["observation"], obs["action_mask"])
+            assert action == slow(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][action] == 1
+            aec.step(action)
+
     # the terminal game seats it too (--vs / --seats policy:...), in a process of its own
     from sequence.tui.session import GameSetup, Session
 
@@ -110,6 +126,34 @@ def test_selfplay_script_trains_a_pool_whose_snapshot_plays_a_tournament(
     assert data["games"] == 2 and data["forfeits"] == []
 
 
+def test_selfplay_pool_takes_bots_and_the_learner_plays_several_games_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--bots puts fixed bots in the pool (a bot plays from its view, through the engine's
+    legal moves), --envs steps several games for the learner."""
+    selfplay = _load_script("selfplay")
+    env = selfplay.SelfPlayEnv("kids", [], 3, selfplay.pool_bots("greedy", 3), 1.0)
+    assert isinstance(env.bots[0], make_bot("greedy").__class__)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        env.reset()
+        assert env.opponent is env.bots[0]
+        reward, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, reward, done, _, _ = env.step(action)
+        assert reward in (-1.0, 0.0, 1.0) and not env.action_masks().any()
+    with pytest.raises(SystemExit):
+        selfplay.pool_bots(" , ", 0)
+
+    out = tmp_path / "pool"
+    assert selfplay.main([
+        "--game", "kids", "--generations", "2", "--steps", "64", "--envs", "2",
+        "--bots", "random,greedy", "--bot-share", "0.5", "--eval-games", "0", "--out", str(out),
+    ]) == 0  # fmt: skip
+    assert "generation 2:" in capsys.readouterr().out and (out / "gen-2.zip").is_file()
+
+
 def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> None:
     """scripts/baselines.py on tiny budgets: each subcommand trains (or not), plays the
     tournament of random, greedy and its bot, and records the row and the Elo."""
@@ -117,9 +161,14 @@ def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> Non
     common = ["--game", "kids", "--games", "1", "--out", str(tmp_path)]
     assert baselines.main(["ppo", "--steps", "32", "--n-steps", "16", "--envs", "2", *common]) == 0
     assert baselines.main(["ismcts", "--simulations", "4", *common]) == 0
+    selfplay = ["selfplay", "--generations", "1", "--steps", "32", "--envs", "2"]
+    bots = ["--bots", "random,greedy", "--bot-share", "0.5"]
+    assert baselines.main([*selfplay, *bots, *common]) == 0
+    snapshot = tmp_path / "selfplay-kids" / "gen-1.zip"
     for name, candidate, seed in [
         ("ppo-random-kids", f"policy:{tmp_path / 'ppo-random-kids.zip'}", "0"),
         ("ismcts-kids", "ismcts@simulations=4", "-"),  # not trained: no seed of its own
+        ("selfplay-kids", f"policy:{snapshot}", "0"),
     ]:
         record = json.loads((tmp_path / f"{name}.json").read_text())
         assert record["candidate"] == candidate
@@ -127,3 +176,5 @@ def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> Non
         assert bots == {"random", "greedy", candidate}
         assert baselines.row(record).startswith(f"| {record['method']} | kids | {seed} |")
         assert record["tournament"]["forfeits"] == []
+    method = json.loads((tmp_path / "selfplay-kids.json").read_text())["method"]
+    assert method == "MaskablePPO self-play (1 snapshots; random, greedy 50% of games)"
