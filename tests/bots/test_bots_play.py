@@ -151,3 +151,10 @@ def test_lookahead_budget_and_stats() -> None:
         make_bot("lookahead@time=0")
     with pytest.raises(ValueError, match="leaf is"):
         make_bot("lookahead@leaf=deep")
+
+
+def test_a_bots_signature_is_read_once_and_still_checks_every_spec() -> None:
+    for _ in range(2):  # the second time from the signature kept the first time
+        with pytest.raises(ValueError, match="bad arguments"):
+            make_bot("greedy@depth=3")
+        assert make_bot("random", seed=4).rng.random() == make_bot("random", seed=4).rng.random()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,10 @@ def test_each_script_is_an_executable_with_a_working_shebang(script: str, tmp_pa
     assert done.stdout.startswith("usage: ")
 
 
+@pytest.mark.skipif(
+    (shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")) is None,
+    reason="nginx is not installed (apt-get install nginx; .ci/run does it)",
+)
 def test_loadtest_gives_percentiles_of_fewer_than_100_moves() -> None:
     done = subprocess.run(
         ["scripts/loadtest.py", "--setups", "sqlite:1", "--tables", "1", "--duration", "1.5",

@@ -105,3 +105,34 @@ def test_a_random_playout_keeps_its_moves_but_cannot_be_taken_back() -> None:
     for move in state.move_stack:
         replayed.push(move)
     assert replayed == state
+
+
+def test_push_index_makes_the_seats_legal_move_at_that_place() -> None:
+    config = make_config("classic", 2, manual_draw=True)
+    state = State.new(config, seed=4)
+    rng = random.Random(4)
+    twin = State.new(config, seed=4)
+    for _ in range(60):
+        step = state.play_forced()
+        twin.play_forced()
+        if step.seat is None:
+            break
+        legal = state.legal_moves_of(step.seat)
+        assert state.view(step.seat).legal_moves == legal
+        at = int(rng.random() * len(legal))
+        assert state.push_index(at, step.seat) is legal[at]
+        twin.push(legal[at], seat=step.seat)
+        assert state.position() == twin.position() and state.peek() == twin.peek()
+        state.pop()  # an undo record is kept, as push keeps one
+        state.push_index(at, step.seat)
+    assert twin.turns > 10
+    seat = state.to_move
+    n = len(state.legal_moves_of(seat))
+    for bad in (n, -1):
+        with pytest.raises(IndexError):
+            state.push_index(bad, seat)
+    other = (seat + 1) % 2  # not its turn: at most its open draw
+    assert len(state.legal_moves_of(other)) <= 1
+    with pytest.raises(IndexError):
+        state.push_index(len(state.legal_moves_of(other)), other)
+    assert state.position() == twin.position()

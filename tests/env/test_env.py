@@ -264,3 +264,29 @@ def test_reset_takes_gymnasiums_options_argument_and_close_stops_the_bots() -> N
     env.close()
     env.close()  # twice is harmless
     assert closed == []  # a bot given as an object is the caller's to close
+
+
+def test_an_opponents_illegal_choice_stops_the_episode_with_an_error() -> None:
+    class Cheat(RandomBot):
+        def choose(self, view: Any) -> Move:
+            return Move(MoveKind.PLACE, view.hand[0], 0)  # the free corner a1: never legal
+
+    env = SequenceEnv("classic", players=2, opponents=Cheat(), seed=2, agent_seat=1)
+    with pytest.raises(RuntimeError, match="not a legal move"):
+        _, info = env.reset()
+        for _ in range(5):
+            env.step(info["legal_actions"][0])
+
+
+def test_legal_actions_and_mask_agree_with_the_view_at_every_step() -> None:
+    env = SequenceEnv("classic", players=2, opponents="random", seed=5)
+    _, info = env.reset()
+    rng = random.Random(5)
+    done, steps = False, 0
+    while not done:
+        legal = env.view.legal_moves
+        assert info["legal_actions"] == sorted(env.action_space.move_to_action(m) for m in legal)
+        assert [i for i, bit in enumerate(info["action_mask"]) if bit] == info["legal_actions"]
+        _, _, terminated, truncated, info = env.step(rng.choice(info["legal_actions"]))
+        done, steps = terminated or truncated, steps + 1
+    assert steps > 10 and env.legal_actions() == [] and sum(env.action_mask()) == 0

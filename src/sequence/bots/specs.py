@@ -89,6 +89,21 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), args
 
 
+_SIGNATURES: dict[type, inspect.Signature | None] = {}
+
+
+def _signature(cls: type[Bot]) -> inspect.Signature | None:
+    """The constructor's signature of a bot class (``None`` if it has none to read), read once
+    per class: ``inspect.signature`` costs more than making a simple bot, and a learning
+    environment makes its opponents afresh every episode."""
+    if cls not in _SIGNATURES:
+        try:
+            _SIGNATURES[cls] = inspect.signature(cls)
+        except ValueError:
+            _SIGNATURES[cls] = None
+    return _SIGNATURES[cls]
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its name, ``package.module:Class`` or ``path/to/mybot.py:Class``, with
     optional ``@key=value`` arguments. A user's module is loaded by
@@ -124,15 +139,14 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             raise BotSpecError(
                 "unknown_bot", text=name, known=", ".join([*BOTS, *ROUTED])
             ) from None
-    try:
-        signature = inspect.signature(cls)
-        signature.bind(seed=seed, **args)
-    except TypeError as exc:  # an unknown argument, or one missing: say which it takes
-        known = _arguments(signature, set(args) - given)
-        code = "bot_arguments_known" if known else "bot_arguments_none"
-        raise BotSpecError(code, text=spec, value=str(exc), known=", ".join(known)) from None
-    except ValueError:  # no signature to read: the constructor will say
-        pass
+    signature = _signature(cls)
+    if signature is not None:  # else no signature to read: the constructor will say
+        try:
+            signature.bind(seed=seed, **args)
+        except TypeError as exc:  # an unknown argument, or one missing: say which it takes
+            known = _arguments(signature, set(args) - given)
+            code = "bot_arguments_known" if known else "bot_arguments_none"
+            raise BotSpecError(code, text=spec, value=str(exc), known=", ".join(known)) from None
     try:
         bot = cls(seed=seed, **args)
     except BotSpecError:  # the adapter's own refusal (a course agent's file that fails)

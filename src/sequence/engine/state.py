@@ -555,6 +555,28 @@ class State:
                 raise IllegalMoveError(refused[0], move=move, **refused[1])
         self._make(move)
 
+    def push_index(self, index: int, seat: int) -> Move:
+        """Make the ``index``-th of ``seat``'s legal moves (:meth:`legal_moves_of`, in its order:
+        what ``state.view(seat).legal_moves`` lists while no roll is due); return that move.
+
+        For a chooser that names a position in that list (a learning environment's action, a
+        bot's pick): the move is legal by construction, so it is made without a legality check.
+        Raises ``IndexError`` when ``seat`` has no such move (``index`` is never counted from
+        the end).
+
+        >>> state = State.new(make_config("classic", players=2), seed=1)
+        >>> seat = state.to_move
+        >>> move = state.legal_moves_of(seat)[3]
+        >>> state.push_index(3, seat) == move == state.peek()
+        True
+        """
+        moves = self.legal_moves_of(seat)
+        if not 0 <= index < len(moves):
+            raise IndexError(f"seat {seat} has {len(moves)} legal moves: no move {index}")
+        move = moves[index]
+        self._make(move)
+        return move
+
     def _make(self, move: Move, undo: bool = True) -> None:
         """Make a move known to be legal (random playouts): push without the check; with
         ``undo=False`` keep no undo record (a playout that is never taken back)."""

@@ -126,6 +126,21 @@ class ActionSpace:
         except KeyError:
             raise IllegalActionError(f"{move} is not a move of {self.game}") from None
 
+    def ids(self, moves: Sequence[Move]) -> tuple[int, ...]:
+        """The ids of ``moves``, in their order (``KeyError`` for a move not in this space).
+
+        Looked up in one call (an ``operator.itemgetter``), not move by move: a move's hash is
+        computed afresh at each lookup, and a legal-move list is looked up at every step.
+
+        >>> space = action_space("dice")
+        >>> space.ids([Move.parse("pass"), Move.parse("@a1")]), space.ids([])
+        ((108, 0), ())
+        """
+        if len(moves) > 1:
+            ids: tuple[int, ...] = operator.itemgetter(*moves)(self.index)
+            return ids
+        return (self.index[moves[0]],) if moves else ()
+
     def actions(self, moves: Iterable[Move]) -> list[int]:
         """The ids of ``moves``, in ascending order."""
         index = self.index

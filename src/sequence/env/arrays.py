@@ -205,7 +205,11 @@ class Observer:
         teams = self._teams[me % self._t]
         seats = self._seats[me]
         last_masks, last = self._last[me]
-        buf = array("f", last)
+        # A copy of the seat's last bytes (slicing parses no arguments, unlike array("f", last)),
+        # written through a memoryview: an array("f")'s item assignment parses its value as a
+        # function's argument, a memoryview's converts it directly.
+        copy = last[:]
+        buf = memoryview(copy)
         # The board: the bitboards of chips per relative team, empty spaces and locked spaces
         # per team; only the entries of the bits that changed since the seat's last time.
         chips, seqs = view.chips, view.sequences
@@ -262,14 +266,14 @@ class Observer:
         at = self._flags_at
         buf[at] = view.dead_card_exchanged
         buf[at + 1] = view.passes
-        self._last[me] = (masks, buf)  # buf is not changed after this: others may copy it
+        self._last[me] = (masks, copy)  # not changed after this: others may copy it
         out: FloatArray = np.frombuffer(buf, dtype=np.float32) * self._scale
         if not self.planes:
             return out
         base = self._base
         return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
 
-    def _fill_cards(self, view: View, seats: list[int], buf: array[float]) -> None:
+    def _fill_cards(self, view: View, seats: list[int], buf: memoryview) -> None:
         """The card segments (and with planes the hand plane), unscaled."""
         at, pos, c = self._at, self._pos, self._c
         hand = view.hand
@@ -302,7 +306,7 @@ class Observer:
         base = at["discards"]
         buf[base : base + c] = self._discard_counts(discards)
 
-    def _fill_history(self, view: View, buf: array[float]) -> None:
+    def _fill_history(self, view: View, buf: memoryview) -> None:
         """The ``history`` segment's one-hot action ids and, with planes, the last-moves
         planes (the space of each move that has one)."""
         index, none, width = self._space.index, self._space.n, self._width
@@ -323,7 +327,7 @@ class Observer:
         if discards is last_piles:
             return last_counts
         pos = self._pos
-        counts = array("f", last_counts)
+        counts = last_counts[:]
         for pile, last_pile in zip(discards, last_piles, strict=True):
             if pile is last_pile:
                 continue

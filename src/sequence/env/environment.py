@@ -39,6 +39,7 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -150,7 +151,7 @@ class SequenceEnv:
         """Makes an observation of the agent's view (default :func:`encode_observation`)."""
         self._state: State | None = None
         self._view: View | None = None  # the agent's, built once a step
-        self._legal: list[int] | None = None  # its legal action ids, once asked for
+        self._ids: tuple[int, ...] | None = None  # the ids of its legal moves, once asked for
         self._done = True
         self.game_seed: int | None = None
         """The seed of the current episode's game: ``State.new(env.config, env.game_seed)``."""
@@ -225,11 +226,13 @@ class SequenceEnv:
             move = self.action_space.action_to_move(action)
         except IllegalActionError as exc:
             return self._reject(str(exc))
-        if move not in view.legal_moves:
+        # The agent's legal moves are found by their ids (ints, cheaper to compare than moves),
+        # and the one chosen is made by its place among them: no second legality check.
+        try:
+            at = self._legal_ids().index(operator.index(action))
+        except ValueError:
             return self._reject(self._why_illegal(state, move, action, view))
-        # The agent is the seat to move (next_step said so) and the move is one of its legal
-        # moves: push's own check is the fast one.
-        state.push(move)
+        state.push_index(at, self.agent_seat)
         self._advance()
         outcome = state.outcome
         if outcome is None:
@@ -258,11 +261,7 @@ class SequenceEnv:
 
     def legal_actions(self) -> list[int]:
         """The ids of the agent's legal moves now, ascending (empty once the episode is over)."""
-        if self._done:  # over by the rules, or by an illegal action under illegal="penalty"
-            return []
-        if self._legal is None:
-            self._legal = self.action_space.actions(self.view.legal_moves)
-        return self._legal
+        return sorted(self._legal_ids())
 
     def action_mask(self) -> list[int]:
         """1 per legal action id, 0 elsewhere (all 0 once the episode is over)."""
@@ -271,12 +270,16 @@ class SequenceEnv:
             mask[action] = 1
         return mask
 
-    def _legal_ids(self) -> list[int]:
-        """The ids of the agent's legal moves now, in the engine's order (not sorted)."""
+    def _legal_ids(self) -> tuple[int, ...]:
+        """The ids of the agent's legal moves now, in the engine's order (not sorted): the
+        order of ``view.legal_moves``. Empty once the episode is over (by the rules, or by an
+        illegal action under ``illegal="penalty"``); found once for each decision."""
         if self._done:
-            return []
-        index = self.action_space.index
-        return [index[m] for m in self.view.legal_moves]
+            return ()
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = self.action_space.ids(self.view.legal_moves)
+        return ids
 
     def render(self) -> str:
         """The board and the agent's hand as text, from the agent's view.
@@ -318,7 +321,7 @@ class SequenceEnv:
         state = self._require_state()
         agent = self.agent_seat
         self._view = None
-        self._legal = None
+        self._ids = None
         while (step := state.play_forced()).kind is _MOVE:
             seat = step.seat
             assert seat is not None
@@ -327,12 +330,15 @@ class SequenceEnv:
             bot = self._bots[seat]
             view = state.view(seat)
             move = bot.choose(view)
-            if move not in view.legal_moves:
+            try:
+                at = view.legal_moves.index(move)
+            except ValueError:
                 raise RuntimeError(
                     f"opponent {getattr(bot, 'label', '') or bot.name!r} at seat {seat}"
                     f" chose {move!r}, which is not a legal move"
-                )
-            state.push(move)  # the seat to move, one of its legal moves: the fast check
+                ) from None
+            # Its place among the legal moves: made without checking its legality again.
+            state.push_index(at, seat)
 
     def _reward(self) -> float:
         outcome = self._require_state().outcome
@@ -352,7 +358,7 @@ class SequenceEnv:
         if outcome is not None and outcome.winner is not None and not illegal:
             winner = outcome.winner
         return {
-            "legal_actions": list(self.legal_actions()),
+            "legal_actions": self.legal_actions(),
             "action_mask": self.action_mask(),
             "turn": view.turns,
             "winner": winner,

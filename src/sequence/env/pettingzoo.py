@@ -136,8 +136,7 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
         state = self._require_state()
         seat = self._seat(agent)
         view = state.view(seat)
-        index = self._actions.index
-        legal = map(index.__getitem__, view.legal_moves) if seat == self._mover else ()
+        legal = self._actions.ids(view.legal_moves) if seat == self._mover else ()
         mask = mask_array(legal, self._actions.n)
         return {"observation": self.observer.encode(view), "action_mask": mask}
 
