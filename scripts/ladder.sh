@@ -6,7 +6,8 @@
 # so the results do not depend on the machine or its load and a run replays exactly.
 #
 #   scripts/ladder.sh                                     # 200 games a pairing, 2,000 for hard
-#                                                         # against medium in 2-player classic
+#                                                         # against medium in 2-player classic,
+#                                                         # Kids and Dice
 #   GAMES=40 LONG=40 CONFIGS="kids2 dice2" scripts/ladder.sh   # fewer games (say so when quoted)
 #   WORKERS=1 nice -n 10 scripts/ladder.sh                # one process, on a shared machine
 #
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 GAMES=${GAMES:-200}
-LONG=${LONG:-2000}  # games of hard against medium in 2-player classic, the ladder's headline
+LONG=${LONG:-2000}  # games of hard against medium in 2-player classic, Kids and Dice (its headline)
 WORKERS=${WORKERS:-$(nproc)}
 OUT=${OUT:-ladder}
 CONFIGS=${CONFIGS:-"classic2 classic3 kids2 dice2"}
@@ -34,7 +35,7 @@ for name in $CONFIGS; do
     a=${pair%%:*}
     b=${pair##*:}
     games=$GAMES
-    [ "$name:$pair" = classic2:hard:medium ] && games=$LONG
+    case "$name:$pair" in classic2:hard:medium | kids2:hard:medium | dice2:hard:medium) games=$LONG ;; esac
     echo "== $name: $a against $b, ${games} games"
     "$PY" -m sequence.cli.main tournament "${args[@]}" --bot "$a" --bot "$b" --games "$games" \
       --workers "$WORKERS" --seed 1 --json "$OUT/$name-$a-$b.json"
