@@ -85,7 +85,7 @@ def test_registry_names_levels_and_bots() -> None:
         assert make_bot(name).name == name
     hard, expert = make_bot("hard"), make_bot("expert")
     assert (hard.time, hard.deals, hard.k, hard.cards) == (1.0, 8, 6, True)
-    assert (expert.time, expert.deals, expert.k, expert.cards) == (5.0, 32, 8, True)
+    assert (expert.time, expert.deals, expert.k, expert.cards) == (5.0, 32, 6, True)
     assert make_bot("hard@deals=0").deals is None  # no deal limit: the time decides
 
 
