@@ -751,15 +751,7 @@ class BatchedSequenceEnv:
         card = self._a_card[actions]
         space = self._a_space[actions]
         seat = self.to_move[idx]
-        team = seat % self.teams
-        played = card >= 0
-        self._discard_played(idx[played], seat[played], card[played])
-        place = kind == _PLACE
-        if place.any():
-            self._place_chips(idx[place], space[place], team[place])
-        remove = kind == _REMOVE
-        if remove.any():
-            self._remove_chips(idx[remove], space[remove])
+        place, remove = self._play_a_card(idx, seat, kind, card, space, card >= 0)
         dead = kind == _DEAD
         if dead.any():
             self.dead_used[idx[dead]] = True
@@ -793,6 +785,26 @@ class BatchedSequenceEnv:
             if drawing.any():
                 self._draw(idx[drawing], seat[drawing])
                 self._push(idx[drawing], self._draw_action[seat[drawing]])
+
+    def _play_a_card(
+        self,
+        idx: IntArray,
+        seat: IntArray,
+        kind: IntArray,
+        card: IntArray,
+        space: IntArray,
+        played: BoolArray,
+    ) -> tuple[BoolArray, BoolArray]:
+        """What every card game's move does with its card: the cards ``played`` go to the
+        discard piles, chips are placed and removed. Returns which games placed, which removed."""
+        self._discard_played(idx[played], seat[played], card[played])
+        place = kind == _PLACE
+        if place.any():
+            self._place_chips(idx[place], space[place], seat[place] % self.teams)
+        remove = kind == _REMOVE
+        if remove.any():
+            self._remove_chips(idx[remove], space[remove])
+        return place, remove
 
     def _discard_played(self, g: IntArray, seat: IntArray, card: IntArray) -> None:
         """Each card played goes from its seat's hand to the seat's discard pile."""

@@ -48,8 +48,6 @@ from .batched_cards import (
     _HEART,
     _MAX_TURNS,
     _PASS,
-    _PLACE,
-    _REMOVE,
     BatchedSequenceEnv,
     BoolArray,
     FloatArray,
@@ -115,16 +113,8 @@ class BatchedDraftEnv(BatchedSequenceEnv):
         card = self._a_card[actions]
         space = self._a_space[actions]
         seat = self.to_move[idx]
-        team = seat % self.teams
         pick = (actions >= self._pick.start) & (actions < self._pick.stop)
-        played = (card >= 0) & ~pick
-        self._discard_played(idx[played], seat[played], card[played])
-        place = kind == _PLACE
-        if place.any():
-            self._place_chips(idx[place], space[place], team[place])
-        remove = kind == _REMOVE
-        if remove.any():
-            self._remove_chips(idx[remove], space[remove])
+        place, remove = self._play_a_card(idx, seat, kind, card, space, (card >= 0) & ~pick)
         dead = (kind == _DEAD) & ~pick
         self.dead_used[idx[dead]] = True
         self.phase[idx[dead]] = _PICK_DEAD
