@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -186,11 +187,10 @@ def test_stopping_leaves_no_process(tmp_path: Path) -> None:
     assert cluster.leftovers() == []
 
 
-@pytest.mark.postgres
-def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path: Path) -> None:
-    """Three processes on PostgreSQL and Redis behind nginx, as docs/deploy.md sets them up but
-    with ``--spread``: nginx spreads each table's players and spectator over the processes, and
-    every message each one gets is still exactly its seat's view."""
+@contextmanager
+def _three_processes(tmp_path: Path, *, spread: bool) -> Iterator[Cluster]:
+    """Three server processes on PostgreSQL and Redis behind nginx (skipped where nginx or
+    Redis is missing); ``spread``: nginx spreads a table's sockets over them."""
     if NGINX is None:
         pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
     why = redis_available()
@@ -201,9 +201,18 @@ def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path:
     with (
         fresh_postgres() as db,
         Cluster(
-            3, db, REDIS_URL, redis_prefix=prefix, serve_args=args, workdir=tmp_path, spread=True
+            3, db, REDIS_URL, redis_prefix=prefix, serve_args=args, workdir=tmp_path, spread=spread
         ) as cluster,
     ):
+        yield cluster
+
+
+@pytest.mark.postgres
+def test_whole_games_with_players_on_different_processes_through_nginx(tmp_path: Path) -> None:
+    """Three processes on PostgreSQL and Redis behind nginx, as docs/deploy.md sets them up but
+    with ``--spread``: nginx spreads each table's players and spectator over the processes, and
+    every message each one gets is still exactly its seat's view."""
+    with _three_processes(tmp_path, spread=True) as cluster:
         behind = Behind(cluster)
         play_whole_game(behind, "classic", 2, {}, [None, None], seed=11)
         play_whole_game(behind, "dice", 4, {}, [None, None, "random", "random"], seed=12)
@@ -222,19 +231,7 @@ def test_a_tables_sockets_go_to_one_process_and_tables_spread_over_all(tmp_path:
     """The shipped configuration: nginx hashes a WebSocket's table code, so every player of a
     table sits on one process (which alone applies and shows its moves) while the tables share
     the processes; with one of them killed, games go on being played through the others."""
-    if NGINX is None:
-        pytest.skip("nginx is not installed (apt-get install nginx; .ci/run does it)")
-    why = redis_available()
-    if why:
-        pytest.skip(why)
-    prefix = f"nginx-test-{secrets.token_hex(4)}"
-    args = ["--bot-threads", "--bot-delay", "0", "--message-rate", "1000"]
-    with (
-        fresh_postgres() as db,
-        Cluster(
-            3, db, REDIS_URL, redis_prefix=prefix, serve_args=args, workdir=tmp_path
-        ) as cluster,
-    ):
+    with _three_processes(tmp_path, spread=False) as cluster:
         behind = Behind(cluster)
         for seed in range(6):
             play_whole_game(behind, "kids", 2, {}, [None, None], seed=20 + seed)
