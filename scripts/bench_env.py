@@ -12,11 +12,13 @@ Three figures for one configuration (classic for two unless told otherwise):
 - **AEC steps/s**: PettingZoo self-play, every seat choosing at random among the legal actions
   of ``observation["action_mask"]`` (one step is one move).
 
-Each is also given as a share of the engine's moves/s. With ``--batched``, also the batched
-simulator's steps/s (:func:`sequence.env.batched.batched_env`, numpy) at N = 1, 64 and
-1,024 games at once, against random opponents (a step as the Gym env's) and in self-play (a
-step is one move). With ``--observations``, the batched simulator at N = 1,024 against random
-opponents with each observation, one after the other in one run: flat, ``observation="planes"``,
+Each is also given as a share of the engine's moves/s. The three run by turns, in eight chunks
+each, so that a machine whose speed drifts during the run (other work starting or ending on it)
+moves them together rather than the one measured then. With ``--batched``, also the batched
+simulator's steps/s (:func:`sequence.env.batched.batched_env`, numpy) at N = 1, 64 and 1,024
+games at once, against random opponents (a step as the Gym env's) and in self-play (a step is
+one move). With ``--observations``, the batched simulator at N = 1,024 against random opponents
+with each observation, one after the other in one run: flat, ``observation="planes"``,
 ``history=K`` and both (``--history K``, default 8). The policy reads only the action mask, so
 the script runs unchanged against older versions of the environment::
 
@@ -38,6 +40,7 @@ import json
 import platform
 import random
 import time
+from collections.abc import Generator
 from typing import Any
 
 import numpy as np
@@ -51,15 +54,26 @@ from two wall-clock figures measured a few seconds apart depends on how busy the
 in each. ``--wall`` uses the wall clock instead."""
 
 
-def engine_moves(config: Any, seconds: float, seed: int) -> float:
+Counter = Generator[int, float, None]
+"""A measure run in chunks: sent the clock reading to stop at, it works until then and yields
+how many moves (or steps) it made. Primed with ``next``, which does its setting up."""
+
+
+def engine_moves(config: Any, seed: int) -> Counter:
     rng = random.Random(seed)
-    moves = 0
     game_seed = seed
-    started = _clock()
-    while _clock() - started < seconds:
-        moves += len(play_random_game(State.new(config, game_seed), rng).move_stack)
-        game_seed += 1
-    return moves / (_clock() - started)
+    until = yield 0
+    while True:
+        moves = 0
+        while _clock() < until:
+            moves += len(play_random_game(State.new(config, game_seed), rng).move_stack)
+            game_seed += 1
+        until = yield moves
+
+
+_STEPS_PER_CLOCK = 64
+"""Steps between two readings of the clock: reading the process's CPU time is a system call
+that costs about 1% of a Gym step, work the environment does not do."""
 
 
 def _choose(mask: Any, rng: random.Random) -> int:
@@ -67,7 +81,7 @@ def _choose(mask: Any, rng: random.Random) -> int:
     return int(legal[int(rng.random() * len(legal))])
 
 
-def gym_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
+def gym_steps(game: str, options: dict[str, Any], seed: int) -> Counter:
     import gymnasium
 
     import sequence.env.gym
@@ -75,35 +89,60 @@ def gym_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> 
     env_id = {game_: id_ for id_, game_ in sequence.env.gym.ENV_IDS.items()}[game]
     env = gymnasium.make(env_id, opponents="random", **options).unwrapped
     rng = random.Random(seed)
-    steps = 0
     _, info = env.reset(seed=seed)
-    started = _clock()
-    while _clock() - started < seconds:
-        _, _, terminated, truncated, info = env.step(_choose(info["action_mask"], rng))
-        steps += 1
-        if terminated or truncated:
-            _, info = env.reset()
-    return steps / (_clock() - started)
+    until = yield 0
+    while True:
+        steps = 0
+        while _clock() < until:
+            for _ in range(_STEPS_PER_CLOCK):
+                _, _, terminated, truncated, info = env.step(_choose(info["action_mask"], rng))
+                if terminated or truncated:
+                    _, info = env.reset()
+            steps += _STEPS_PER_CLOCK
+        until = yield steps
 
 
-def aec_steps(game: str, options: dict[str, Any], seconds: float, seed: int) -> float:
+def aec_steps(game: str, options: dict[str, Any], seed: int) -> Counter:
     from sequence.env.pettingzoo import SequenceAECEnv
 
     env = SequenceAECEnv(game, **options)
     rng = random.Random(seed)
-    steps = 0
     env.reset(seed=seed)
-    started = _clock()
-    while _clock() - started < seconds:
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            if not env.agents:
-                env.reset()
-            continue
-        env.step(_choose(observation["action_mask"], rng))
-        steps += 1
-    return steps / (_clock() - started)
+    until = yield 0
+    while True:
+        steps = 0
+        while _clock() < until:
+            target = steps + _STEPS_PER_CLOCK
+            while steps < target:
+                observation, _, termination, truncation, _ = env.last()
+                if termination or truncation:
+                    env.step(None)
+                    if not env.agents:
+                        env.reset()
+                    continue
+                env.step(_choose(observation["action_mask"], rng))
+                steps += 1
+        until = yield steps
+
+
+ROUNDS = 8
+"""How many chunks each measure of :func:`interleaved` runs in."""
+
+
+def interleaved(counters: dict[str, Counter], seconds: float) -> dict[str, float]:
+    """Each counter's moves (or steps) per second, the counters run by turns in chunks of
+    ``seconds / ROUNDS``: a machine that slows down or speeds up while they run (other work
+    starting or ending on it) changes every figure alike, not the one that ran then."""
+    done = {name: [0, 0.0] for name in counters}
+    for counter in counters.values():
+        next(counter)
+    for _ in range(ROUNDS):
+        for name, counter in counters.items():
+            started = _clock()
+            count = counter.send(started + seconds / ROUNDS)
+            done[name][0] += count
+            done[name][1] += _clock() - started
+    return {name: count / elapsed for name, (count, elapsed) in done.items()}
 
 
 def batched_steps(
@@ -168,16 +207,18 @@ def main() -> None:
         _clock = time.perf_counter
     options = {"players": args.players}
     config = make_config(args.game, **options)
+    counters = {"engine_moves_per_second": engine_moves(config, args.seed)}
+    if not args.no_single:
+        counters["gym_steps_per_second"] = gym_steps(args.game, options, args.seed)
+        counters["aec_steps_per_second"] = aec_steps(args.game, options, args.seed)
     figures: dict[str, Any] = {
         "game": args.game,
         "players": args.players,
         "python": platform.python_version(),
-        "engine_moves_per_second": engine_moves(config, args.seconds, args.seed),
+        **interleaved(counters, args.seconds),
     }
     engine = figures["engine_moves_per_second"]
     if not args.no_single:
-        figures["gym_steps_per_second"] = gym_steps(args.game, options, args.seconds, args.seed)
-        figures["aec_steps_per_second"] = aec_steps(args.game, options, args.seconds, args.seed)
         figures["gym_share"] = figures["gym_steps_per_second"] / engine
         figures["aec_share"] = figures["aec_steps_per_second"] / engine
     if args.batched:

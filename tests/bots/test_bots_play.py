@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sequence.bots import BOTS, make_bot, parse_spec
+from sequence.bots import BOTS, bot_maker, make_bot, parse_spec
 from sequence.bots.arena import play_game
 from sequence.engine import GameRecord, State, make_config
 
@@ -158,3 +158,16 @@ def test_a_bots_signature_is_read_once_and_still_checks_every_spec() -> None:
         with pytest.raises(ValueError, match="bad arguments"):
             make_bot("greedy@depth=3")
         assert make_bot("random", seed=4).rng.random() == make_bot("random", seed=4).rng.random()
+
+
+def test_a_bot_maker_reads_its_spec_once_and_makes_fresh_seeded_bots() -> None:
+    make = bot_maker("lookahead@k=3,deals=2,time=0")
+    first, second = make(7), make(7)
+    assert first is not second and first.label == "lookahead@k=3,deals=2,time=0"
+    assert first.rng.random() == second.rng.random() != make(8).rng.random()
+    assert make(7).rng.random() == make_bot("lookahead@k=3,deals=2,time=0", seed=7).rng.random()
+    with pytest.raises(ValueError, match="bad arguments"):
+        bot_maker("greedy@depth=3")  # refused when read, before any bot is made
+    make_bad_budget = bot_maker("mcts@time=-1")  # a value only the constructor can judge
+    with pytest.raises(ValueError, match="bad arguments for bot 'mcts@time=-1'"):
+        make_bad_budget(1)

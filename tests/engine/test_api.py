@@ -136,3 +136,12 @@ def test_push_index_makes_the_seats_legal_move_at_that_place() -> None:
     with pytest.raises(IndexError):
         state.push_index(len(state.legal_moves_of(other)), other)
     assert state.position() == twin.position()
+    # Without an undo record (a learning environment's game): the same move, and no way back.
+    step = state.play_forced()
+    twin.play_forced()
+    assert step.seat is not None
+    move = state.push_index(0, step.seat, undo=False)
+    twin.push(move, seat=step.seat)
+    assert state.position() == twin.position()
+    with pytest.raises(IndexError, match="no move to undo"):
+        state.pop()

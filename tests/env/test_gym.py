@@ -121,7 +121,10 @@ def test_an_illegal_action_ends_the_episode_by_default_and_raises_on_request() -
 
     strict = GymSequenceEnv("classic", opponents="random", illegal="raise")
     before, _ = strict.reset(seed=2)
-    for bad in (illegal, -1, 10**6, 1.5, "x", None):
+    legal = int(strict.action_masks().nonzero()[0][0])
+    # Equal to a legal id, but not an integer (or a bool, which Python counts as one).
+    lookalikes = (float(legal), np.array([legal]), True, False)
+    for bad in (illegal, -1, 10**6, 1.5, "x", None, *lookalikes):
         with pytest.raises(IllegalActionError):
             strict.step(bad)
     assert strict.env.view.hand == env.env.view.hand  # the same deal, untouched

@@ -22,7 +22,7 @@ from .greedy import CasualBot, GreedyBot
 from .levels import LEVELS, EasyBot, ExpertBot, HardBot, MediumBot
 from .lookahead import LookaheadBot
 from .mcts import MCTSBot
-from .specs import BOTS, make_bot, parse_spec
+from .specs import BOTS, bot_maker, make_bot, parse_spec
 
 __all__ = [
     "BOTS",
@@ -40,6 +40,7 @@ __all__ = [
     "MCTSBot",
     "MediumBot",
     "RandomBot",
+    "bot_maker",
     "make_bot",
     "parse_spec",
     "play_game",

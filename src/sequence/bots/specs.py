@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Callable
 from typing import Any
 
 from .base import Bot, RandomBot
@@ -113,6 +114,18 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     >>> make_bot("easy").choose  # doctest: +ELLIPSIS
     <bound method CasualBot.choose of <EasyBot easy>>
     """
+    return bot_maker(spec)(seed)
+
+
+def bot_maker(spec: str) -> Callable[[int], Bot]:
+    """What :func:`make_bot` does for ``spec``, but the seed: the spec read and its arguments
+    checked once, for a caller that makes the same bot afresh many times (a learning
+    environment's opponents, every episode). Raises :class:`BotSpecError` as ``make_bot`` does.
+
+    >>> make = bot_maker("greedy")
+    >>> make(1).name, make(2).seed
+    ('greedy', 2)
+    """
     name, args = parse_spec(spec)
     given = set(args)  # what the spec's @key=value gave (not an adapter's path)
     if name.startswith(COURSE_PREFIX):  # a course agent's file: its adapter takes the path
@@ -142,19 +155,23 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     signature = _signature(cls)
     if signature is not None:  # else no signature to read: the constructor will say
         try:
-            signature.bind(seed=seed, **args)
+            signature.bind(seed=0, **args)
         except TypeError as exc:  # an unknown argument, or one missing: say which it takes
             known = _arguments(signature, set(args) - given)
             code = "bot_arguments_known" if known else "bot_arguments_none"
             raise BotSpecError(code, text=spec, value=str(exc), known=", ".join(known)) from None
-    try:
-        bot = cls(seed=seed, **args)
-    except BotSpecError:  # the adapter's own refusal (a course agent's file that fails)
-        raise
-    except ValueError as exc:  # how a bot refuses a value (a budget below zero, say)
-        raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
-    bot.label = spec
-    return bot
+
+    def make(seed: int) -> Bot:
+        try:
+            bot = cls(seed=seed, **args)
+        except BotSpecError:  # the adapter's own refusal (a course agent's file that fails)
+            raise
+        except ValueError as exc:  # how a bot refuses a value (a budget below zero, say)
+            raise BotSpecError("bot_arguments", text=spec, value=str(exc)) from None
+        bot.label = spec
+        return bot
+
+    return make
 
 
 def _require_file(spec: str, path: str, is_file: bool) -> None:

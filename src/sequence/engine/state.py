@@ -555,14 +555,15 @@ class State:
                 raise IllegalMoveError(refused[0], move=move, **refused[1])
         self._make(move)
 
-    def push_index(self, index: int, seat: int) -> Move:
+    def push_index(self, index: int, seat: int, *, undo: bool = True) -> Move:
         """Make the ``index``-th of ``seat``'s legal moves (:meth:`legal_moves_of`, in its order:
         what ``state.view(seat).legal_moves`` lists while no roll is due); return that move.
 
         For a chooser that names a position in that list (a learning environment's action, a
         bot's pick): the move is legal by construction, so it is made without a legality check.
         Raises ``IndexError`` when ``seat`` has no such move (``index`` is never counted from
-        the end).
+        the end). With ``undo=False`` no undo record is kept (a game that is never taken back,
+        as a learning environment's): :meth:`pop` cannot go back past this move.
 
         >>> state = State.new(make_config("classic", players=2), seed=1)
         >>> seat = state.to_move
@@ -574,7 +575,9 @@ class State:
         if not 0 <= index < len(moves):
             raise IndexError(f"seat {seat} has {len(moves)} legal moves: no move {index}")
         move = moves[index]
-        self._make(move)
+        if not undo:
+            self._stack.clear()  # the undo records before this move no longer apply
+        self._make(move, undo)
         return move
 
     def _make(self, move: Move, undo: bool = True) -> None:

@@ -2,8 +2,8 @@
 
 :class:`Observer` turns one seat's :class:`~sequence.engine.View` into ``float32`` arrays for
 learning libraries, built from the engine's bitboards, not space by space: the entries are
-written as bytes (on the board, only the spaces whose bits changed since the last observation)
-and scaled into a ``float32`` array by one numpy multiplication.
+written already scaled into a ``float32`` buffer (on the board, only the spaces whose bits
+changed since the last observation), which one numpy call copies into the observation.
 Every value lies in [0, 1]: each entry of :func:`~sequence.env.encode_observation` divided by its
 bound (:meth:`~sequence.env.ObservationLayout.high`).
 
@@ -32,6 +32,8 @@ observation holds nothing that seat may not know. Needs numpy (the ``gym`` extra
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -44,6 +46,19 @@ from .actions import action_space
 from .observation import ObservationLayout, observation_layout
 
 FloatArray = NDArray[np.float32]
+_Board = tuple[list[int], tuple[tuple[int, ...], ...], "array[float]"]
+"""A seat's last observation, what the next starts from: its bitboards (the chips of each team
+relative to the seat, the empty spaces, the spaces locked in each relative team's sequences),
+the sequences the locked spaces were read from, and the bytes (whose board part matches the
+bitboards)."""
+
+
+def _items(indices: list[int]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """A function taking ``indices``' items of a tuple, as a tuple (``itemgetter`` gives a
+    lone item for one index)."""
+    if len(indices) == 1:
+        return lambda items: (items[indices[0]],)
+    return itemgetter(*indices)
 
 
 class Observer:
@@ -52,10 +67,13 @@ class Observer:
     ``planes``: board planes and a feature vector (a dict) instead of one flat vector;
     ``history``: how many past public moves to add (0: none).
 
-    An observation is first written unscaled into an ``array("f")`` buffer with plain
-    Python item assignments, then scaled into a fresh ``float32`` array by one numpy
-    multiplication: two numpy calls per observation, whatever the configuration (numpy's
-    per-call cost, not the data, is what a dozen calls spent). The board's entries are kept
+    An observation is first written, scaled, into an ``array("f")`` buffer with plain
+    Python item assignments, then copied into a fresh ``float32`` array: one numpy call per
+    observation, whatever the configuration (numpy's per-call cost, not the data, is what a
+    dozen calls spent; a multiplication by the scales cost more than the copy). Each value
+    is written as ``count * scale``, the float32 product numpy's multiplication would give,
+    and counts of cards grow by ``1 / copies`` (exact: the copies are a power of two), so the
+    batched simulator's observations stay equal to these bit for bit. The board's entries are kept
     from one observation of a seat to its next and only the spaces whose bitboard bits
     changed are rewritten (a move changes two or three), and the discard piles' card counts
     likewise; each observation starts from a copy of the seat's last buffer and replaces it
@@ -106,14 +124,17 @@ class Observer:
             for i, s in enumerate(cells):
                 at_space[s] = entry(kind, k, i)
             self._entry_of.append(at_space)
+        # The empty board: every playable space empty, the free corners marked.
         first = array("f", bytes(4 * size))
         for i, s in enumerate(cells):
             if board.free >> s & 1:
                 first[entry(2, 0, i)] = 1
-        self._last: list[tuple[list[int], array[float]]] = [([0] * len(kinds), first)] * p
-        """Per seat: its last observation's bitboards and bytes (whose board part matches
-        them). Kept per seat: the teams are relative to the observer, so two seats' boards
-        differ in every chip."""
+            elif board.playable >> s & 1:
+                first[entry(1, 0, i)] = 1
+        self._blank: _Board = ([0] * t + [board.playable] + [0] * t, (), first)
+        self._last: list[_Board] = [self._blank] * p
+        """Per seat: its last observation's board (see :data:`_Board`). Kept per seat: the
+        teams are relative to the observer, so two seats' boards differ in every chip."""
         # Planes made afresh each time (the hand, the last moves) and the features.
         self._fresh = (2 * t + 2) * n_cells if self.planes else base
         self._fresh_zeros = array("f", bytes(4 * (size - self._fresh)))
@@ -130,6 +151,8 @@ class Observer:
         self._hand_at = [at("hand") + i if i >= 0 else -1 for i in pos]
         self._seats = [[(me + k) % p for k in range(p)] for me in range(p)]
         self._teams = [[(mine + k) % t for k in range(t)] for mine in range(t)]
+        # Per team: its chips bitboards in the order of the teams relative to it, as a tuple.
+        self._team_chips = [_items(teams) for teams in self._teams]
         self._no_discards: tuple[tuple[int, ...], ...] = ((),) * p
         self._discards: tuple[tuple[tuple[int, ...], ...], array[float]] = (
             self._no_discards,
@@ -158,10 +181,29 @@ class Observer:
         else:
             scale = inv_high
         self._scale: FloatArray = scale
+        """Each entry's scale: the entries are written already scaled, as ``count * scale``
+        (a float32 product rounded as numpy rounds it), so an observation is its buffer
+        copied, with no multiplication by numpy."""
+        # Counts of cards are added up copy by copy (+= 1 / copies): exact in float32 only when
+        # the copies are a power of two, as in every deck of the family (2 of each card).
+        copies = [deck.count(card) for card in lay.cards]
+        for n in {*copies, self._card_copies}:
+            if n & (n - 1):
+                raise ValueError(f"a card with {n} copies: the observer counts powers of two")
+        self._card_inc = [float(np.float32(1.0 / n)) for n in copies]
+        """Per card position (``layout.cards``): what one copy adds to its scaled count."""
+        self._hand_inc = [self._card_inc[i] if i >= 0 else 0.0 for i in pos]
+        self._plane_inc = float(np.float32(1.0 / self._card_copies))
         self._sequences_at, self._supply_at = at("sequences"), at("supply")
         self._hand_sizes_at = at("hand_sizes")
         self._deck_at, self._turn_at, self._flags_at = at("deck_size"), at("turn"), at("flags")
         self._phase_at, self._to_move_at = at("phase"), at("to_move")
+        scales = scale.tolist()  # Python floats holding the float32 values
+        self._sequences_scale = scales[self._sequences_at]
+        self._supply_scale = scales[self._supply_at]
+        self._hand_sizes_scale = scales[self._hand_sizes_at]
+        self._deck_scale, self._turn_scale = scales[self._deck_at], scales[self._turn_at]
+        self._passes_scale = scales[self._flags_at + 1]
 
     # --- shapes ------------------------------------------------------------------------------
 
@@ -204,25 +246,33 @@ class Observer:
             raise ValueError("the view is of another configuration than this observer")
         teams = self._teams[me % self._t]
         seats = self._seats[me]
-        last_masks, last = self._last[me]
-        # A copy of the seat's last bytes (slicing parses no arguments, unlike array("f", last)),
-        # written through a memoryview: an array("f")'s item assignment parses its value as a
-        # function's argument, a memoryview's converts it directly.
-        copy = last[:]
-        buf = memoryview(copy)
-        # The board: the bitboards of chips per relative team, empty spaces and locked spaces
-        # per team; only the entries of the bits that changed since the seat's last time.
         chips, seqs = view.chips, view.sequences
         occupied = 0
         for m in chips:
             occupied |= m
-        masks = [chips[team] for team in teams]
-        masks.append(self._playable & ~occupied)
-        for team in teams:
-            locked = 0
-            for window in seqs[team]:
-                locked |= window
-            masks.append(locked)
+        empty = self._playable & ~occupied
+        t = self._t
+        last_masks, last_seqs, last = self._last[me]
+        if (empty ^ last_masks[t]).bit_count() > (empty ^ self._playable).bit_count():
+            # Closer to the empty board than to the last observation (a new game): start there.
+            last_masks, last_seqs, last = self._blank
+        # A copy of the base's bytes (slicing parses no arguments, unlike array("f", last)),
+        # written through a memoryview: an array("f")'s item assignment parses its value as a
+        # function's argument, a memoryview's converts it directly.
+        copy = last[:]
+        buf: memoryview[float] = memoryview(copy)
+        # The board: the bitboards of chips per relative team, empty spaces and locked spaces
+        # per relative team; only the entries of the bits that changed since the base's.
+        masks = list(self._team_chips[me % t](chips))
+        masks.append(empty)
+        if seqs is last_seqs:  # the same tuple while no sequence is made or broken
+            masks += last_masks[t + 1 :]
+        else:
+            for team in teams:
+                locked = 0
+                for window in seqs[team]:
+                    locked |= window
+                masks.append(locked)
         entry_of = self._entry_of
         for k, m in enumerate(masks):
             changed = m ^ last_masks[k]
@@ -252,50 +302,54 @@ class Observer:
             self._fill_history(view, buf)
         supply = self.config.chips
         at, at2 = self._sequences_at, self._supply_at
+        scale, scale2 = self._sequences_scale, self._supply_scale
         for team in teams:
-            buf[at] = len(seqs[team])
-            buf[at2] = supply[team] - chips[team].bit_count()
+            buf[at] = len(seqs[team]) * scale
+            buf[at2] = (supply[team] - chips[team].bit_count()) * scale2
             at += 1
             at2 += 1
-        at, sizes = self._hand_sizes_at, view.hand_sizes
+        at, sizes, scale = self._hand_sizes_at, view.hand_sizes, self._hand_sizes_scale
         for seat in seats:
-            buf[at] = sizes[seat]
+            buf[at] = sizes[seat] * scale
             at += 1
-        buf[self._deck_at] = view.deck_size
-        buf[self._turn_at] = view.turns
+        buf[self._deck_at] = view.deck_size * self._deck_scale
+        buf[self._turn_at] = view.turns * self._turn_scale
         at = self._flags_at
         buf[at] = view.dead_card_exchanged
-        buf[at + 1] = view.passes
-        self._last[me] = (masks, copy)  # not changed after this: others may copy it
-        out: FloatArray = np.frombuffer(buf, dtype=np.float32) * self._scale
+        buf[at + 1] = view.passes * self._passes_scale
+        self._last[me] = (masks, seqs, copy)  # not changed after this: others may copy it
+        out: FloatArray = np.array(buf)  # float32, as the buffer's format ("f") says
         if not self.planes:
             return out
         base = self._base
         return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
 
-    def _fill_cards(self, view: View, seats: list[int], buf: memoryview) -> None:
+    def _fill_cards(self, view: View, seats: list[int], buf: memoryview[float]) -> None:
         """The card segments (and with planes the hand plane), unscaled."""
         at, pos, c = self._at, self._pos, self._c
         hand = view.hand
         assert hand is not None
-        hand_at = self._hand_at
+        hand_at, hand_inc = self._hand_at, self._hand_inc
         for card in hand:
-            buf[hand_at[card]] += 1
+            buf[hand_at[card]] += hand_inc[card]
         if self.planes:
-            card_entries = self._card_entries
+            card_entries, inc = self._card_entries, self._plane_inc
             for card in hand:
                 for i in card_entries[card]:
-                    buf[i] += 1
+                    buf[i] += inc
         if self.config.draft:
+            card_inc = self._card_inc
             base = at["known_hands"]
             known = view.known_hands
             for k, seat in enumerate(seats[1:]):
                 row = base + k * c
                 for card in known[seat]:
-                    buf[row + pos[card]] += 1
+                    i = pos[card]
+                    buf[row + i] += card_inc[i]
             base = at["draft"]
             for card in view.draft:
-                buf[base + pos[card]] += 1
+                i = pos[card]
+                buf[base + i] += card_inc[i]
         discards = view.discards
         base = at["discard_tops"]
         for seat in seats:
@@ -306,7 +360,7 @@ class Observer:
         base = at["discards"]
         buf[base : base + c] = self._discard_counts(discards)
 
-    def _fill_history(self, view: View, buf: memoryview) -> None:
+    def _fill_history(self, view: View, buf: memoryview[float]) -> None:
         """The ``history`` segment's one-hot action ids and, with planes, the last-moves
         planes (the space of each move that has one)."""
         index, none, width = self._space.index, self._space.n, self._width
@@ -321,14 +375,16 @@ class Observer:
                     buf[plane + k * n_cells + cell_of[move.space]] = 1
 
     def _discard_counts(self, discards: tuple[tuple[int, ...], ...]) -> array[float]:
-        """The copies of each card in all discard piles together. Piles only grow between
-        reshuffles: the cards added since the last piles seen are counted onto their counts."""
+        """The copies of each card in all discard piles together, scaled. Piles only grow
+        between reshuffles: the cards added since the last piles seen are counted onto their
+        counts."""
         last_piles, last_counts = self._discards
         if discards is last_piles:
             return last_counts
-        pos = self._pos
+        pos, inc = self._pos, self._card_inc
         counts = last_counts[:]
-        for pile, last_pile in zip(discards, last_piles, strict=True):
+        # As many piles (the same config); a keyword argument costs zip more than the loop.
+        for pile, last_pile in zip(discards, last_piles):  # noqa: B905
             if pile is last_pile:
                 continue
             n = len(last_pile)
@@ -336,10 +392,12 @@ class Observer:
                 counts = array("f", bytes(4 * self._c))
                 for pile_ in discards:
                     for card in pile_:
-                        counts[pos[card]] += 1
+                        i = pos[card]
+                        counts[i] += inc[i]
                 break
             for card in pile[n:]:
-                counts[pos[card]] += 1
+                i = pos[card]
+                counts[i] += inc[i]
         self._discards = (discards, counts)
         return counts
 

@@ -44,13 +44,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, bot_maker
 from ..engine import (
     TEAM_LETTERS,
     Config,
     GameRecord,
     IllegalMoveError,
-    Move,
     State,
     StepKind,
     Termination,
@@ -139,12 +138,16 @@ class SequenceEnv:
                     f"{len(others)} other seats need {len(others)} opponents (or one spec for"
                     f" all), not {len(specs)}"
                 )
-        for spec in specs:
-            if not isinstance(spec, str | Bot):
+        # Per seat: the bot given, or what makes one from its spec (read once).
+        self._opponents: dict[int, Bot | Callable[[int], Bot]] = {}
+        for seat, spec in zip(others, specs, strict=True):
+            if isinstance(spec, Bot):
+                self._opponents[seat] = spec
+            elif isinstance(spec, str):
+                make = self._opponents[seat] = bot_maker(spec)
+                make(0).close()  # a bad spec fails here, not in the middle of an episode
+            else:
                 raise TypeError(f"an opponent is a bot spec or a Bot, not {spec!r}")
-            if isinstance(spec, str):
-                make_bot(spec)  # a bad spec fails here, not in the middle of an episode
-        self._specs: dict[int, Opponent] = dict(zip(others, specs, strict=True))
         self._rng = random.Random(seed)
         self._bots: dict[int, Bot] = {}
         self.observer: Callable[[View], Any] = observer or encode_observation
@@ -202,14 +205,14 @@ class SequenceEnv:
             self._rng.seed(seed)
         self.game_seed = self._rng.getrandbits(63)
         self._bots = {}
-        for seat, spec in self._specs.items():
+        for seat, opponent in self._opponents.items():
             bot_seed = self._rng.getrandbits(63)
-            if isinstance(spec, str):
-                self._bots[seat] = make_bot(spec, bot_seed)
+            if isinstance(opponent, Bot):
+                if isinstance(getattr(opponent, "rng", None), random.Random):
+                    opponent.rng.seed(bot_seed)
+                self._bots[seat] = opponent
             else:
-                if isinstance(getattr(spec, "rng", None), random.Random):
-                    spec.rng.seed(bot_seed)
-                self._bots[seat] = spec
+                self._bots[seat] = opponent(bot_seed)
         self._state = State.new(self.config, self.game_seed)
         self._done = False
         self._advance()
@@ -221,18 +224,16 @@ class SequenceEnv:
         state = self._require_state()
         if self._done:
             raise RuntimeError("the episode is over: call reset() to start another")
-        view = self.view
-        try:
-            move = self.action_space.action_to_move(action)
-        except IllegalActionError as exc:
-            return self._reject(str(exc))
         # The agent's legal moves are found by their ids (ints, cheaper to compare than moves),
-        # and the one chosen is made by its place among them: no second legality check.
+        # and the one chosen is made by its place among them: no second legality check. Only
+        # an action that is not among them is looked at further, to say why.
         try:
+            if action.__class__ is bool:  # an int to Python, but never an action
+                raise TypeError
             at = self._legal_ids().index(operator.index(action))
-        except ValueError:
-            return self._reject(self._why_illegal(state, move, action, view))
-        state.push_index(at, self.agent_seat)
+        except (TypeError, ValueError):
+            return self._reject(self._why_illegal(state, action))
+        state.push_index(at, self.agent_seat, undo=False)
         self._advance()
         outcome = state.outcome
         if outcome is None:
@@ -245,7 +246,7 @@ class SequenceEnv:
         """Stop the bots this environment made (a user's bot plays in a process of its own);
         bots given as objects are the caller's to close."""
         for seat, bot in self._bots.items():
-            if isinstance(self._specs[seat], str):
+            if bot is not self._opponents[seat]:
                 bot.close()
         self._bots = {}
 
@@ -338,7 +339,7 @@ class SequenceEnv:
                     f" chose {move!r}, which is not a legal move"
                 ) from None
             # Its place among the legal moves: made without checking its legality again.
-            state.push_index(at, seat)
+            state.push_index(at, seat, undo=False)
 
     def _reward(self) -> float:
         outcome = self._require_state().outcome
@@ -367,7 +368,13 @@ class SequenceEnv:
             "illegal_action": illegal,
         }
 
-    def _why_illegal(self, state: State, move: Move, action: int, view: View) -> str:
+    def _why_illegal(self, state: State, action: Any) -> str:
+        """Why ``action`` is not one of the agent's legal actions now, in words."""
+        try:
+            move = self.action_space.action_to_move(action)
+        except IllegalActionError as exc:
+            return str(exc)
+        view = self.view
         probe = state.copy(stack=False)
         try:
             probe.push(move, seat=self.agent_seat)

@@ -158,7 +158,8 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         return mask_array(self.env._legal_ids(), self.env.num_actions)
 
     def _info(self, illegal: str) -> dict[str, Any]:
-        outcome = self.env.view.outcome
+        view = self.env.view
+        outcome = view.outcome
         if illegal:
             winner, termination = NO_WINNER, "illegal_action"
         elif outcome is None:
@@ -168,11 +169,14 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
             termination = outcome.termination.value
         return {
             "action_mask": self._mask(),
-            "turn": self.env.view.turns,
+            "turn": view.turns,
             "winner": winner,
             "termination": termination,
             "illegal_action": illegal,
         }
+
+
+_INT8 = np.dtype(np.int8)
 
 
 def mask_array(actions: Iterable[int], n: int) -> NDArray[np.int8]:
@@ -187,7 +191,7 @@ def mask_array(actions: Iterable[int], n: int) -> NDArray[np.int8]:
     raw = bytearray(n)
     for action in actions:
         raw[action] = 1
-    return np.frombuffer(raw, dtype=np.int8)
+    return np.frombuffer(raw, _INT8)  # positional: numpy parses a keyword at some cost
 
 
 def observer_space(observer: Observer) -> spaces.Space[Any]:
