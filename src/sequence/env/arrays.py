@@ -3,7 +3,7 @@
 :class:`Observer` turns one seat's :class:`~sequence.engine.View` into ``float32`` arrays for
 learning libraries, built from the engine's bitboards, not space by space: the entries are
 written already scaled into a ``float32`` buffer (on the board, only the spaces whose bits
-changed since the last observation), which one numpy call copies into the observation.
+changed since the last observation), a copy of which one numpy call wraps as the observation.
 Every value lies in [0, 1]: each entry of :func:`~sequence.env.encode_observation` divided by its
 bound (:meth:`~sequence.env.ObservationLayout.high`).
 
@@ -46,6 +46,8 @@ from .actions import action_space
 from .observation import ObservationLayout, observation_layout
 
 FloatArray = NDArray[np.float32]
+_FLOAT32 = np.dtype(np.float32)
+_frombuffer = np.frombuffer
 _Board = tuple[list[int], tuple[tuple[int, ...], ...], "array[float]"]
 """A seat's last observation, what the next starts from: its bitboards (the chips of each team
 relative to the seat, the empty spaces, the spaces locked in each relative team's sequences),
@@ -68,7 +70,7 @@ class Observer:
     ``history``: how many past public moves to add (0: none).
 
     An observation is first written, scaled, into an ``array("f")`` buffer with plain
-    Python item assignments, then copied into a fresh ``float32`` array: one numpy call per
+    Python item assignments, then a copy of it wrapped as a ``float32`` array: one numpy call per
     observation, whatever the configuration (numpy's per-call cost, not the data, is what a
     dozen calls spent; a multiplication by the scales cost more than the copy). Each value
     is written as ``count * scale``, the float32 product numpy's multiplication would give,
@@ -318,7 +320,9 @@ class Observer:
         buf[at] = view.dead_card_exchanged
         buf[at + 1] = view.passes * self._passes_scale
         self._last[me] = (masks, seqs, copy)  # not changed after this: others may copy it
-        out: FloatArray = np.array(buf)  # float32, as the buffer's format ("f") says
+        # The caller's own copy (they may write to it): a slice of the bytes, which numpy
+        # wraps as they are, costs less than numpy's own copy of a buffer.
+        out: FloatArray = _frombuffer(copy[:], _FLOAT32)
         if not self.planes:
             return out
         base = self._base
