@@ -80,18 +80,21 @@ def test_no_draw_is_pending_once_the_game_is_over() -> None:
         assert all(state.legal_moves_of(s) == () for s in range(4))
 
 
-def test_a_view_holds_exactly_its_declared_fields() -> None:
-    # View.of fills the instance directly (not through the dataclass's __init__): every field
-    # must be set, and nothing else.
-    from dataclasses import fields
-
+def test_a_view_holds_exactly_its_declared_fields_and_is_read_only() -> None:
+    # View.of builds the tuple directly (not through the class's __new__): every field must be
+    # set, in order, and nothing else; no attribute can be set afterwards.
     from sequence.engine import View
 
     state = State.new(make_config("classic", players=2), seed=5)
     view = state.view(1)
-    assert set(vars(view)) == {f.name for f in fields(View)}
-    assert view == View(**{f.name: getattr(view, f.name) for f in fields(View)})
-    assert hash(view) == hash(View(**{f.name: getattr(view, f.name) for f in fields(View)}))
+    assert len(view) == len(View._fields) and vars(view) == {}
+    rebuilt = View(**{name: getattr(view, name) for name in View._fields})
+    assert view == rebuilt and hash(view) == hash(rebuilt)
+    assert view.hand == state.hand_of(1) and view.legal_moves == state.legal_moves_of(1)
+    for name in ("hand", "unseen_pool", "anything"):
+        with pytest.raises(AttributeError, match="read-only"):
+            setattr(view, name, ())
+    assert view.unseen_pool == rebuilt.unseen_pool and set(vars(view)) == {"unseen_pool"}
 
 
 def test_a_random_playout_keeps_its_moves_but_cannot_be_taken_back() -> None:

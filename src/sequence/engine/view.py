@@ -19,9 +19,8 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .board import TEAM_LETTERS, Bitboard, board_text, line_geometry, space_name, spaces_of
 from .cards import CARD_COUNT, Card, card_name
@@ -32,10 +31,13 @@ from .turn import Outcome, Phase, Setup
 if TYPE_CHECKING:
     from .state import State
 
+_new_tuple = tuple.__new__
 
-@dataclass(frozen=True)
-class View:
-    """One seat's knowledge of a game (``seat is None``: a spectator's)."""
+
+class _ViewFields(NamedTuple):
+    """A :class:`View`'s fields, in order: a view is a tuple, built by one ``tuple.__new__``
+    (it is built for every move of every bot and every learning-environment step; filling a
+    dataclass's 22-entry ``__dict__`` cost about twice as much)."""
 
     config: Config
     seat: int | None
@@ -64,6 +66,15 @@ class View:
     legal_moves: tuple[Move, ...]
     """What the viewer may do now (empty when it is not the viewer's turn to act)."""
 
+
+class View(_ViewFields):
+    """One seat's knowledge of a game (``seat is None``: a spectator's). Read-only: its fields
+    are a tuple's, and no attribute can be set on it (the properties it computes once, such
+    as :attr:`unseen_pool`, are kept in its ``__dict__``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a View is read-only: {name!r} cannot be set")
+
     @classmethod
     def of(cls, state: State, seat: int | None) -> View:
         """The view of ``seat`` (``None`` for a spectator) -- the one filter for hidden cards."""
@@ -73,34 +84,33 @@ class View:
         legal: tuple[Move, ...] = ()
         if seat is not None and state._phase is not Phase.ROLL:
             legal = state.legal_moves_of(seat)
-        # Filled in directly, not through the frozen dataclass's __init__ (one object.__setattr__
-        # per field): a view is built for every move of every bot and environment step.
-        view = object.__new__(cls)
-        view.__dict__.update(
-            config=state.config,
-            seat=seat,
-            hand=None if seat is None else state._hands[seat],
-            hand_sizes=tuple(map(len, state._hands)),
-            known_hands=state._known,
-            discards=state._discards,
-            deck_size=state.deck_size,
-            draft=state._draft,
-            chips=state._chips,
-            sequences=state._seqs,
-            to_move=state._to_move,
-            phase=state._phase,
-            dead_card_exchanged=state._dead_used,
-            passes=state._passes,
-            turns=state._turns,
-            pending_draws=state._pending,
-            forfeit=state._forfeit,
-            roll=state._roll,
-            outcome=state._outcome,
-            move_stack=tuple(state._moves),
-            setup=state.setup,
-            legal_moves=legal,
+        return _new_tuple(
+            cls,
+            (
+                state.config,
+                seat,
+                None if seat is None else state._hands[seat],
+                tuple(map(len, state._hands)),
+                state._known,
+                state._discards,
+                state.deck_size,
+                state._draft,
+                state._chips,
+                state._seqs,
+                state._to_move,
+                state._phase,
+                state._dead_used,
+                state._passes,
+                state._turns,
+                state._pending,
+                state._forfeit,
+                state._roll,
+                state._outcome,
+                tuple(state._moves),
+                state.setup,
+                legal,
+            ),
         )
-        return view
 
     @cached_property
     def unseen_pool(self) -> tuple[Card, ...]:
