@@ -288,6 +288,11 @@ def test_an_illegal_action_is_refused_and_nothing_is_played() -> None:
     with pytest.raises(ValueError, match="not legal"):
         env.step(actions)
     np.testing.assert_array_equal(env.observe(env._rows), obs)
+    legal = env.sample_actions()
+    for bad in (legal + 0.5, legal.astype(bool), [str(a) for a in legal]):
+        with pytest.raises(ValueError, match="actions are integers"):  # not cut to an id
+            env.step(bad)
+    np.testing.assert_array_equal(env.observe(env._rows), obs)
 
 
 OBSERVATIONS = {

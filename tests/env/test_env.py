@@ -205,6 +205,9 @@ def test_bot_objects_and_spec_lists_as_opponents() -> None:
         SequenceEnv("kids", opponents="nobody")
     with pytest.raises(TypeError, match="an opponent is a bot spec or a Bot"):
         SequenceEnv("kids", opponents=[42])  # type: ignore[list-item]
+    for bad in (None, 42):
+        with pytest.raises(TypeError, match=r"opponents is a bot spec .* or a list of them"):
+            SequenceEnv("kids", opponents=bad)  # type: ignore[arg-type]
 
 
 def test_configuration_forms_and_errors() -> None:

@@ -115,9 +115,16 @@ def test_an_illegal_action_ends_the_episode_by_default_and_raises_on_request() -
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert "is illegal" in info["illegal_action"] and not info["action_mask"].any()
     assert (info["winner"], info["termination"]) == (-1, "illegal_action")
-    # The message points to a key this env's info has, not the plain env's legal_actions.
-    assert "info['action_mask']" in info["illegal_action"]
-    assert "legal_actions" not in info["illegal_action"]
+    # The message points to what this env has, not the plain env's info['legal_actions'].
+    assert "info['action_mask'] or env.unwrapped.action_masks()" in info["illegal_action"]
+    assert "info['legal_actions']" not in info["illegal_action"]
+    # An action that is not an integer is the caller's bug: raised, not a penalty.
+    _, info = env.reset(seed=2)
+    assert env.legal_actions() == np.flatnonzero(info["action_mask"]).tolist()
+    for bad in (float(env.legal_actions()[0]), True, None, np.array([0])):
+        with pytest.raises(IllegalActionError, match="an action is an int"):
+            env.step(bad)
+    assert env.legal_actions() == np.flatnonzero(info["action_mask"]).tolist()  # untouched
 
     strict = GymSequenceEnv("classic", opponents="random", illegal="raise")
     before, _ = strict.reset(seed=2)

@@ -487,7 +487,10 @@ class BatchedSequenceEnv:
         their last observation (rows of other games are 0), ``info["final_info"]`` nothing
         else.
         """
-        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":  # 0.5 would be cut to 0, True read as 1
+            raise ValueError(f"actions are integers, not {given.dtype} ({actions!r})")
+        actions = given.astype(np.int64, copy=False).reshape(-1)
         n = self.num_envs
         if actions.shape != (n,):
             raise ValueError(f"step takes one action per game ({n}), not {actions.shape}")

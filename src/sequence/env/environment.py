@@ -21,7 +21,9 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
 - an illegal action (an id out of range, or a move not legal now) raises
   :class:`~sequence.env.IllegalActionError` and changes nothing (``illegal="raise"``, the
   default); with ``illegal="penalty"`` it instead ends the episode (``terminated``) with reward
-  ``illegal_penalty`` (default -1), ``info["illegal_action"]`` saying why, the game untouched;
+  ``illegal_penalty`` (default -1), ``info["illegal_action"]`` saying why, the game untouched.
+  An action that is not an integer (``3.0``, ``True``, ``None``, an array of one) is a bug in
+  the caller, not a choice: it raises ``IllegalActionError`` under either option;
 - deterministic: the same constructor seed gives the same episodes, ``reset(seed=s)`` the same
   episode for the same ``s`` (the game and the bots are seeded from it).
 
@@ -131,13 +133,18 @@ class SequenceEnv:
         others = [s for s in range(config.players) if s != agent_seat]
         if isinstance(opponents, str | Bot):
             specs: list[Opponent] = [opponents] * len(others)
-        else:
+        elif isinstance(opponents, list | tuple):
             specs = list(opponents)
             if len(specs) != len(others):
                 raise ValueError(
                     f"{len(others)} other seats need {len(others)} opponents (or one spec for"
                     f" all), not {len(specs)}"
                 )
+        else:
+            raise TypeError(
+                "opponents is a bot spec ('greedy'), a Bot, or a list of them (one per other"
+                f" seat), not {opponents!r}"
+            )
         # Per seat: the bot given, or what makes one from its spec (read once).
         self._opponents: dict[int, Bot | Callable[[int], Bot]] = {}
         for seat, spec in zip(others, specs, strict=True):
@@ -195,11 +202,7 @@ class SequenceEnv:
 
     def _start(self, seed: int | None, options: dict[str, Any] | None) -> None:
         """``reset`` but the observation and ``info`` (which each face makes its own way)."""
-        if options:
-            raise ValueError(
-                f"reset takes no options ({', '.join(map(str, options))}): the game is fixed"
-                " when the environment is made"
-            )
+        refuse_options(options)
         self.close()
         if seed is not None:
             self._rng.seed(seed)
@@ -231,7 +234,9 @@ class SequenceEnv:
             if action.__class__ is bool:  # an int to Python, but never an action
                 raise TypeError
             at = self._legal_ids().index(operator.index(action))
-        except (TypeError, ValueError):
+        except TypeError:  # a caller's bug, not a choice: raised whatever ``illegal`` says
+            raise IllegalActionError(f"an action is an int, not {action!r}") from None
+        except ValueError:
             return self._reject(self._why_illegal(state, action))
         state.push_index(at, self.agent_seat, undo=False)
         self._advance()
@@ -396,4 +401,19 @@ class SequenceEnv:
         return self.illegal_penalty, True, False, message
 
 
-__all__ = ["NO_WINNER", "Opponent", "SequenceEnv"]
+def refuse_options(options: dict[str, Any] | None) -> None:
+    """Refuse ``reset``'s ``options`` unless empty: every face's game is fixed when it is made.
+
+    >>> refuse_options({"players": 3})
+    Traceback (most recent call last):
+    ...
+    ValueError: reset takes no options (players): the game is fixed when the environment is made
+    """
+    if options:
+        raise ValueError(
+            f"reset takes no options ({', '.join(map(str, options))}): the game is fixed"
+            " when the environment is made"
+        )
+
+
+__all__ = ["NO_WINNER", "Opponent", "SequenceEnv", "refuse_options"]

@@ -76,7 +76,8 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
     Everything the agent gets is made from its seat's view. An illegal action ends the episode
     with reward ``illegal_penalty`` (-1): the default here is ``illegal="penalty"``, since RL
     libraries sample from the whole action space; pass ``illegal="raise"`` to get
-    :class:`~sequence.env.IllegalActionError` instead.
+    :class:`~sequence.env.IllegalActionError` instead. An action that is not an integer raises
+    it either way (a bug in the caller, which a penalty would hide as a learning signal).
 
     >>> env = GymSequenceEnv("dice", players=2, opponents="greedy", observation="planes")
     >>> obs, info = env.reset(seed=5)
@@ -111,7 +112,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         self.env = SequenceEnv(game, seed=None, **kwargs)
         """The wrapped environment (its ``view``, ``legal_actions()``, ``record()`` at the end)."""
         # This env's info has no legal_actions: an illegal action's message points to the mask.
-        self.env.legal_hint = "info['action_mask'] or env.action_masks()"
+        self.env.legal_hint = "info['action_mask'] or env.unwrapped.action_masks()"
         self.observer = Observer(self.env.config, planes=observation == "planes", history=history)
         self.env.observer = self.observer.encode
         self.render_mode = render_mode
@@ -136,6 +137,10 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         if self.render_mode == "human":
             self.render()
         return obs, reward, terminated, truncated, self._info(illegal)
+
+    def legal_actions(self) -> list[int]:
+        """The ids of the agent's legal actions now, ascending (empty once the episode is over)."""
+        return self.env.legal_actions()
 
     def action_masks(self) -> NDArray[np.bool_]:
         """``True`` for each legal action now (all ``False`` once the episode is over)."""

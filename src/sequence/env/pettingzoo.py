@@ -118,6 +118,9 @@ class SequenceAECEnv(AECEnv[str, Observation, int | None]):
     # --- the game -------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game (``seed``: fixes it and the ones after). ``options`` is accepted and
+        ignored: PettingZoo's ``api_test`` passes some, and the game is fixed when the
+        environment is made."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._state = State.new(self.config, int(self._rng.integers(2**63 - 1)))
