@@ -38,7 +38,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from sequence.bots import Bot, make_bot
+from sequence.bots import Bot, BotSpecError, make_bot
 from sequence.env.pettingzoo import SequenceAECEnv
 from sequence.env.policy import Policy, PolicyBot, load_model
 
@@ -78,7 +78,10 @@ def pool_bots(specs: str, seed: int) -> list[Opponent]:
     names = [name.strip() for name in specs.split(",") if name.strip()]
     if not names:
         raise SystemExit("--bots needs at least one bot")  # i18n: ignore
-    return [random_policy(rng) if n == "random" else make_bot(n, seed=seed) for n in names]
+    try:
+        return [random_policy(rng) if n == "random" else make_bot(n, seed=seed) for n in names]
+    except BotSpecError as exc:  # a mistyped spec: one line, as the other commands say it
+        raise SystemExit(f"--bots: {exc}") from None  # i18n: ignore
 
 
 class SelfPlayEnv(gymnasium.Env[Any, int]):
