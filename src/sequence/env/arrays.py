@@ -160,7 +160,8 @@ class Observer:
             self._no_discards,
             array("f", bytes(4 * c)),
         )
-        """The last discard piles seen and their card counts (the ``discards`` segment)."""
+        """The last discard piles seen and their card counts, scaled (the ``discards``
+        segment)."""
         self._space = action_space(config)
         self._width = self._space.n + 1
         # Planes: the entries of each card's printed spaces (the hand plane), scaled by its
@@ -182,10 +183,8 @@ class Observer:
             scale[base:] = inv_high[tail:]
         else:
             scale = inv_high
-        self._scale: FloatArray = scale
-        """Each entry's scale: the entries are written already scaled, as ``count * scale``
-        (a float32 product rounded as numpy rounds it), so an observation is its buffer
-        copied, with no multiplication by numpy."""
+        # The entries are written already scaled, as ``count * scale`` (a float32 product,
+        # rounded as numpy rounds it), so an observation is its buffer copied.
         # Counts of cards are added up copy by copy (+= 1 / copies): exact in float32 only when
         # the copies are a power of two, as in every deck of the family (2 of each card).
         copies = [deck.count(card) for card in lay.cards]
@@ -329,7 +328,7 @@ class Observer:
         return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
 
     def _fill_cards(self, view: View, seats: list[int], buf: memoryview[float]) -> None:
-        """The card segments (and with planes the hand plane), unscaled."""
+        """The card segments (and with planes the hand plane), scaled."""
         at, pos, c = self._at, self._pos, self._c
         hand = view.hand
         assert hand is not None
