@@ -235,6 +235,8 @@ def test_a_missing_extra_names_its_pypi_package_and_the_extra(
     assert "install the package 'open-spiel', in this project's 'openspiel' extra" in message
     assert "pip install -e '.[openspiel]'" in message
     assert "install 'pyspiel'" not in message
+    # The bot is named as its user wrote it, not as the module path it is routed to.
+    assert message.startswith("cannot load bot 'ismcts':") and "ISMCTSBot" not in message
 
 
 @pytest.mark.parametrize("spec", ["comp90054:nofile.py", "policy:nothere.zip"])

@@ -138,9 +138,15 @@ def bot_maker(spec: str) -> Callable[[int], Bot]:
         _require_file(spec, path, path.endswith(".zip"))  # else a package.module:function
         args = {"path": path, **args}
         name = POLICY_ADAPTER
+    routed = name in ROUTED
     name = ROUTED.get(name, name)
     if ":" in name:
-        cls = user_bot_class(name)
+        try:
+            cls = user_bot_class(name)
+        except BotSpecError as exc:  # a routed bot's error names it as its user wrote it
+            if not routed:
+                raise
+            raise BotSpecError(exc.code, **{**exc.params, "text": spec}) from None
         if not (isinstance(cls, type) and issubclass(cls, Bot)):
             raise BotSpecError("not_a_bot_class", text=name, name=name.rpartition(":")[2])
     elif name.endswith(".py"):
