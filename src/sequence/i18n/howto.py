@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 
 from sequence.engine.board import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD
 from sequence.engine.cards import KIDS_ANIMALS
+from sequence.engine.games import GAMES as ENGINE_GAMES
 
 from . import LANGUAGE_NAMES, SUPPORTED, normalise, translator
 from .terms import ANIMALS
@@ -28,8 +29,9 @@ from .terms import ANIMALS
 __all__ = ["GAMES", "RULES_DIR", "page_path", "rules_html", "rules_markdown"]
 
 RULES_DIR = Path(__file__).parent / "rules"
-GAMES: tuple[str, ...] = ("classic", "kids", "dice")
-"""Games with a page. The draft variant is a section of the classic page."""
+GAMES: tuple[str, ...] = ENGINE_GAMES
+"""Games with a page: every game of the engine. The draft variant is a section of the classic
+page."""
 ALIASES = {"draft": "classic", "sequence": "classic", "junior": "kids"}
 _BOARDS = {"classic": CLASSIC_BOARD, "kids": KIDS_BOARD, "dice": DICE_BOARD}
 
