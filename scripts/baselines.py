@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
+from _pool_options import add_pool_options
 
 GAME_IDS = {"classic": "Classic", "kids": "Kids", "dice": "Dice", "draft": "Draft"}
 """The Gymnasium id of each game: ``sequence/<id>-v0``."""
@@ -215,15 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     sp = sub.add_parser("selfplay", parents=[common], help="MaskablePPO against its snapshots")
     sp.add_argument("--generations", type=int, default=5, help="snapshots (5)")
     sp.add_argument("--steps", type=int, default=20_000, help="steps a snapshot (20,000)")
-    sp.add_argument("--envs", type=int, default=1, help="games the learner plays at once (1)")
-    sp.add_argument(
-        "--bots",
-        default="random",
-        help="fixed opponents in the pool, comma-separated bot specs (random)",
-    )
-    sp.add_argument(
-        "--bot-share", type=float, default=0.2, help="share of episodes against a fixed bot (0.2)"
-    )
+    add_pool_options(sp)
     sp.set_defaults(run=run_selfplay)
     ism = sub.add_parser("ismcts", parents=[common], help="OpenSpiel's ISMCTS")
     ism.add_argument("--simulations", type=int, default=100, help="simulations a move (100)")

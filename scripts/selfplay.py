@@ -35,6 +35,7 @@ import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
 import gymnasium
 import numpy as np
 import torch
+from _pool_options import add_pool_options
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -193,18 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--generations", type=int, default=5, help="snapshots to make (5)")
     parser.add_argument("--steps", type=int, default=20_000, help="steps a generation")
-    parser.add_argument("--envs", type=int, default=1, help="games the learner plays at once (1)")
-    parser.add_argument(
-        "--bots",
-        default="random",
-        help="fixed opponents in the pool, comma-separated bot specs (random)",
-    )
-    parser.add_argument(
-        "--bot-share",
-        type=float,
-        default=0.2,
-        help="share of episodes against a fixed bot once there is a snapshot (0.2)",
-    )
+    add_pool_options(parser)
     parser.add_argument(
         "--n-steps",
         type=int,
