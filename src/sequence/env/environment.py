@@ -202,7 +202,11 @@ class SequenceEnv:
 
     def _start(self, seed: int | None, options: dict[str, Any] | None) -> None:
         """``reset`` but the observation and ``info`` (which each face makes its own way)."""
-        refuse_options(options)
+        if options:
+            raise ValueError(
+                f"reset takes no options ({', '.join(map(str, options))}): the game is fixed"
+                " when the environment is made"
+            )
         self.close()
         if seed is not None:
             self._rng.seed(seed)
@@ -401,19 +405,4 @@ class SequenceEnv:
         return self.illegal_penalty, True, False, message
 
 
-def refuse_options(options: dict[str, Any] | None) -> None:
-    """Refuse ``reset``'s ``options`` unless empty: every face's game is fixed when it is made.
-
-    >>> refuse_options({"players": 3})
-    Traceback (most recent call last):
-    ...
-    ValueError: reset takes no options (players): the game is fixed when the environment is made
-    """
-    if options:
-        raise ValueError(
-            f"reset takes no options ({', '.join(map(str, options))}): the game is fixed"
-            " when the environment is made"
-        )
-
-
-__all__ = ["NO_WINNER", "Opponent", "SequenceEnv", "refuse_options"]
+__all__ = ["NO_WINNER", "Opponent", "SequenceEnv"]
