@@ -95,6 +95,28 @@ def test_a_view_holds_exactly_its_declared_fields_and_is_read_only() -> None:
         with pytest.raises(AttributeError, match="read-only"):
             setattr(view, name, ())
     assert view.unseen_pool == rebuilt.unseen_pool and set(vars(view)) == {"unseen_pool"}
+    # Each field holds what its name says (a tuple built in order: a swap would go unseen by
+    # type), in a game where they differ: four players with manual draws, some moves in.
+    state = State.new(make_config("classic", players=4, manual_draw=True), seed=9)
+    rng = random.Random(9)
+    while state.turns < 6:
+        step = state.play_forced()
+        assert step.seat is not None
+        moves = state.legal_moves_of(step.seat)
+        state.push_index(int(rng.random() * len(moves)), step.seat)
+    seat = 2
+    expected = View(
+        config=state.config, seat=seat, hand=state.hand_of(seat),
+        hand_sizes=tuple(len(state.hand_of(s)) for s in range(4)), known_hands=state._known,
+        discards=state._discards, deck_size=state.deck_size, draft=state.draft,
+        chips=state._chips, sequences=state._seqs, to_move=state.to_move, phase=state._phase,
+        dead_card_exchanged=state._dead_used, passes=state._passes, turns=state.turns,
+        pending_draws=state.pending_draws, forfeit=state._forfeit, roll=state._roll,
+        outcome=state.outcome, move_stack=state.move_stack, setup=state.setup,
+        legal_moves=state.legal_moves_of(seat),
+    )  # fmt: skip
+    assert state.view(seat) == expected
+    assert state.turns == 6 and state.deck_size != state.turns != state.to_move
 
 
 def test_a_random_playout_keeps_its_moves_but_cannot_be_taken_back() -> None:

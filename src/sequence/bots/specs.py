@@ -198,4 +198,4 @@ def _arguments(signature: inspect.Signature, implied: set[str]) -> list[str]:
     ]
 
 
-__all__ = ["BOTS", "ROUTED", "make_bot", "parse_spec"]
+__all__ = ["BOTS", "ROUTED", "bot_maker", "make_bot", "parse_spec"]

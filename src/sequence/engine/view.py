@@ -86,7 +86,7 @@ class View(_ViewFields):
             legal = state.legal_moves_of(seat)
         return _new_tuple(
             cls,
-            (
+            (  # in the fields' order (tests/engine/test_api.py checks each by its name)
                 state.config,
                 seat,
                 None if seat is None else state._hands[seat],

@@ -70,6 +70,25 @@ class IllegalActionError(ValueError):
     """An action id that is not in the action space, or not legal in the position."""
 
 
+def action_id(action: object) -> int:
+    """``action`` as an id: an int, a numpy integer or a 0-d integer array; never ``1.7``,
+    ``True`` or ``[3]`` (:class:`IllegalActionError`, whether or not it is in range).
+
+    >>> action_id(3)
+    3
+    >>> action_id(True)
+    Traceback (most recent call last):
+    ...
+    sequence.env.actions.IllegalActionError: an action is an int, not True
+    """
+    try:
+        if action.__class__ is bool:  # an int to Python, but never an action
+            raise TypeError
+        return operator.index(action)  # type: ignore[arg-type]  # else a TypeError: not one
+    except TypeError:
+        raise IllegalActionError(f"an action is an int, not {action!r}") from None
+
+
 @dataclass(frozen=True)
 class ActionSpace:
     """The numbered moves of one game. Build it with :func:`action_space`.
@@ -100,12 +119,7 @@ class ActionSpace:
         >>> str(action_space("kids").action_to_move(0))
         'BEAR@b2'
         """
-        try:
-            if isinstance(action, bool):
-                raise TypeError
-            action = operator.index(action)  # an int, or a numpy integer; never 1.7 or True
-        except TypeError:
-            raise IllegalActionError(f"an action is an int, not {action!r}") from None
+        action = action_id(action)
         if not 0 <= action < len(self.moves):
             raise IllegalActionError(
                 f"no action {action} in {self.game}: actions are 0 to {len(self.moves) - 1}"

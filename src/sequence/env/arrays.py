@@ -32,7 +32,6 @@ observation holds nothing that seat may not know. Needs numpy (the ``gym`` extra
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -53,14 +52,6 @@ _Board = tuple[list[int], tuple[tuple[int, ...], ...], "array[float]"]
 relative to the seat, the empty spaces, the spaces locked in each relative team's sequences),
 the sequences the locked spaces were read from, and the bytes (whose board part matches the
 bitboards)."""
-
-
-def _items(indices: list[int]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
-    """A function taking ``indices``' items of a tuple, as a tuple (``itemgetter`` gives a
-    lone item for one index)."""
-    if len(indices) == 1:
-        return lambda items: (items[indices[0]],)
-    return itemgetter(*indices)
 
 
 class Observer:
@@ -153,8 +144,9 @@ class Observer:
         self._hand_at = [at("hand") + i if i >= 0 else -1 for i in pos]
         self._seats = [[(me + k) % p for k in range(p)] for me in range(p)]
         self._teams = [[(mine + k) % t for k in range(t)] for mine in range(t)]
-        # Per team: its chips bitboards in the order of the teams relative to it, as a tuple.
-        self._team_chips = [_items(teams) for teams in self._teams]
+        # Per team: its chips bitboards in the order of the teams relative to it, as a tuple
+        # (every game has two teams or more: itemgetter gives a lone item for one index).
+        self._team_chips = [itemgetter(*teams) for teams in self._teams]
         self._no_discards: tuple[tuple[int, ...], ...] = ((),) * p
         self._discards: tuple[tuple[tuple[int, ...], ...], array[float]] = (
             self._no_discards,

@@ -41,7 +41,6 @@ Dice rolls (chance, from the game's own seed) and pending draws with option ``ma
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -60,7 +59,7 @@ from ..engine import (
     config_from_dict,
     make_config,
 )
-from .actions import ActionSpace, IllegalActionError, action_space
+from .actions import ActionSpace, IllegalActionError, action_id, action_space
 from .observation import ObservationLayout, encode_observation, observation_layout
 
 Opponent = str | Bot
@@ -234,14 +233,12 @@ class SequenceEnv:
         # The agent's legal moves are found by their ids (ints, cheaper to compare than moves),
         # and the one chosen is made by its place among them: no second legality check. Only
         # an action that is not among them is looked at further, to say why.
+        # Not an integer: a caller's bug, not a choice, raised whatever ``illegal`` says.
+        chosen = action_id(action)
         try:
-            if action.__class__ is bool:  # an int to Python, but never an action
-                raise TypeError
-            at = self._legal_ids().index(operator.index(action))
-        except TypeError:  # a caller's bug, not a choice: raised whatever ``illegal`` says
-            raise IllegalActionError(f"an action is an int, not {action!r}") from None
+            at = self._legal_ids().index(chosen)
         except ValueError:
-            return self._reject(self._why_illegal(state, action))
+            return self._reject(self._why_illegal(state, chosen))
         state.push_index(at, self.agent_seat, undo=False)
         self._advance()
         outcome = state.outcome
@@ -377,7 +374,7 @@ class SequenceEnv:
             "illegal_action": illegal,
         }
 
-    def _why_illegal(self, state: State, action: Any) -> str:
+    def _why_illegal(self, state: State, action: int) -> str:
         """Why ``action`` is not one of the agent's legal actions now, in words."""
         try:
             move = self.action_space.action_to_move(action)
