@@ -110,7 +110,7 @@ def test_a_view_holds_exactly_its_declared_fields_and_is_read_only() -> None:
         hand_sizes=tuple(len(state.hand_of(s)) for s in range(4)), known_hands=state._known,
         discards=state._discards, deck_size=state.deck_size, draft=state.draft,
         chips=state._chips, sequences=state._seqs, to_move=state.to_move, phase=state._phase,
-        dead_card_exchanged=state._dead_used, passes=state._passes, turns=state.turns,
+        dead_cards_exchanged=state._exchanges, passes=state._passes, turns=state.turns,
         pending_draws=state.pending_draws, forfeit=state._forfeit, roll=state._roll,
         outcome=state.outcome, move_stack=state.move_stack, setup=state.setup,
         legal_moves=state.legal_moves_of(seat),

@@ -227,11 +227,29 @@ def test_a_draw_left_for_later_lets_the_next_seat_move() -> None:
     assert st.next_step(waiting={0, 1}) == Step(StepKind.MOVE, 2)
 
 
-def test_a_seat_that_plays_again_before_drawing_keeps_one_open_draw() -> None:
+def test_two_players_a_draw_stays_open_while_the_next_player_has_played_but_not_drawn() -> None:
+    # RULES.md §2.5, 2 players: A plays, B plays without drawing, A plays again. B has not
+    # drawn, so A's first draw has not lapsed: A holds two open draws.
     st = manual(players=2)
     push(st, "5H@e5", "2S@b1", "6H@d5")
-    assert st.pending_draws == (1, 0)
-    assert st.next_step() == Step(StepKind.DRAW, 1)
+    assert st.pending_draws == (0, 1, 0)
+    assert st.next_step() == Step(StepKind.DRAW, 0)
+    push(st, "draw:1", seat=0)  # A takes its first draw, in time
+    assert st.hand_of(0) == cards("KC")
+    # A has now played (after B's play) and drawn: B's draw lapses; A's second stays open.
+    assert st.pending_draws == (0,)
+    assert_illegal(st, "draw:2", "no_draw_due", seat=1)
+    push(st, "draw:1", seat=0)
+    assert st.hand_of(0) == cards("KC QC") and st.pending_draws == ()
+
+
+def test_two_players_the_older_draw_lapses_once_the_next_player_has_drawn() -> None:
+    st = manual(players=2)
+    push(st, "5H@e5", "2S@b1", "6H@d5", "draw:2")
+    # B has played (after A's first play) and drawn: that draw lapses; the second stays.
+    assert st.pending_draws == (0,) and st.hand_of(1) == cards("3S KC")
+    push(st, "draw:1", seat=0)
+    assert st.hand_of(0) == cards("QC") and st.pending_draws == ()
 
 
 # --- table talk (§2.6) ----------------------------------------------------------------------------

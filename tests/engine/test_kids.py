@@ -7,8 +7,9 @@ import itertools
 import pytest
 from engine_testkit import assert_illegal, cards, chips_of, names, push, state
 
-from sequence.engine import KIDS_BOARD, State, Termination, make_config
+from sequence.engine import KIDS_BOARD, IllegalMoveError, Move, State, Termination, make_config
 from sequence.engine.cards import DRAGON, KIDS_ANIMALS, KIDS_FIRST, UNICORN
+from sequence.engine.errors import InvalidPositionError
 
 
 def test_board_each_animal_twice_copies_apart() -> None:
@@ -72,8 +73,8 @@ def test_dead_card_then_play() -> None:
     assert len(st.hand_of(0)) == 3
 
 
-def test_any_number_of_dead_cards_may_be_exchanged_in_a_turn() -> None:
-    # RULES.md §3 Decision: the Kids book sets no limit (classic keeps one a turn).
+def test_several_dead_cards_may_be_exchanged_in_a_turn() -> None:
+    # RULES.md §3 Decision (amended): up to three a turn (classic keeps one).
     board = {"a": "c1 a2 f5", "b": "d6"}
     st = state("kids", 2, board=board, hands=["LION DOG CAT", "FOX"], deck="OWL COW")
     assert {"dead:LION", "dead:DOG"} <= names(st.legal_moves)
@@ -81,8 +82,53 @@ def test_any_number_of_dead_cards_may_be_exchanged_in_a_turn() -> None:
     assert "dead:DOG" in names(st.legal_moves)
     push(st, "dead:DOG")
     assert sorted(st.hand_of(0)) == sorted(cards("CAT OWL COW")) and st.to_move == 0
+    assert st.dead_cards_exchanged == 2
     push(st, "CAT@b4")
-    assert st.to_move == 1 and len(st.hand_of(0)) == 3
+    assert st.to_move == 1 and len(st.hand_of(0)) == 3 and st.dead_cards_exchanged == 0
+
+
+# Every space of LION DOG CAT OWL COW ZEBRA covered, in no line of four.
+ALL_DEAD = {"a": "c1 d6 b4 e4 a4 c4", "b": "a2 f5 e6 a3 e2 g2"}
+
+
+def test_at_most_three_dead_cards_a_turn_then_the_turn_passes_keeping_three_cards() -> None:
+    # RULES.md §3 Decision (amended): a dead hand can be replaced once; if no card can then be
+    # played, the turn ends with a pass and the player keeps three cards.
+    st = state("kids", 2, board=ALL_DEAD, hands=["LION DOG CAT", "FOX"], deck="OWL COW ZEBRA")
+    push(st, "dead:LION", "dead:DOG", "dead:CAT")
+    assert sorted(st.hand_of(0)) == sorted(cards("OWL COW ZEBRA"))
+    assert st.dead_cards_exchanged == 3 and st.to_move == 0
+    assert names(st.legal_moves) == {"pass"}
+    assert_illegal(st, "dead:OWL", "dead_card_limit")
+    assert_illegal(st, "discard:OWL", "kids_no_discard")
+    deck = st.deck_size
+    push(st, "pass")
+    assert st.to_move == 1 and st.hand_of(0) == cards("OWL COW ZEBRA") and st.deck_size == deck
+    assert st.passes == 1 and st.outcome is None
+
+
+def test_a_pass_is_refused_while_a_dead_card_may_still_be_exchanged() -> None:
+    st = state("kids", 2, board=ALL_DEAD, hands=["LION DOG CAT", "FOX"], deck="OWL COW ZEBRA")
+    assert names(st.legal_moves) == {"dead:LION", "dead:DOG", "dead:CAT"}
+    assert_illegal(st, "pass", "kids_must_play")
+
+
+def test_the_refusal_past_three_names_the_limit() -> None:
+    st = state("kids", 2, board=ALL_DEAD, hands=["LION DOG CAT", "FOX"], deck="OWL COW ZEBRA")
+    push(st, "dead:LION", "dead:DOG", "dead:CAT")
+    with pytest.raises(IllegalMoveError, match="at most 3 dead cards may be exchanged a turn"):
+        st.push(Move.parse("dead:OWL"))
+
+
+def test_a_position_records_the_exchanges_and_refuses_more_than_the_limit() -> None:
+    st = state("kids", 2, board=ALL_DEAD, hands=["LION DOG CAT", "FOX"], deck="OWL COW ZEBRA")
+    push(st, "dead:LION", "dead:DOG")
+    text = st.position()
+    assert " dead=2" in text and State.from_position(text) == st
+    with pytest.raises(InvalidPositionError, match="at most 3 dead cards"):
+        State.from_position(text.replace(" dead=2", " dead=4"))
+    with pytest.raises(InvalidPositionError, match="at most 1 dead cards"):
+        State.from_position(State.new(make_config("classic"), 1).position() + " dead=2")
 
 
 def test_four_in_a_row_with_a_corner_three_chips_suffice() -> None:

@@ -231,3 +231,21 @@ def test_stable_baselines3_learns_with_maskable_ppo_and_no_wrapper() -> None:
     MaskablePPO("MultiInputPolicy", planes, n_steps=16, batch_size=16, n_epochs=1).learn(16)
     vec.close()
     planes.close()
+
+
+@pytest.mark.parametrize("seed", [0, 2, 19, 28])
+def test_four_player_kids_episodes_against_greedy_end(seed: int) -> None:
+    # Issue 28: at these seeds a greedy opponent used to exchange dead cards for ever inside
+    # env.step; a turn now has at most three exchanges (RULES.md §3), then a play or a pass.
+    env = gymnasium.make("sequence/Kids-v0", players=4)
+    env.action_space.seed(seed)
+    _, info = env.reset(seed=seed)
+    bound = 1000  # max_turns: the agent acts at most once a turn
+    for _ in range(bound):
+        action = env.action_space.sample(info["action_mask"].astype(np.int8))
+        _, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    else:
+        pytest.fail(f"seed {seed}: no end after {bound} steps")
+    env.close()

@@ -73,6 +73,12 @@ def _classic(**kwargs: object) -> State:
     return state("classic", 2, **kwargs)
 
 
+def _kids_all_dead() -> State:
+    """Kids: every space of the hand's animals and of the next three drawn is covered."""
+    board = {"a": "c1 d6 b4 e4 a4 c4", "b": "a2 f5 e6 a3 e2 g2"}
+    return state("kids", 2, board=board, hands=["LION DOG CAT", "FOX"], deck="OWL COW ZEBRA")
+
+
 def _manual() -> State:
     return state("classic", 3, hands=["5H 6H", "2S 3S", "4S 5S"], deck="KC QC", manual_draw=True)
 
@@ -160,6 +166,12 @@ STATE_TRIGGERS: dict[str, Trigger] = {
         ),
         "dead:2S",
     ),
+    "dead_card_limit": _illegal(
+        (lambda st: (push(st, "dead:LION", "dead:DOG", "dead:CAT"), st)[1])(_kids_all_dead()),
+        "dead:OWL",
+    ),
+    "kids_no_discard": _illegal(_kids_all_dead(), "discard:LION"),
+    "kids_must_play": _illegal(_kids_all_dead(), "pass"),
     "can_play": _illegal(_classic(hands=["5H", "2S"]), "discard:5H"),
     "remover_places": _illegal(_classic(hands=["JS", "2S"]), "JS@e5"),
     "free_corner": _illegal(_classic(hands=["JD", "2S"]), "JD@a1"),
@@ -317,8 +329,8 @@ def _not_here() -> object:
 
 ABOUT_TRIGGERS: dict[str, Trigger] = {
     f"{code}_by": _about(code)
-    for code in ("must_play", "card_not_held", "card_missing", "can_play", "own_chip",
-                 "out_of_chips", "wrong_number")
+    for code in ("must_play", "kids_must_play", "card_not_held", "card_missing", "can_play",
+                 "own_chip", "out_of_chips", "wrong_number")
 }  # fmt: skip
 """A seat's refusal in a record: the player's own, said about the seat (errors.about_player)."""
 
@@ -395,6 +407,7 @@ POSITION_TRIGGERS: dict[str, Trigger] = {
     "cards_extra": _field(3, "5H,5H,5H/2S"),
     "cards_missing": _field(3, "/2S"),
     "known_not_held": _extra("known=KC/"),
+    "dead_over_limit": _extra("dead=2"),
     "act_needs_roll": _field(6, "1:act", DICE_BASE),
     "roll_outside_act": _extra("roll=3+4", DICE_BASE),
     "phase_not_in_game": _field(6, "1:roll"),
@@ -518,8 +531,8 @@ def test_an_illegal_move_keeps_its_notation() -> None:
 def test_a_records_illegal_move_is_rendered_nested_in_any_language() -> None:
     exc = raised("move_illegal")
     inner = exc.params["reason"]
-    # The player's refusal ("you hold cards") said about the seat that moved.
-    assert isinstance(inner, IllegalMoveError) and inner.code == "must_play_by"
+    # The player's refusal ("you can still play") said about the seat that moved.
+    assert isinstance(inner, IllegalMoveError) and inner.code == "kids_must_play_by"
     assert str(exc) == f"move 1 (pass) is illegal: {inner.reason}"
     assert inner.reason.startswith("seat ") and "you" not in inner.reason
     ru = translate_error(exc, "ru")
@@ -528,7 +541,7 @@ def test_a_records_illegal_move_is_rendered_nested_in_any_language() -> None:
         .gettext(MESSAGES["seat_plain"])
         .format(seat=inner.params["player"].params["seat"])
     )
-    reason = translator("ru").gettext(MESSAGES["must_play_by"]).format(player=seat)
+    reason = translator("ru").gettext(MESSAGES["kids_must_play_by"]).format(player=seat)
     assert ru == f"ход 1 (pass) недопустим: {reason}"
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import TEAM_LETTERS, Bitboard, space_name
 from .cards import CARD_KINDS, Card, CardKind, card_name
+from .games import CLASSIC, GameSpec
 from .moves import PASS, Move, MoveKind, card_move
 from .tables import HEART, expand
 from .tuples import replaced, without
@@ -56,12 +57,13 @@ def card_label(card: Card | None) -> str:
 class CardRules:
     """Classic Sequence and Sequence for Kids: play a card, place or remove a chip, draw.
 
-    ``dead_cards_per_turn`` is 1 in classic (seed 000) and unlimited (``None``) in Kids
-    (RULES.md §3 Decision).
+    ``spec`` says how many dead cards a turn may exchange and what a seat that can play no
+    card does (:attr:`GameSpec.dead_cards_per_turn`, :attr:`GameSpec.stuck_passes`).
     """
 
-    def __init__(self, dead_cards_per_turn: int | None) -> None:
-        self.dead_cards_per_turn = dead_cards_per_turn
+    def __init__(self, spec: GameSpec) -> None:
+        self.dead_cards_per_turn = spec.dead_cards_per_turn
+        self.stuck_passes = spec.stuck_passes
 
     # --- the predicates: each condition of the rules once ---------------------------------------
 
@@ -75,8 +77,9 @@ class CardRules:
         return targets
 
     def may_exchange_dead(self, st: State) -> bool:
-        """Another dead card may be exchanged this turn."""
-        return self.dead_cards_per_turn is None or not st._dead_used
+        """Another dead card may be exchanged this turn (RULES.md §2.4: one a turn in classic;
+        §3: three in Kids)."""
+        return st._exchanges < self.dead_cards_per_turn
 
     # --- generation -----------------------------------------------------------------------------
 
@@ -113,10 +116,13 @@ class CardRules:
                 expand(t.remove[card], targets, moves)
         if moves:
             return moves + dead if dead else moves
-        # No card can be played (RULES.md §2.9): exchange a dead card, or discard any card.
         hand = st._hands[seat]
         if not hand:
             return [PASS]
+        if self.stuck_passes:
+            # Kids (RULES.md §3): exchange a dead card while one may be; then the turn passes.
+            return dead or [PASS]
+        # Classic (RULES.md §2.9): exchange a dead card, or discard any card.
         discard = t.discard
         return dead + [discard[c] for c in dict.fromkeys(hand)]
 
@@ -127,7 +133,7 @@ class CardRules:
         kind = move.kind
         hand = st._hands[st._to_move]
         if kind is MoveKind.PASS:
-            return "must_play", {}
+            return ("kids_must_play" if self.stuck_passes else "must_play"), {}
         if kind in (MoveKind.PICK, MoveKind.FORFEIT):
             return ("no_pick_due" if kind is MoveKind.PICK else "no_forfeit_due"), {}
         if kind not in (MoveKind.DEAD, MoveKind.DISCARD, _PLACE, _REMOVE):
@@ -152,9 +158,11 @@ class CardRules:
                     "space2": still_open[1],
                 }
             assert not self.may_exchange_dead(st)
-            return "one_dead_card", {}
+            if self.dead_cards_per_turn == 1:
+                return "one_dead_card", {}
+            return "dead_card_limit", {"limit": self.dead_cards_per_turn}
         if kind is MoveKind.DISCARD:
-            return "can_play", {}
+            return ("kids_no_discard" if self.stuck_passes else "can_play"), {}
         space = move.space
         if space is None or not st.config.spec.layout.contains(space):
             return "off_board", {}
@@ -200,11 +208,20 @@ class CardRules:
     def after_play(self, st: State, seat: int) -> None:
         """A card was played: the seat draws (now, or later under ``manual_draw``); next turn."""
         if st.config.manual_draw:
-            # A seat never holds two open draws: playing again lets the old one lapse.
-            st._pending = (*(s for s in st._pending if s != seat), seat)
+            # Each play opens a draw, in the order of the plays; an older one of the same seat
+            # stays open until it lapses (RULES.md §2.5, State._take_draw).
+            st._pending = (*st._pending, seat)
         else:
             st._draw(seat)
         st._next_turn((seat + 1) % st._players)
+
+    def after_pass(self, st: State, seat: int) -> None:
+        """A seat passed (no card played, or a card discarded): in Kids a seat that holds
+        cards keeps them and draws none (RULES.md §3); otherwise as after a play."""
+        if self.stuck_passes and st._hands[seat]:
+            st._next_turn((seat + 1) % st._players)
+        else:
+            self.after_play(st, seat)
 
     def after_place(self, st: State, team: int, own: Bitboard) -> None:
         """A chip was placed (after its sequences are recorded): nothing more in these games."""
@@ -226,7 +243,7 @@ class DraftRules(CardRules):
     holding the four central spaces (the heart) wins at once."""
 
     def __init__(self) -> None:
-        super().__init__(dead_cards_per_turn=1)
+        super().__init__(CLASSIC)
 
     @staticmethod
     def pick_moves(st: State) -> list[Move]:

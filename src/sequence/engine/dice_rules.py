@@ -144,6 +144,10 @@ class DiceRules:
         extra = roll is not None and roll[0] + roll[1] in EXTRA_TURN
         st._next_turn(seat if extra else (seat + 1) % st._players)
 
+    def after_pass(self, st: State, seat: int) -> None:
+        """A roll nothing could use was passed: as any used roll."""
+        self.after_roll_used(st, seat)
+
     def can_ever_change(self, st: State) -> bool:
         """Some roll could still place, replace or remove a chip (RULES.md §2.9, for Dice).
 

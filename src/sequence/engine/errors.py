@@ -50,13 +50,21 @@ MESSAGES: dict[str, str] = {
     "no_pick_due": _m("no face-up card is to be taken now"),
     # --- playing a card -------------------------------------------------------------------------
     "must_play": _m("you hold cards: play one, or discard one if none can be played"),
+    "kids_must_play": _m(
+        "you can still play a card or exchange a dead one: the turn passes only when neither"
+        " is possible"
+    ),
     "card_not_held": _m("you do not hold {card}"),
     "card_missing": _m("name the card you play"),
     "never_dead": _m("{card} is never dead: it goes anywhere or removes a chip"),
     "not_dead": _m("{card} is not dead: {space} is still open"),
     "not_dead_both": _m("{card} is not dead: {space1} and {space2} are still open"),
     "one_dead_card": _m("only one dead card may be exchanged a turn"),
+    "dead_card_limit": _m("at most {limit} dead cards may be exchanged a turn"),
     "can_play": _m("you can play a card, so you may not discard to pass"),
+    "kids_no_discard": _m(
+        "in Sequence for Kids no card is discarded: when no card can be played, the turn passes"
+    ),
     "remover_places": _m("{card} removes a chip; it does not place one (write {hint})"),
     "free_corner": _m("{space} is a free corner: no chip goes there"),
     "space_taken": _m("{space} is taken"),
@@ -158,6 +166,10 @@ MESSAGES: dict[str, str] = {
     # A refusal told about a player ({player}: seat_named or seat_plain), not to them: a
     # record's illegal move (about_player). The code is the one told to a player, plus _by.
     "must_play_by": _m("{player} holds cards: play one, or discard one if none can be played"),
+    "kids_must_play_by": _m(
+        "{player} can still play a card or exchange a dead one: the turn passes only when"
+        " neither is possible"
+    ),
     "card_not_held_by": _m("{player} does not hold {card}"),
     "card_missing_by": _m("name the card {player} plays"),
     "can_play_by": _m("{player} can play a card, and so may not discard to pass"),
@@ -224,6 +236,9 @@ MESSAGES: dict[str, str] = {
     "cards_extra": _m("the cards do not add up to the deck: too many {cards}"),
     "cards_missing": _m("the cards do not add up to the deck: missing {cards}"),
     "known_not_held": _m("player {seat}: known cards that are not in their hand"),
+    "dead_over_limit": _m(
+        "dead={count}: at most {limit} dead cards may be exchanged a turn in this game"
+    ),
     "act_needs_roll": _m("phase act needs the roll (roll=A+B)"),
     "roll_outside_act": _m("a roll is given only while it is acted on (phase act)"),
     "phase_not_in_game": _m("phase {phase} is not a phase of {title}"),

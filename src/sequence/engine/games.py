@@ -41,6 +41,13 @@ class GameSpec:
     player_counts: tuple[int, ...]
     default_chips: int
     source: str
+    dead_cards_per_turn: int
+    """Dead cards a seat may exchange in one turn, one after another, before it plays
+    (RULES.md §2.4: one in classic; §3 **Decision** as amended: three in Kids, a hand's size)."""
+    stuck_passes: bool
+    """When no card can be played (and no dead card may be exchanged): ``True``, the turn passes
+    and the seat keeps its hand (RULES.md §3, Kids); ``False``, the seat discards a card of its
+    choice and draws (§2.9, classic)."""
 
     @property
     def uses_cards(self) -> bool:
@@ -57,6 +64,8 @@ CLASSIC = GameSpec(
     player_counts=(2, 3, 4, 6, 8, 9, 10, 12),
     default_chips=48,
     source="RULES.md §2; seeds 000 (ru), 001 (en), 002 (de)",
+    dead_cards_per_turn=1,
+    stuck_passes=False,
 )
 KIDS = GameSpec(
     name="kids",
@@ -69,6 +78,8 @@ KIDS = GameSpec(
     player_counts=(2, 3, 4),
     default_chips=21,
     source="RULES.md §3; seed 003 (uk)",
+    dead_cards_per_turn=3,
+    stuck_passes=True,
 )
 DICE = GameSpec(
     name="dice",
@@ -80,6 +91,8 @@ DICE = GameSpec(
     player_counts=(2, 3, 4),
     default_chips=20,
     source="RULES.md §4; seed 004 (fr)",
+    dead_cards_per_turn=0,
+    stuck_passes=True,
 )
 SPECS: dict[str, GameSpec] = {"classic": CLASSIC, "kids": KIDS, "dice": DICE}
 
@@ -174,6 +187,26 @@ class Config:
         if self.game == "dice":
             return 0
         return DRAFT_HAND_SIZE if self.draft else CLASSIC_HAND_SIZES[self.players]
+
+    @property
+    def turn_move_limit(self) -> int:
+        """The most moves the seat to act can make in one turn, whatever it chooses.
+
+        Each dead card exchanged (at most :attr:`GameSpec.dead_cards_per_turn`), then the card
+        played, discarded or the pass; in the draft each of these is followed by a face-up card
+        taken; at Dice the roll and what is done with it (a 2 or a 12's extra turn is a turn of
+        its own). Draws under ``manual_draw`` (one per card played) and table-talk forfeits (one
+        per card a penalty takes) are not the actor's choice and are counted apart
+        (docs/engine.md, "Every game ends").
+
+        >>> [make_config(g).turn_move_limit for g in ("classic", "kids", "dice")]
+        [2, 4, 2]
+        >>> make_config("classic", draft=True).turn_move_limit
+        4
+        """
+        if not self.spec.uses_cards:
+            return 2
+        return (self.spec.dead_cards_per_turn + 1) * (2 if self.draft else 1)
 
     def team_of(self, seat: int) -> int:
         """Teams alternate around the table: seat 0 team 0, seat 1 team 1, ..."""

@@ -15,7 +15,7 @@ Seven fields separated by spaces, then optional ``key=value`` fields::
 6. **draw pile**: cards in the order they will be drawn, or ``-``.
 7. **turn**: seat to act (1-based) and phase: ``1:play``, ``2:pick``, ``1:roll``, ``1:act``...
 
-Then, only when not at their defaults: ``turns=N``, ``passes=N``, ``dead=1`` (a dead card was
+Then, only when not at their defaults: ``turns=N``, ``passes=N``, ``dead=N`` (dead cards
 exchanged this turn), ``draft=5H,7C``, ``known=`` (cards known in hands, like hands),
 ``pending=1,2`` (seats that may still draw), ``forfeit=2,4>1:play`` (seats owing a card, then
 whose turn resumes), ``roll=3+4``, ``rng=HEX`` (the random source for reshuffles and dice),
@@ -37,6 +37,9 @@ from .cards import Card, card_name, parse_card
 from .errors import ConfigError, InvalidNotationError, InvalidPositionError
 from .games import OPTIONS, Config, make_config
 from .turn import Outcome, Phase, Termination
+
+_NUMBER_FIELDS = {"turns": "_turns", "passes": "_passes", "dead": "_exchanges"}
+"""The extras that are whole numbers, and the state's field each sets."""
 
 if TYPE_CHECKING:
     from .state import State
@@ -122,7 +125,7 @@ def write_position(state: State) -> str:
     extras = {
         "turns": str(state._turns) if state._turns else "",
         "passes": str(state._passes) if state._passes else "",
-        "dead": "1" if state._dead_used else "",
+        "dead": str(state._exchanges) if state._exchanges else "",
         "draft": _cards(state._draft),
         "known": _per_seat(state._known) if any(state._known) else "",
         "pending": ",".join(str(s + 1) for s in state._pending),
@@ -246,12 +249,10 @@ def read_position(text: str, state_class: type[State]) -> State:
         key, sep, value = field.partition("=")
         if not sep:
             raise InvalidNotationError("field_notation", text=field)
-        if key in ("turns", "passes"):
+        if key in ("turns", "passes", "dead"):
             if not value.isdecimal():
                 raise InvalidNotationError("field_number", key=key)
-            setattr(state, f"_{key}", int(value))
-        elif key == "dead":
-            state._dead_used = value == "1"
+            setattr(state, _NUMBER_FIELDS[key], int(value))
         elif key == "draft":
             state._draft = _read_cards(value)
         elif key == "known":
@@ -319,6 +320,10 @@ def read_position(text: str, state_class: type[State]) -> State:
         for holder, known in enumerate(state._known):
             if Counter(known) - Counter(state._hands[holder]):
                 raise InvalidPositionError("known_not_held", seat=holder + 1)
+    if state._exchanges > cfg.spec.dead_cards_per_turn:
+        raise InvalidPositionError(
+            "dead_over_limit", count=state._exchanges, limit=cfg.spec.dead_cards_per_turn
+        )
     if state._phase is Phase.ACT and state._roll is None:
         raise InvalidPositionError("act_needs_roll")
     if state._roll is not None and state._phase not in (Phase.ACT, Phase.OVER):

@@ -29,7 +29,7 @@ from .card_rules import CardRules, DraftRules, Refusal, card_label
 from .cards import Card
 from .dice_rules import ROLL_OUTCOMES, DiceRules
 from .errors import IllegalMoveError
-from .games import Config, make_config
+from .games import CLASSIC, KIDS, Config, make_config
 from .lines import choose_windows, new_windows
 from .moves import Move as Move
 from .moves import MoveKind, card_move, draw_move, penalty_move, roll_move
@@ -68,8 +68,8 @@ _ROLL_STEPS, _DRAW_STEPS, _MOVE_STEPS = (
 )
 
 
-_CLASSIC_RULES = CardRules(dead_cards_per_turn=1)
-_KIDS_RULES = CardRules(dead_cards_per_turn=None)
+_CLASSIC_RULES = CardRules(CLASSIC)
+_KIDS_RULES = CardRules(KIDS)
 _DRAFT_RULES = DraftRules()
 _DICE_RULES = DiceRules()
 
@@ -85,7 +85,7 @@ def _rules_for(config: Config) -> CardRules | DiceRules:
 
 _FIELDS = (
     "_chips", "_occ", "_seqs", "_locked", "_hands", "_discards", "_deck", "_deck_pos", "_draft",
-    "_known", "_to_move", "_phase", "_dead_used", "_passes", "_turns", "_pending", "_forfeit",
+    "_known", "_to_move", "_phase", "_exchanges", "_passes", "_turns", "_pending", "_forfeit",
     "_roll", "_rng", "_outcome",
 )  # fmt: skip
 """The fields that make up a position; a snapshot for undo is their values, in this order."""
@@ -117,7 +117,8 @@ class State:
     _known: tuple[tuple[Card, ...], ...]
     _to_move: int
     _phase: Phase
-    _dead_used: bool
+    _exchanges: int
+    """Dead cards exchanged in this turn so far."""
     _passes: int
     _turns: int
     _pending: tuple[int, ...]
@@ -153,7 +154,7 @@ class State:
         self._known = ((),) * n
         self._to_move = 0
         self._phase = Phase.PLAY if config.spec.uses_cards else Phase.ROLL
-        self._dead_used = False
+        self._exchanges = 0
         self._passes = 0
         self._turns = 0
         self._pending = ()
@@ -414,8 +415,13 @@ class State:
 
     @property
     def dead_card_exchanged(self) -> bool:
-        """A dead card has been exchanged this turn (one per turn)."""
-        return self._dead_used
+        """A dead card has been exchanged this turn."""
+        return self._exchanges > 0
+
+    @property
+    def dead_cards_exchanged(self) -> int:
+        """Dead cards exchanged this turn (at most :attr:`GameSpec.dead_cards_per_turn`)."""
+        return self._exchanges
 
     @property
     def passes(self) -> int:
@@ -679,7 +685,7 @@ class State:
         return (
             self._chips, self._occ, self._seqs, self._locked, self._hands, self._discards,
             self._deck, self._deck_pos, self._draft, self._known, self._to_move, self._phase,
-            self._dead_used, self._passes, self._turns, self._pending, self._forfeit,
+            self._exchanges, self._passes, self._turns, self._pending, self._forfeit,
             self._roll, self._rng, self._outcome,
         )  # fmt: skip
 
@@ -687,7 +693,7 @@ class State:
         (
             self._chips, self._occ, self._seqs, self._locked, self._hands, self._discards,
             self._deck, self._deck_pos, self._draft, self._known, self._to_move, self._phase,
-            self._dead_used, self._passes, self._turns, self._pending, self._forfeit,
+            self._exchanges, self._passes, self._turns, self._pending, self._forfeit,
             self._roll, self._rng, self._outcome,
         ) = snap  # fmt: skip
 
@@ -709,7 +715,7 @@ class State:
             return
         elif kind is MoveKind.DEAD:
             self._play_card(me, move.card)
-            self._dead_used = True
+            self._exchanges += 1
             assert isinstance(self._rules, CardRules)
             self._rules.after_dead_card(self, me)
             return
@@ -717,7 +723,7 @@ class State:
             if move.card is not None:
                 self._play_card(me, move.card)
             self._passes += 1
-            self._end_action(me)
+            self._rules.after_pass(self, me)
             # A pass does not end the game; a position that can never change again does.
             if self._outcome is None and not self._rules.can_ever_change(self):
                 self._finish(Termination.STALEMATE, None)
@@ -767,7 +773,7 @@ class State:
             self._finish(Termination.MAX_TURNS, None)
             return
         self._to_move = (seat + 1) % self._players
-        self._dead_used = False
+        self._exchanges = 0
 
     def _play_card(self, seat: int, card: Card | None) -> None:
         """Move a card from the seat's hand to its discard pile (nothing at Dice)."""
@@ -862,7 +868,7 @@ class State:
             self._finish(Termination.MAX_TURNS, None)
             return
         self._to_move = seat
-        self._dead_used = False
+        self._exchanges = 0
         self._phase = _ROLLING if self.config.game == "dice" else _PLAY
 
     def _draw(self, seat: int) -> None:
@@ -880,14 +886,15 @@ class State:
 
     def _take_draw(self, seat: int) -> None:
         self._draw(seat)
-        pending = self._pending
-        mine = pending.index(seat)
+        pending = self._pending  # one entry per play whose draw is open, in the plays' order
+        taken = pending.index(seat)  # the seat's oldest open draw is the one it takes
+        latest = len(pending) - 1 - pending[::-1].index(seat)  # the seat's latest play
         previous = (seat - 1) % self.config.players
-        # Loss of card (RULES.md §2.5): this seat has now played and drawn, so the draw of the
-        # seat before it lapses, if that seat played before this one (``pending`` is in the
-        # order of the plays; in a 2-player game the other seat may have played since).
+        # Loss of card (RULES.md §2.5): this seat has now played and drawn, so each draw of the
+        # seat before it that was opened before this seat's latest play lapses (in a 2-player
+        # game the other seat may have played since: that draw stays open).
         self._pending = tuple(
-            s for i, s in enumerate(pending) if s != seat and not (s == previous and i < mine)
+            s for i, s in enumerate(pending) if i != taken and not (s == previous and i < latest)
         )
 
     def _impose_penalty(self, team: int) -> None:
@@ -964,7 +971,7 @@ class State:
         state._known = view.known_hands
         state._to_move = view.to_move
         state._phase = view.phase
-        state._dead_used = view.dead_card_exchanged
+        state._exchanges = view.dead_cards_exchanged
         state._passes = view.passes
         state._turns = view.turns
         state._pending = view.pending_draws

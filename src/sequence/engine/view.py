@@ -53,7 +53,8 @@ class _ViewFields(NamedTuple):
     sequences: tuple[tuple[Bitboard, ...], ...]
     to_move: int
     phase: Phase
-    dead_card_exchanged: bool
+    dead_cards_exchanged: int
+    """Dead cards exchanged in this turn so far."""
     passes: int
     turns: int
     pending_draws: tuple[int, ...]
@@ -99,7 +100,7 @@ class View(_ViewFields):
                 state._seqs,
                 state._to_move,
                 state._phase,
-                state._dead_used,
+                state._exchanges,
                 state._passes,
                 state._turns,
                 state._pending,
@@ -116,6 +117,11 @@ class View(_ViewFields):
     def unseen_pool(self) -> tuple[Card, ...]:
         """Every card the viewer cannot see (other hands, draw pile), computed once per view."""
         return _unseen_pool(self)
+
+    @property
+    def dead_card_exchanged(self) -> bool:
+        """A dead card has been exchanged this turn."""
+        return self.dead_cards_exchanged > 0
 
     @property
     def team(self) -> int | None:
@@ -212,7 +218,7 @@ class View(_ViewFields):
             "supply": [self.supply(t) for t in range(cfg.teams)],
             "to_move": self.to_move,
             "phase": self.phase.name.lower(),
-            "dead_card_exchanged": self.dead_card_exchanged,
+            "dead_cards_exchanged": self.dead_cards_exchanged,
             "turns": self.turns,
             "pending_draws": list(self.pending_draws),
             "forfeits_due": list(self.forfeits_due),

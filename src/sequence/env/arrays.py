@@ -196,7 +196,7 @@ class Observer:
         self._supply_scale = scales[self._supply_at]
         self._hand_sizes_scale = scales[self._hand_sizes_at]
         self._deck_scale, self._turn_scale = scales[self._deck_at], scales[self._turn_at]
-        self._passes_scale = scales[self._flags_at + 1]
+        self._dead_scale, self._passes_scale = scales[self._flags_at : self._flags_at + 2]
 
     # --- shapes ------------------------------------------------------------------------------
 
@@ -308,7 +308,7 @@ class Observer:
         buf[self._deck_at] = view.deck_size * self._deck_scale
         buf[self._turn_at] = view.turns * self._turn_scale
         at = self._flags_at
-        buf[at] = view.dead_card_exchanged
+        buf[at] = view.dead_cards_exchanged * self._dead_scale
         buf[at + 1] = view.passes * self._passes_scale
         self._last[me] = (masks, seqs, copy)  # not changed after this: others may copy it
         # The caller's own copy (they may write to it): a slice of the bytes, which numpy

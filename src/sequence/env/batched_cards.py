@@ -233,7 +233,8 @@ class BatchedSequenceEnv:
         self.to_move = np.zeros(n, dtype=np.int64)
         self.turns = np.zeros(n, dtype=np.int64)
         self.passes = np.zeros(n, dtype=np.int64)
-        self.dead_used = np.zeros(n, dtype=np.bool_)
+        self.dead_count = np.zeros(n, dtype=np.int64)
+        """Per game: dead cards exchanged in this turn so far."""
         self.over = np.zeros(n, dtype=np.bool_)
         self.winner = np.full(n, -1, dtype=np.int64)
         self.termination = np.zeros(n, dtype=np.int64)
@@ -341,7 +342,8 @@ class BatchedSequenceEnv:
         self._single_actions = np.flatnonzero(singles)
         self._single_card = self._play_card[singles]
         self._single_target = self._play_target[singles]
-        self._dead_limit = config.game == "classic"  # one dead card a turn; Kids: any number
+        self._dead_limit = config.spec.dead_cards_per_turn  # RULES.md §2.4, §3
+        self._stuck_passes = config.spec.stuck_passes  # Kids: no card to play, the turn passes
         self._board_tables(config)
 
     def _board_tables(self, config: Config) -> None:
@@ -647,7 +649,7 @@ class BatchedSequenceEnv:
         self.seq_count[idx] = 0
         self.turns[idx] = 0
         self.passes[idx] = 0
-        self.dead_used[idx] = False
+        self.dead_count[idx] = 0
         self.over[idx] = False
         self.winner[idx] = -1
         self.termination[idx] = _PLAYING
@@ -697,9 +699,7 @@ class BatchedSequenceEnv:
                 run_targets[spaces] = target[self._run_targets[spaces]]
             np.logical_and(run_targets[spaces], has[card], out=mask[start:stop])
         any_play: BoolArray = np.any(mask[: self._play_end], axis=0)
-        dead_ok = live.copy()
-        if self._dead_limit:
-            dead_ok &= ~self.dead_used[idx]
+        dead_ok = live & (self.dead_count[idx] < self._dead_limit)
         dead = mask[self._dead]
         np.logical_or(empty[self._dead_s1], empty[self._dead_s2], out=dead)
         np.logical_not(dead, out=dead)  # both spaces taken
@@ -708,8 +708,12 @@ class BatchedSequenceEnv:
         stuck = live & ~any_play
         if stuck.any():
             holding = has.any(axis=0)
-            mask[self._discard] = has[self._discard_card] & (stuck & holding)
-            mask[self._pass] = stuck & ~holding
+            if self._stuck_passes:
+                # Kids (RULES.md §3): a dead card while one may be exchanged, else a pass.
+                mask[self._pass] = stuck & ~np.any(dead, axis=0)
+            else:
+                mask[self._discard] = has[self._discard_card] & (stuck & holding)
+                mask[self._pass] = stuck & ~holding
         return mask
 
     @staticmethod
@@ -757,7 +761,7 @@ class BatchedSequenceEnv:
         place, remove = self._play_a_card(idx, seat, kind, card, space, card >= 0)
         dead = kind == _DEAD
         if dead.any():
-            self.dead_used[idx[dead]] = True
+            self.dead_count[idx[dead]] += 1
             self._draw(idx[dead], seat[dead])
         passed = (kind == _DISCARD) | (kind == _PASS)
         self.passes[idx[passed]] += 1
@@ -766,9 +770,12 @@ class BatchedSequenceEnv:
         ends = chip | passed  # the turn ends: draw, then the next seat
         manual = self.config.manual_draw
         if ends.any():
-            g, s = idx[ends], seat[ends]
             if not manual:
-                self._draw(g, s)
+                drawing = ends
+                if self._stuck_passes:  # Kids: a seat that passes holding cards keeps them
+                    drawing = ends & ~((kind == _PASS) & self.hands[idx, seat].any(axis=1))
+                self._draw(idx[drawing], seat[drawing])
+            g, s = idx[ends], seat[ends]
             self.turns[g] += 1
             limit = self.turns[g] >= self.config.max_turns
             if limit.any():
@@ -776,7 +783,7 @@ class BatchedSequenceEnv:
                 self.termination[g[limit]] = _MAX_TURNS
             g, s = g[~limit], s[~limit]
             self.to_move[g] = (s + 1) % self.players
-            self.dead_used[g] = False
+            self.dead_count[g] = 0
         stuck = passed & ~self.over[idx]
         if stuck.any():
             self._stalemate(idx[stuck])
@@ -1066,7 +1073,7 @@ class BatchedSequenceEnv:
         one_hot(games, at["phase"] + np.where(self.over[idx], _PHASE_OVER, _PHASE_PLAY))
         one_hot(games, at["to_move"] + (self.to_move[idx] - seat) % p)
         put("turn", 1, self.turns[idx][:, None])
-        put("flags", 2, np.stack([self.dead_used[idx], self.passes[idx]], axis=1))
+        put("flags", 2, np.stack([self.dead_count[idx], self.passes[idx]], axis=1))
         if self._scale_from:  # the board and locked segments: 0 and 1, scaled by 1
             return out
         start = at["sequences"]

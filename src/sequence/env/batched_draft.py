@@ -116,7 +116,7 @@ class BatchedDraftEnv(BatchedSequenceEnv):
         pick = (actions >= self._pick.start) & (actions < self._pick.stop)
         place, remove = self._play_a_card(idx, seat, kind, card, space, (card >= 0) & ~pick)
         dead = (kind == _DEAD) & ~pick
-        self.dead_used[idx[dead]] = True
+        self.dead_count[idx[dead]] += 1
         self.phase[idx[dead]] = _PICK_DEAD
         passed = ((kind == _DISCARD) | (kind == _PASS)) & ~pick
         self.passes[idx[passed]] += 1
@@ -174,7 +174,7 @@ class BatchedDraftEnv(BatchedSequenceEnv):
         self.termination[g[limit]] = _MAX_TURNS
         g, s = g[~limit], s[~limit]
         self.to_move[g] = (s + 1) % self.players
-        self.dead_used[g] = False
+        self.dead_count[g] = 0
 
     def observe(self, idx: IntArray, seat: IntArray | None = None) -> FloatArray:
         """Classic's observation, with the pick phases, the cards other seats took face up

@@ -31,7 +31,7 @@ segment             shape         meaning
                                   pick_dead, forfeit, roll, act, over)
 ``to_move``         P             one-hot: the seat whose turn it is
 ``turn``            1             turns completed
-``flags``           2             a dead card was exchanged this turn; passes in a row
+``flags``           2             dead cards exchanged this turn; passes in a row
 ``pending_draws``   P             manual_draw only: the seat may still draw
 ``roll``            12 + 11       Dice only: one-hot lower die, higher die (1-6), total (2-12)
 ``history``         K x (N + 1)   with ``history=K``: one-hot action id of each of the last K
@@ -158,7 +158,7 @@ class ObservationLayout:
             "turn": [cfg.max_turns],
             # A round of passes does not end a game (RULES.md §2.9): passes run on, at most to
             # the turn limit.
-            "flags": [1, cfg.max_turns],
+            "flags": [max(cfg.spec.dead_cards_per_turn, 1), cfg.max_turns],
         }
         out: list[int] = []
         for seg in self.segments:
@@ -206,7 +206,7 @@ def observation_layout(config: Config, history: int = 0) -> ObservationLayout:
         ("phase", (PHASES,), "one-hot phase: " + ", ".join(ph.name.lower() for ph in Phase)),
         ("to_move", (p,), "one-hot seat to move"),
         ("turn", (1,), "turns completed"),
-        ("flags", (2,), "dead card exchanged this turn; passes in a row"),
+        ("flags", (2,), "dead cards exchanged this turn; passes in a row"),
     ]
     if config.manual_draw:
         parts.append(("pending_draws", (p,), "the seat may still draw"))
@@ -309,7 +309,7 @@ def _encode(lay: ObservationLayout, view: View) -> list[int]:
     out += phase
     out += [int(seat == view.to_move) for seat in seats]
     out.append(view.turns)
-    out += [int(view.dead_card_exchanged), view.passes]
+    out += [view.dead_cards_exchanged, view.passes]
     if cfg.manual_draw:
         out += [int(seat in view.pending_draws) for seat in seats]
     if cfg.game == "dice":

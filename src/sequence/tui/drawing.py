@@ -297,6 +297,9 @@ class Drawing:
             return _("Table talk penalty: choose a card to give up, then press Enter.")
         if view.phase in (Phase.PICK, Phase.PICK_DEAD):
             return _("Take one of the face-up cards: choose it, then press Enter.")
+        if legal and all(m.kind is MoveKind.DEAD for m in legal):
+            # Kids (RULES.md §3): no discard; after the exchanges the turn passes.
+            return _("No card can be played: exchange a dead card (X).")
         if legal and all(m.kind in (MoveKind.DISCARD, MoveKind.DEAD) for m in legal):
             return _("No card can be played: exchange a dead card (X) or choose one to discard.")
         return _("Choose a card (1-{n}), then a space.").format(n=len(view.hand or ()))
