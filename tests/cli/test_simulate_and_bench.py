@@ -28,9 +28,29 @@ def test_simulate_json_keeps_its_shape(capsys: pytest.CaptureFixture[str]) -> No
     assert main("simulate --players 4 -o difficult --games 2 --json".split()) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"config", "games", "wins", "endings", "average_turns", "seconds",
-                        "moves_per_second", "results"}  # fmt: skip
+                        "moves_per_second", "results", "bots", "longest_turn",
+                        "turn_move_limit"}  # fmt: skip
     assert out["config"] == {"game": "classic", "players": 4, "teams": 2, "difficult": True}
     assert sum(out["endings"].values()) == 2 and set(out["endings"]) <= {"sequences", "stalemate"}
+    assert out["bots"] == ["random"] and out["longest_turn"] is None
+
+
+def test_simulate_with_bots_checks_every_turn_against_the_bound(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = "simulate --game kids --players 4 --bot greedy --games 12 --json".split()
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["bots"] == ["greedy"] and out["turn_move_limit"] == 4
+    assert 1 <= out["longest_turn"] <= 4 and sum(out["endings"].values()) == 12
+    assert main("simulate --game kids --players 4 --bot greedy --bot easy --bot hard".split()) == 2
+    assert "3 --bot options for 4 seats" in capsys.readouterr().err
+    assert main("simulate --game kids --bot gredy".split()) == 2
+    assert "unknown bot 'gredy'" in capsys.readouterr().err
+    assert main("simulate --game kids --players 3 --bot greedy --games 3".split()) == 0
+    text = capsys.readouterr().out
+    assert "player A wins" in text or "player B wins" in text or "player C wins" in text
+    assert "longest turn:" in text and "(the rules allow 4)" in text
 
 
 def test_bench_names_its_configuration_in_words(capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,6 +34,7 @@ from ..engine import (
     GameRecord,
     IllegalMoveError,
     Move,
+    MoveKind,
     State,
     StepKind,
     View,
@@ -116,6 +117,54 @@ class GameResult:
         }
 
 
+class TurnTooLong(AssertionError):
+    """A seat made more moves in one turn than :attr:`Config.turn_move_limit` allows: a
+    broken engine, never a bot's doing (the engine refuses the move that would go past)."""
+
+
+_NOT_THE_ACTORS = (MoveKind.DRAW, MoveKind.PENALTY, MoveKind.FORFEIT, MoveKind.ROLL)
+"""Moves that are not the acting seat's choice of play: draws, table talk, the dice."""
+
+
+class TurnLengths:
+    """An ``on_move`` watcher for :func:`play_game` that measures every turn's length (the
+    acting seat's moves, draws and table talk apart) and raises :class:`TurnTooLong` past
+    :attr:`Config.turn_move_limit`.
+
+    >>> from sequence.engine import make_config
+    >>> from sequence.bots import make_bot
+    >>> watch = TurnLengths(make_config("kids", players=4))
+    >>> result = play_game(watch.config, [make_bot("greedy", s) for s in range(4)], 7,
+    ...                    on_move=watch)
+    >>> 1 <= watch.longest <= watch.config.turn_move_limit
+    True
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.limit = config.turn_move_limit
+        self.longest = 0
+        """The most moves one turn took so far."""
+        self._turns = 0
+        self._moves = 0
+
+    def __call__(self, state: State, seat: int, move: Move) -> None:
+        if move.kind in _NOT_THE_ACTORS:
+            return
+        self._moves += 1
+        self.longest = max(self.longest, self._moves)
+        if self._moves > self.limit:
+            raise TurnTooLong(
+                f"seat {seat + 1} made {self._moves} moves in one turn of"
+                f" {self.config.spec.title} (at most {self.limit}): the last was {move}"
+            )
+        # Every turn that ends counts one more turn (a Dice extra turn too): the next move
+        # starts a new one.
+        if state.turns != self._turns or state.outcome is not None:
+            self._turns = state.turns
+            self._moves = 0
+
+
 class MoveTimeout(BaseException):
     """Raised inside a bot that is still thinking past the hard limit (not an ``Exception``, so a
     bot's own ``except Exception`` does not swallow it)."""
@@ -193,8 +242,16 @@ def ask(
     if move not in view.legal_moves:
         legal = ", ".join(str(m) for m in view.legal_moves[:8])
         more = ", ..." if len(view.legal_moves) > 8 else ""
-        return None, elapsed, f"returned the illegal move {move} (legal here: {legal}{more})"
+        why = _refusal_seen_by(view, move)
+        return None, elapsed, f"returned the illegal move {why} (legal here: {legal}{more})"
     return move, elapsed, None
+
+
+def _refusal_seen_by(view: View, move: Move) -> str:
+    """The engine's reason for refusing ``move``, as the viewing seat may know it: asked of a
+    state dealt from the view (whether a move is legal never depends on the hidden cards)."""
+    refused = State.sample_from_view(view, 0).refusal(move, view.seat)
+    return str(refused) if refused is not None else str(move)
 
 
 def play_game(
