@@ -2,14 +2,15 @@
 
 What a good casual player does, in this order of value:
 
-1. exchange a dead card (it costs nothing and the turn goes on);
+1. exchange a dead card (it costs nothing and the turn goes on; the engine offers the exchange
+   only while the turn's limit allows it: one in classic, three in Kids);
 2. win, or complete a sequence (a free corner counts as a chip);
 3. block an opponent's four (the space they need next turn) or open three;
 4. extend its own lines, preferring spaces that serve several lines at once;
 5. keep two-eyed Jacks for a win or a block, and one-eyed Jacks for the most dangerous chip
    (each Jack pays a cost in the evaluation, so it is spent only when it gains more);
-6. when nothing can be played, discard (or forfeit) the least useful card; in the draft
-   variant, take the most useful face-up card.
+6. when nothing can be played, discard (or forfeit) the least useful card, or in Kids pass
+   (the engine's only move then); in the draft variant, take the most useful face-up card.
 
 Ties are broken at random (from the bot's seed), so two greedy bots do not play one game.
 
