@@ -595,6 +595,8 @@ function renderTable() {
     if (cardMove("pick")) acts.append(h("button", { id: "act-pick", onclick: () => sendMove(cardMove("pick")) }, t("Take this card")));
     if (legal.some((x) => x.startsWith("forfeit:")) && !sel) acts.append(h("span", {}, t("Table talk: choose a card to give up.")));
     if (legal.some((x) => x.startsWith("pick:")) && !sel) acts.append(h("span", {}, t("Choose a card to take from the draft.")));
+    if (legal.length === 1 && legal[0] === "pass" && v.hand.length) acts.append(h("p", { class: "explain", id: "pass-explain" },
+      t("No card can be played now: pass. You keep your cards.")));
     if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
     const draw = legal.find((x) => x.startsWith("draw:"));
     if (draw) acts.append(h("button", { id: "act-draw", class: "primary", onclick: () => sendMove(draw) }, t("Draw a card")));
