@@ -1,4 +1,5 @@
-"""The OpenSpiel game: OpenSpiel's own random-simulation test, chance, and hidden information."""
+"""The OpenSpiel game: OpenSpiel's own random-simulation test, chance, hidden information, and
+observers of every ``IIGObservationType`` made as OpenSpiel's ``make_observation`` makes them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 so = pytest.importorskip("sequence.env.openspiel")
+
+from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
+
+from sequence.env import observation_layout  # noqa: E402
+from sequence.env.arrays import Observer  # noqa: E402
+
+PRIVATE = pyspiel.PrivateInfoType
 
 
 CONFIGURATIONS = [
@@ -90,11 +98,12 @@ def test_openspiel_tools_take_the_game() -> None:
         str(again) == str(spiel_game)
         and again.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     )
+    _play(state, 12, np.random.default_rng(0))
     copy = pickle.loads(pickle.dumps(state))
     assert copy.history() == state.history()
-    assert copy.information_state_tensor(copy.current_player()) == state.information_state_tensor(
-        state.current_player()
-    )
+    seat = state.current_player()
+    assert copy.information_state_string(seat) == state.information_state_string(seat)
+    assert copy.observation_tensor(seat) == state.observation_tensor(seat)
 
 
 def test_dice_rolls_are_explicit_chance_nodes() -> None:
@@ -126,14 +135,17 @@ def test_tensors_depend_only_on_the_seats_view(game: str) -> None:
     state = spiel_game.new_initial_state()
     _play(state, 25, np.random.default_rng(1))
     player = 1
-    info = state.information_state_tensor(player)
+    with_history = make_observation(spiel_game, params={"history": 4})
+    with_history.set_from(state, player)
+    info = with_history.tensor.copy()
     obs = state.observation_tensor(player)
     text = state.information_state_string(player)
     others = [p for p in range(spiel_game.num_players()) if p != player]
     changed = False
     for k in range(4):
         sample = state.resample_from_infostate(player, lambda k=k: (k + 1) / 7)
-        assert sample.information_state_tensor(player) == info
+        with_history.set_from(sample, player)
+        assert with_history.tensor.tolist() == info.tolist()
         assert sample.observation_tensor(player) == obs
         assert sample.information_state_string(player) == text
         assert sample.legal_actions(player) == state.legal_actions(player)
@@ -141,7 +153,103 @@ def test_tensors_depend_only_on_the_seats_view(game: str) -> None:
             changed |= any(sample.state.hand_of(p) != state.state.hand_of(p) for p in others)
     assert changed or game == "dice"
     # and the tensor does show the seat's own hidden cards: another seat's differs
-    assert state.information_state_tensor(0) != info or game == "dice"
+    assert state.observation_tensor(0) != obs or game == "dice"
+
+
+def _dealt(game: str, moves: int = 12) -> tuple[object, object]:
+    spiel_game = so.load_game(game, deals=16)
+    state = spiel_game.new_initial_state()
+    _play(state, moves, np.random.default_rng(3))
+    return spiel_game, state
+
+
+@pytest.mark.parametrize("game", ["classic", "kids", "dice", "draft"])
+def test_observers_honour_the_observation_type(game: str) -> None:
+    """OpenSpiel's conventions (its Python games' observers): one flat tensor, a dict of named
+    views of it, ``player`` first, public pieces only with ``public_info``, the seat's hand
+    only with ``private_info`` ``SINGLE_PLAYER``."""
+    spiel_game, state = _dealt(game)
+    seat = state.current_player()
+    layout = observation_layout(spiel_game.config)
+    names = list(layout.names)
+    public = [n for n in names if n != "hand"]
+    private = ["hand"] if "hand" in names else []
+    flat = Observer(spiel_game.config).encode(state.view(seat))
+    kinds = {
+        "default": (None, ["player", *names]),
+        "public": (
+            pyspiel.IIGObservationType(perfect_recall=False, private_info=PRIVATE.NONE),
+            ["player", *public],
+        ),
+        "private": (
+            pyspiel.IIGObservationType(public_info=False, perfect_recall=False),
+            ["player", *private],
+        ),
+    }
+    for kind, (iig, expected) in kinds.items():
+        observation = make_observation(spiel_game, iig)
+        observation.set_from(state, seat)
+        assert list(observation.dict) == expected, kind
+        player = np.zeros(spiel_game.num_players(), np.float32)
+        player[seat] = 1
+        parts = [player] + [flat[layout[n].start : layout[n].stop] for n in expected[1:]]
+        assert observation.tensor.tolist() == np.concatenate(parts).tolist(), kind
+        for name in expected[1:]:  # each piece a view of the tensor, shaped as its segment
+            assert observation.dict[name].shape == layout[name].shape
+            assert np.shares_memory(observation.dict[name], observation.tensor)
+        text = observation.string_from(state, seat)
+        assert ("hand [" in text) == ("hand" in expected), kind
+        assert ("chips" in text) == (kind != "private"), kind
+    default = make_observation(spiel_game)
+    default.set_from(state, seat)
+    assert state.observation_tensor(seat) == default.tensor.tolist()
+    assert state.observation_string(seat) == default.string_from(state, seat)
+    if private:  # the seat's hand, card by card (2 copies of each card: 0.5 a copy)
+        hand = default.dict["hand"]
+        for card in set(state.view(seat).hand):
+            i = layout.cards.index(card)
+            assert hand[i] == state.view(seat).hand.count(card) / 2
+
+
+def test_private_info_of_every_player_is_refused_where_hands_are_hidden() -> None:
+    every = pyspiel.IIGObservationType(perfect_recall=False, private_info=PRIVATE.ALL_PLAYERS)
+    for game in ("classic", "kids", "draft"):
+        with pytest.raises(ValueError, match="ALL_PLAYERS is refused"):
+            make_observation(so.load_game(game), every)
+    dice = so.load_game("dice")  # nothing is private in Dice: the seat's own observation
+    assert list(make_observation(dice, every).dict) == list(make_observation(dice).dict)
+    with pytest.raises(ValueError, match="only 'history'"):
+        make_observation(dice, params={"depth": 2})
+    with pytest.raises(ValueError, match="history must be an int"):
+        make_observation(dice, params={"history": -1})
+
+
+@pytest.mark.parametrize("game", ["classic", "draft"])
+def test_perfect_recall_is_a_string_of_every_hand_held_and_every_public_move(game: str) -> None:
+    spiel_game, state = _dealt(game, moves=1)
+    recall = make_observation(spiel_game, INFO_STATE_OBS_TYPE)
+    assert recall.tensor is None and recall.dict == {}
+    with pytest.raises(ValueError, match="perfect-recall observer has no tensor"):
+        recall.set_from(state, 0)
+    assert not spiel_game.get_type().provides_information_state_tensor
+    dealt = state.view(0).hand
+    rng = np.random.default_rng(4)
+    held = [dealt]
+    while len(held) < 4:  # until seat 0 has held four hands
+        _play(state, 1, rng)
+        if state.view(0).hand != held[-1]:
+            held.append(state.view(0).hand)
+    text = recall.string_from(state, 0)
+    assert text == state.information_state_string(0)
+    for hand in held:  # every past hand, with when it was seen: not only today's
+        assert f"[{' '.join(map(str, hand))}]" in text
+    assert text.endswith(" ".join(str(m) for m in state.view(0).move_stack))
+    public = make_observation(
+        spiel_game, pyspiel.IIGObservationType(perfect_recall=True, private_info=PRIVATE.NONE)
+    )
+    assert "hand" not in public.string_from(state, 0)
+    with pytest.raises(ValueError, match="history is for observations without perfect recall"):
+        make_observation(spiel_game, INFO_STATE_OBS_TYPE, {"history": 2})
 
 
 def test_ismcts_plays_in_sequence_tournament(capsys: pytest.CaptureFixture[str]) -> None:

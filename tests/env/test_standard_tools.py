@@ -1,9 +1,14 @@
 """The standard tools on small budgets, beside tests/env/test_gym.py's: Stable-Baselines3's own
-environment checker, Gymnasium's ``make_vec``, sb3-contrib's masked evaluation, and a saved
-planes-and-history model read back as a bot."""
+environment checker, Gymnasium's ``make_vec``, Stable-Baselines3's ``SubprocVecEnv`` from a fresh
+interpreter, sb3-contrib's masked evaluation, and a saved planes-and-history model read back as
+a bot."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -13,7 +18,7 @@ gymnasium = pytest.importorskip("gymnasium")
 sb3_contrib = pytest.importorskip("sb3_contrib")
 pytest.importorskip("stable_baselines3")
 
-import sequence.env.gym  # noqa: E402, F401  (registers the ids)
+import sequence.env.gym  # noqa: E402  (registers the ids; its path finds the sources)
 from sequence.engine import State, make_config  # noqa: E402
 from sequence.env.policy import PolicyBot  # noqa: E402
 
@@ -49,6 +54,47 @@ def test_gymnasium_make_vec_async_and_masked_evaluation() -> None:
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0)
     mean, _ = evaluate_policy(model, env, n_eval_episodes=2, warn=False)
     assert -1.0 <= mean <= 1.0
+
+
+# A researcher's script that imports nothing of sequence at its top: the ids must reach the
+# worker processes (started by forkserver, which do not inherit the parent's registry) by
+# themselves. Gymnasium 1.x has no plugin entry points, so "module:id" is how they do.
+_FRESH_SCRIPT = """
+import gymnasium
+
+def main():
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    env = gymnasium.make("sequence.env.gym:sequence/Classic-v0", opponents="random")
+    assert env.reset(seed=0)[0].shape == env.observation_space.shape
+    envs = make_vec_env(
+        "sequence.env.gym:sequence/Dice-v0", n_envs=2, vec_env_cls=SubprocVecEnv,
+        env_kwargs={"opponents": "random"},
+    )
+    try:
+        assert envs.reset().shape == (2, *envs.observation_space.shape)
+        masks = envs.env_method("action_masks")
+        envs.step([int(m.nonzero()[0][0]) for m in masks])
+        print("workers", envs.get_attr("spec")[0].id)
+    finally:
+        envs.close()
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_subproc_vec_env_workers_find_the_ids_from_a_fresh_interpreter(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent(_FRESH_SCRIPT))
+    source = str(Path(sequence.env.gym.__file__).parents[2])  # this checkout's src
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([source, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["workers", "sequence/Dice-v0"]
 
 
 def test_a_saved_planes_model_with_history_plays_as_a_bot(tmp_path: Path) -> None:

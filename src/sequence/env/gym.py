@@ -9,7 +9,9 @@ sb3-contrib's ``MaskablePPO``). ``info`` has the same keys, of the same types an
 every step of every episode, so vector environments can stack it. Importing the module
 registers ``sequence/Classic-v0``, ``sequence/Kids-v0``, ``sequence/Dice-v0`` and
 ``sequence/Draft-v0``; their keywords go to ``SequenceEnv`` (``players``, ``teams``,
-``opponents``, ``illegal``, rule options, ...).
+``opponents``, ``illegal``, rule options, ...). In a process that has not imported it (a
+``SubprocVecEnv`` worker), ``"sequence.env.gym:sequence/Classic-v0"`` makes Gymnasium import it
+first: Gymnasium 1.x loads no package's ids by itself.
 
 Needs the ``gym`` extra: ``.venv/bin/pip install -e '.[gym]'`` in the
 checkout (Gymnasium and numpy).

@@ -20,11 +20,17 @@ has), so ``pyspiel.load_game("python_sequence_classic", {"players": 4})`` is the
   option ``manual_draw`` a seat's draw is taken for it right after its play.
 - **Actions** are the ids of :func:`sequence.env.action_space` (``num_distinct_actions`` is
   its ``n``); a chance action is an index into the chance outcomes.
-- **Observations** reuse :class:`sequence.env.arrays.Observer`: ``observation_tensor`` is the
-  flat observation of the seat's view, ``information_state_tensor`` the same with the last
-  ``history`` public moves (a game parameter, default 16); ``information_state_string`` is the
-  seat's hand and the whole public history. Both are made from the seat's
-  :class:`~sequence.engine.View` only.
+- **Observers** (:class:`SequenceObserver`) honour OpenSpiel's ``IIGObservationType``:
+  ``public_info`` (the board, the discards, the counts, the phase, ...), ``private_info``
+  (``SINGLE_PLAYER``: the seat's hand; ``NONE``: not; ``ALL_PLAYERS`` is refused in the card
+  games, whose hands are hidden from every other seat) and ``perfect_recall``. Their tensor is
+  the flat :class:`sequence.env.arrays.Observer` array's segments that the type asks for,
+  after a one-hot ``player``, and their ``dict`` names each piece; observer parameter
+  ``history`` (``{"history": K}``) adds the last K public moves. A perfect-recall observer has
+  a string (the seat's every hand, as it changed, and the whole public history: what
+  ``information_state_string`` gives, what ISMCTS and MCCFR key on) and no tensor: a game
+  holds up to ``max_game_length`` moves, too many to one-hot. Everything is made from the
+  views of the seat (:class:`~sequence.engine.View`) only.
 - ``resample_from_infostate(player, sampler)`` is :meth:`State.sample_from_view` of the
   seat's view, seeded from the sampler, so OpenSpiel's ISMCTS can search it.
 
@@ -34,7 +40,7 @@ has), so ``pyspiel.load_game("python_sequence_classic", {"players": 4})`` is the
 >>> state.is_chance_node(), len(state.chance_outcomes()) == game.max_chance_outcomes()
 (True, True)
 >>> state.apply_action(7)
->>> state.current_player() in (0, 1), len(state.information_state_tensor(0)) > 0
+>>> state.current_player() in (0, 1), len(state.observation_tensor(0)) > 0
 (True, True)
 """
 
@@ -68,8 +74,8 @@ GAMES = ("classic", "kids", "dice", "draft")
 """The games registered, each as ``python_sequence_<game>``."""
 DEALS = 4096
 """The default number of deals (seeds of the engine's shuffle) the first chance node draws from."""
-HISTORY = 16
-"""The default number of public moves in the information-state tensor."""
+PRIVATE_SEGMENTS = frozenset({"hand"})
+"""The observation segments that only their seat may see (the rest are public)."""
 MOVES_PER_TURN = 4
 """A bound on the actions of one turn (a dead-card exchange, a play, a penalty, a roll)."""
 
@@ -102,7 +108,6 @@ def _parameters(game: str) -> dict[str, Any]:
         "players": 2,
         "teams": 0,
         "deals": DEALS,
-        "history": HISTORY,
         **_option_defaults(game),
     }
 
@@ -132,7 +137,7 @@ def _game_type(game: str, teams: int = 2) -> pyspiel.GameType:
         max_num_players=12,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=False,  # see SequenceObserver: too long to one-hot
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(game),
@@ -165,10 +170,7 @@ class SequenceGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_game_type(game, config.teams), info, params)
         self.config: Config = config
         self.deals = deals
-        self.history = int(params["history"])
         self.actions: ActionSpace = actions
-        self.observer_flat = Observer(config)
-        self.observer_history = Observer(config, history=self.history)
 
     def new_initial_state(self) -> SequenceState:
         return SequenceState(self)
@@ -176,8 +178,11 @@ class SequenceGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> SequenceObserver:
-        recall = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
-        return SequenceObserver(self, perfect_recall=recall)
+        """An observer of ``iig_obs_type`` (OpenSpiel's default, as its own Python games:
+        the observation, no perfect recall); ``params``: ``{"history": K}`` or none."""
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        return SequenceObserver(self, iig_obs_type, params)
 
 
 class SequenceState(pyspiel.State):  # type: ignore[misc]
@@ -190,6 +195,9 @@ class SequenceState(pyspiel.State):  # type: ignore[misc]
         self.actions: ActionSpace = game.actions
         self.deals: int = game.deals
         self.state: State | None = None  # None until the deal (the first chance node)
+        self.hands: list[list[tuple[int, tuple[int, ...]]]] = []
+        """Per seat, what it has seen of its own hand: ``(public moves made, hand)`` each
+        time its hand changed (its perfect recall, with the public moves)."""
 
     # --- whose turn ---------------------------------------------------------------------------
 
@@ -221,6 +229,7 @@ class SequenceState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.state is None:
             self.state = State.new(self.config, seed=int(action))
+            self.hands = [[] for _ in range(self.config.players)]
         elif self.state.is_chance():
             self.state.push(_ROLL_MOVES[action])
         else:
@@ -228,6 +237,22 @@ class SequenceState(pyspiel.State):  # type: ignore[misc]
             self.state.push(self.actions.action_to_move(action), seat=seat)
         # Open draws (manual_draw) are taken at once; a roll stays a chance node of OpenSpiel's.
         self.state.play_forced(dice=False)
+        self._see_hands()
+
+    def _see_hands(self) -> None:
+        """Add each seat's hand to what it has seen, where it changed (read from its view)."""
+        assert self.state is not None
+        for seat, seen in enumerate(self.hands):
+            view = self.state.view(seat)
+            hand = view.hand or ()
+            if not seen or seen[-1][1] != hand:
+                seen.append((len(view.move_stack), hand))
+
+    def start_at(self, state: State) -> None:
+        """Make ``state`` (a game in progress) this one's: each seat has seen its hand now."""
+        self.state = state
+        self.hands = [[] for _ in range(self.config.players)]
+        self._see_hands()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -252,7 +277,9 @@ class SequenceState(pyspiel.State):  # type: ignore[misc]
         clone = self._blank()
         if self.state is not None:
             seed = int(probability_sampler() * 2**31)
-            clone.state = State.sample_from_view(self.state.view(player_id), seed)
+            clone.start_at(State.sample_from_view(self.state.view(player_id), seed))
+            # The seat remembers its own past hands; the others' are the sample's now.
+            clone.hands[player_id] = list(self.hands[player_id])
         return clone
 
     def _blank(self) -> SequenceState:
@@ -260,61 +287,128 @@ class SequenceState(pyspiel.State):  # type: ignore[misc]
         pyspiel.State.__init__(clone, self.get_game())
         clone.config, clone.actions, clone.deals = self.config, self.actions, self.deals
         clone.state = None
+        clone.hands = []
         return clone
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SequenceState:
         clone = self._blank()
         clone.state = None if self.state is None else self.state.copy()
+        clone.hands = [list(seen) for seen in self.hands]
         return clone
 
     def __str__(self) -> str:
         return "(not dealt)" if self.state is None else self.state.board_text()
 
 
-def information_state_string(view: View | None) -> str:
-    """What the seat knows, as text: its hand, the phase, the roll and every public move."""
-    if view is None:
-        return "(not dealt)"
-    hand = " ".join(str(c) for c in view.hand or ())
-    moves = " ".join(str(m) for m in view.move_stack)
-    return f"seat {view.seat} hand [{hand}] {view.phase.name} roll {view.roll} | {moves}"
-
-
-def observation_string(view: View | None) -> str:
-    """What the seat sees now, as text: its hand, the phase and the board."""
-    if view is None:
-        return "(not dealt)"
-    hand = " ".join(str(c) for c in view.hand or ())
-    chips = " ".join(f"{b:x}" for b in view.chips)
-    return (
-        f"seat {view.seat} hand [{hand}] {view.phase.name} roll {view.roll} to move"
-        f" {view.to_move} turn {view.turns} chips {chips} deck {view.deck_size}"
-    )
+def _cards(cards: tuple[int, ...] | None) -> str:
+    return " ".join(str(c) for c in cards or ())
 
 
 class SequenceObserver:
-    """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``):
-    the flat :class:`~sequence.env.arrays.Observer` array of the seat's view, with the public
-    history for the information state (``perfect_recall``)."""
+    """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) for
+    one ``IIGObservationType``, made from the seat's views only.
 
-    def __init__(self, game: SequenceGame, *, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        self.observer = game.observer_history if perfect_recall else game.observer_flat
-        self.tensor = np.zeros(self.observer.size, np.float32)
-        self.dict = {"observation": self.tensor}
+    - ``public_info``: every public segment of the flat
+      :class:`~sequence.env.arrays.Observer` array (``board``, ``locked``, ``discards``,
+      ``hand_sizes``, ``phase``, ``roll``, ...); the string: the phase, the roll, the seat to
+      move, the turn, the chips and the draw pile's size, or with perfect recall every public
+      move.
+    - ``private_info``: ``SINGLE_PLAYER``, the seat's ``hand`` (the card games'; Dice has
+      nothing private); ``NONE``, no hand; ``ALL_PLAYERS`` is refused in the card games (no
+      seat may see another's hand) and is ``SINGLE_PLAYER`` in Dice. With perfect recall, the
+      string lists each hand the seat held and the public move it got it after.
+    - ``perfect_recall``: the string only; ``tensor`` is ``None`` (as OpenSpiel's observers of
+      public games) and :meth:`set_from` refuses, since a game holds up to
+      ``max_game_length`` moves. ``params={"history": K}`` adds the last K public moves to a
+      tensor without perfect recall.
+
+    The tensor is a one-hot ``player`` (the absolute seat; the rest is relative to it, as in
+    :class:`~sequence.env.arrays.Observer`), then the chosen segments in the flat layout's
+    order; ``dict`` maps each name to its part of the tensor, shaped as its segment.
+    """
+
+    def __init__(
+        self, game: SequenceGame, iig_obs_type: Any, params: dict[str, Any] | None = None
+    ) -> None:
+        options = dict(params or {})
+        history = options.pop("history", 0)
+        if options:
+            raise ValueError(
+                "observer parameters: only 'history' (the last K public moves),"
+                f" not {sorted(options)}"
+            )
+        if not isinstance(history, int) or isinstance(history, bool) or history < 0:
+            raise ValueError(f"observer parameter history must be an int >= 0, not {history!r}")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.public = bool(iig_obs_type.public_info)
+        private = iig_obs_type.private_info
+        self.observer = Observer(game.config, history=history)
+        has_hands = "hand" in self.observer.layout.names
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS and has_hands:
+            raise ValueError(
+                "private_info ALL_PLAYERS is refused: every hand is hidden from the other"
+                " seats, and no observation shows it (ask for SINGLE_PLAYER or NONE)"
+            )
+        self.private = private != pyspiel.PrivateInfoType.NONE and has_hands
+        if self.perfect_recall and history:
+            raise ValueError(
+                "observer parameter history is for observations without perfect recall"
+            )
+        players = game.config.players
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [("player", players, (players,))]
+        take: list[int] = []
+        if not self.perfect_recall:
+            for seg in self.observer.layout.segments:
+                if self.private if seg.name in PRIVATE_SEGMENTS else self.public:
+                    pieces.append((seg.name, seg.size, seg.shape))
+                    take.extend(range(seg.start, seg.stop))
+        self._take = np.asarray(take, dtype=np.intp)
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        if not self.perfect_recall:
+            tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+            index = 0
+            for name, size, shape in pieces:
+                self.dict[name] = tensor[index : index + size].reshape(shape)
+                index += size
+            self.tensor = tensor
 
     def set_from(self, state: SequenceState, player: int) -> None:
+        """Write ``player``'s observation of ``state`` into :attr:`tensor` (zeros but
+        ``player`` before the deal)."""
+        tensor = self.tensor
+        if tensor is None:
+            raise ValueError(
+                "a perfect-recall observer has no tensor (a game holds up to max_game_length"
+                " moves); use its string_from, or an observation with params {'history': K}"
+            )
+        tensor.fill(0.0)
+        self.dict["player"][player] = 1.0
         view = state.view(player)
-        if view is None:
-            self.tensor.fill(0.0)
-        else:
-            self.tensor[:] = self.observer.encode(view)
+        if view is not None:
+            players = len(self.dict["player"])
+            tensor[players:] = self.observer.encode(view)[self._take]
 
     def string_from(self, state: SequenceState, player: int) -> str:
+        """``player``'s observation of ``state`` as text, with the pieces the type asks for."""
         view = state.view(player)
-        if self.perfect_recall:
-            return information_state_string(view)
-        return observation_string(view)
+        if view is None:
+            return f"p{player} (not dealt)"
+        pieces = [f"p{player}"]
+        if self.private:
+            if self.perfect_recall:
+                seen = state.hands[player]
+                pieces += [f"hand@{moves} [{_cards(hand)}]" for moves, hand in seen]
+            else:
+                pieces.append(f"hand [{_cards(view.hand)}]")
+        if self.public:
+            pieces.append(f"{view.phase.name} roll {view.roll} to move {view.to_move}")
+            if self.perfect_recall:
+                pieces.append("| " + " ".join(str(m) for m in view.move_stack))
+            else:
+                chips = " ".join(f"{b:x}" for b in view.chips)
+                pieces.append(f"turn {view.turns} chips {chips} deck {view.deck_size}")
+        return " ".join(pieces)
 
 
 class SequenceClassicGame(SequenceGame):
@@ -370,7 +464,7 @@ def load_game(game: str = "classic", **params: Any) -> SequenceGame:
 
 
 def game_for(config: Config, **params: Any) -> SequenceGame:
-    """The OpenSpiel game of ``config`` (``params``: ``deals``, ``history``).
+    """The OpenSpiel game of ``config`` (``params``: ``deals``).
 
     >>> game_for(make_config("draft", players=4)).get_type().short_name
     'python_sequence_draft'
@@ -434,7 +528,7 @@ class ISMCTSBot(Bot):
         if game is None:
             game = self._games[config] = game_for(config, deals=1)
         root = game.new_initial_state()
-        root.state = State.sample_from_view(view, self.rng.getrandbits(31))
+        root.start_at(State.sample_from_view(view, self.rng.getrandbits(31)))
         random_state = np.random.RandomState(self.rng.getrandbits(31))
         evaluator = EngineRolloutEvaluator(self.rollouts, self.rng)
         bot = ismcts.ISMCTSBot(
@@ -454,6 +548,7 @@ __all__ = [
     "DEALS",
     "GAMES",
     "GAME_CLASSES",
+    "PRIVATE_SEGMENTS",
     "EngineRolloutEvaluator",
     "ISMCTSBot",
     "SequenceClassicGame",
@@ -464,8 +559,6 @@ __all__ = [
     "SequenceObserver",
     "SequenceState",
     "game_for",
-    "information_state_string",
     "load_game",
-    "observation_string",
     "short_name",
 ]
