@@ -107,10 +107,11 @@ class LookaheadBot(Bot):
         best = max(range(len(cands)), key=lambda i: (totals[i] / n + self.prior * priors[i], -i))
         return cands[best]
 
-    def scores(self, view: View, moves: Sequence[Move], deals: int) -> list[float]:
-        """The mean score of each of ``moves`` over ``deals`` deals of the hidden cards, as
-        :meth:`choose` judges its candidates: each move played in the same deals, then greedy
-        replies, the position reached scored for the mover's team (``prior`` not added).
+    def deal_scores(self, view: View, moves: Sequence[Move], deals: int) -> list[list[float]]:
+        """The score of each of ``moves`` in each of ``deals`` deals of the hidden cards, as
+        :meth:`choose` judges its candidates (whose mean it compares): each move played in the
+        same deals, then greedy replies, the position reached scored for the mover's team (a
+        finished game ±:data:`FINISHED`). ``prior`` is not added.
 
         What the game review and the hints read (:mod:`.review`); only ``view`` is used."""
         check_budget(deals=deals)
@@ -119,8 +120,9 @@ class LookaheadBot(Bot):
         ev = evaluator_for(view.config)
         judge = ev.informed(view) if self.cards else ev
         priors = [judge.move_value(m, view.chips, view.sequences, team) for m in moves]
-        totals, n = self._search(view, moves, priors, deals, None)
-        return [t / n for t in totals]
+        per_deal: list[list[float]] = [[] for _ in moves]
+        self._search(view, moves, priors, deals, None, per_deal)
+        return per_deal
 
     def _search(
         self,
@@ -129,9 +131,11 @@ class LookaheadBot(Bot):
         priors: Sequence[float],
         deals: int | None,
         deadline: float | None,
+        per_deal: list[list[float]] | None = None,
     ) -> tuple[list[float], int]:
         """Each candidate's total score over the deals searched (until ``deals`` or
-        ``deadline``, at least one), and how many deals that was."""
+        ``deadline``, at least one), and how many deals that was; ``per_deal`` collects each
+        candidate's score in each deal."""
         team = view.team
         assert team is not None
         ev = evaluator_for(view.config)
@@ -147,7 +151,10 @@ class LookaheadBot(Bot):
                 break
             state = self.deal(view, rng.getrandbits(62))
             for i, m in enumerate(cands):
-                totals[i] += self._rollout(state, m, depth, ev, judge, team, priors[i])
+                score = self._rollout(state, m, depth, ev, judge, team, priors[i])
+                totals[i] += score
+                if per_deal is not None:
+                    per_deal[i].append(score)
             n += 1
         return totals, n
 

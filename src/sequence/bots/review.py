@@ -7,7 +7,8 @@ default) plays each candidate (greedy's best ``k``, the move played, any winning
 dead-card exchange) in the same deals of the hidden cards, dealt at random consistently with
 that view, and scores the position reached. A move's **loss** is how far its mean score falls
 short of the best candidate's, in the evaluation's points (``docs/bots.md`` has the tables: an
-opponent's four is worth 120, a completed sequence 3,000 and more, a won game 1,000,000):
+opponent's four is worth 120, a completed sequence 3,000 and more; a deal in which the game
+ends counts :data:`GAME_POINTS`, won or lost):
 
 =============  ==============================================================================
 verdict        loss
@@ -65,7 +66,7 @@ from ..engine import (
 from .explain import After, Note, after, describe, open_lines, span
 from .heuristic import WIN, evaluator_for
 from .levels import EXPERT_DEALS
-from .lookahead import LookaheadBot
+from .lookahead import FINISHED, LookaheadBot
 
 INACCURACY = 50.0
 """A loss from this many points is an inaccuracy (about a three left to an opponent)."""
@@ -73,6 +74,10 @@ MISTAKE = 200.0
 """A loss from this many points is a mistake (more than an opponent's four is worth)."""
 BLUNDER = 2000.0
 """A loss from this many points is a blunder (about a sequence)."""
+GAME_POINTS = 5000.0
+"""What a game won or lost in a deal counts in the review's mean (the search counts
+:data:`~.lookahead.FINISHED`): about a sequence and a four, so a move that loses the game in
+one deal of 32 is an inaccuracy (156 points), in half of them a blunder."""
 CHANCE_DEALS = 16
 """Deals each chance estimate plays to the end."""
 TURNING = 0.2
@@ -306,7 +311,8 @@ class Reviewer:
             if m not in effects:
                 effects[m] = after(sample, m)
         bot = LookaheadBot(seed=seed, time=None, deals=1, k=self.k, cards=True)
-        scores = bot.scores(view, cands, self.deals_for(view.config))
+        per_deal = bot.deal_scores(view, cands, self.deals_for(view.config))
+        scores = [sum(map(_weighed, deal)) / len(deal) for deal in per_deal]
         return cands, scores, sample, effects, wins
 
     def review_move(self, view: View, move: Move, index: int | None = None) -> MoveReview | None:
@@ -363,7 +369,7 @@ class Reviewer:
             if same is not None:
                 flags.append(Note("wasted_jack_same", card=card_name(move.card),  # type: ignore[arg-type]
                                   space=_space(move), better=str(same)))  # fmt: skip
-            elif _jack(best) is not spent and loss >= MISTAKE:
+            elif _jack(best) is not spent and loss >= INACCURACY:
                 flags.append(Note("wasted_jack", card=card_name(move.card), better=better))  # type: ignore[arg-type]
         dead = next((m for m in legal if m.kind is MoveKind.DEAD), None)
         if dead is not None and move.kind is not MoveKind.DEAD:
@@ -517,6 +523,16 @@ def summarise(reviews: Iterable[GameReview]) -> dict[str, Any]:
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+
+def _weighed(score: float) -> float:
+    """A deal's score with a finished game counted as :data:`GAME_POINTS` (the search's own
+    ±:data:`~.lookahead.FINISHED` would make one unlucky deal in 32 a blunder)."""
+    if score >= FINISHED:
+        return GAME_POINTS
+    if score <= -FINISHED:
+        return -GAME_POINTS
+    return score
 
 
 def _rate(k: int, n: int) -> float | None:
