@@ -10,7 +10,7 @@ state dealt from the view (:meth:`State.sample_from_view`), where no hidden card
 >>> from sequence.engine import State, make_config
 >>> view = State.new(make_config("classic", players=2), seed=3).view(0)
 >>> str(Note("blocks_four", team="B", span="d4-d7"))
-"blocks team B's four on d4-d7"
+'blocks team B, one chip from a sequence on d4-d7'
 >>> open_lines(view.chips, view.sequences, view.config, team=1, need=1)
 ()
 """
@@ -42,12 +42,12 @@ NOTE_MESSAGES: dict[str, str] = {
     # what a move does (the hints, and each reviewed move)
     "wins_game": _m("wins the game"),
     "completes_sequence": _m("completes a sequence on {span}"),
-    "blocks_four": _m("blocks team {team}'s four on {span}"),
-    "breaks_four": _m("removes a chip from team {team}'s four on {span}"),
-    "blocks_three": _m("blocks team {team}'s open three on {span}"),
-    "breaks_three": _m("removes a chip from team {team}'s open three on {span}"),
-    "makes_four": _m("makes a four on {span}"),
-    "makes_three": _m("makes an open three on {span}"),
+    "blocks_four": _m("blocks team {team}, one chip from a sequence on {span}"),
+    "breaks_four": _m("removes a chip of team {team}, one chip from a sequence on {span}"),
+    "blocks_three": _m("blocks team {team}, two chips from a sequence on {span}"),
+    "breaks_three": _m("removes a chip of team {team}, two chips from a sequence on {span}"),
+    "makes_four": _m("comes one chip from a sequence on {span}"),
+    "makes_three": _m("comes two chips from a sequence on {span}"),
     "two_lines": _m("builds two lines at once"),
     "exchanges_dead": _m("exchanges a dead card for a fresh one: {card}"),
     "discards_least": _m("gives up the card that helps least: {card}"),
@@ -57,7 +57,7 @@ NOTE_MESSAGES: dict[str, str] = {
     # what the review flags
     "missed_win": _m("{better} would have won the game"),
     "missed_sequence": _m("{better} would have completed a sequence on {span}"),
-    "unblocked_four": _m("left team {team}'s four on {span} open: {better} blocks it"),
+    "unblocked_four": _m("left team {team} one chip from a sequence on {span}: {better} blocks it"),
     "wasted_jack_same": _m("spent {card} on {space}, where {better} puts the same chip"),
     "wasted_jack": _m("spent {card} for little: {better} was better and keeps it"),
     "dead_card_kept": _m("kept a dead card ({card}): exchanging it was free"),
@@ -65,7 +65,8 @@ NOTE_MESSAGES: dict[str, str] = {
 }
 """Every note's code and its English template. ``{card}`` is a card's notation (a front end
 names it in the player's language), ``{better}`` and ``{move}`` a move's, ``{span}`` the first
-and last space of a line (``d4-d7``), ``{team}`` a team's letter."""
+and last space of a line (``d4-d7``), ``{team}`` a team's letter. "One chip from a sequence"
+is a four in classic, a three in Kids: the words hold in every game."""
 
 FLAG_CODES = frozenset(
     {"missed_win", "missed_sequence", "unblocked_four", "wasted_jack_same", "wasted_jack",

@@ -80,8 +80,9 @@ GAME_POINTS = 5000.0
 one deal of 32 is an inaccuracy (156 points), in half of them a blunder."""
 CHANCE_DEALS = 16
 """Deals each chance estimate plays to the end."""
-TURNING = 0.2
-"""A move is a turning point when its team's estimated chances moved by this much or more."""
+TURNING = 0.25
+"""A move is a turning point when its team's estimated chances moved by this much or more (with
+:data:`CHANCE_DEALS` deals a point, smaller swings are mostly the estimate's noise)."""
 TURNING_MAX = 5
 """At most this many turning points, the largest swings."""
 _PLAYOUT_CAP = 2000
@@ -426,7 +427,9 @@ class Reviewer:
         wins = [0.0] * teams
         draws = 0.0
         n = self.chance_deals
-        base = decision_seed(self.seed, view)
+        # The same seeds at every point of a game (common random numbers): two points' deals
+        # differ only where what is unseen differs, so a swing is less the deals' noise.
+        base = self.seed * 1_000_003
         for i in range(n):
             winner = _play_out(State.sample_from_view(view, base + i))
             if winner is None:

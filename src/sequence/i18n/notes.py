@@ -7,10 +7,10 @@ team letters are notation and stay as they are. This module does not import the 
 layers beside each other do not): anything with ``template`` and ``params`` is a note.
 
 >>> class Said:
-...     template = "blocks team {team}'s four on {span}"
+...     template = "blocks team {team}, one chip from a sequence on {span}"
 ...     params = {"team": "B", "span": "d4-d7"}
 >>> translate_note(Said(), "de")
-'blockiert die Vierer-Reihe von Team B auf d4-d7'
+'blockiert Team B, dem ein Chip zur Sequenz auf d4-d7 fehlt'
 >>> class Kept:
 ...     template = "keeps a card that removes a chip for later: {card}"
 ...     params = {"card": "JS"}
