@@ -178,3 +178,16 @@ def test_a_whole_game_review_and_the_per_agent_summary() -> None:
     assert set(agents) == {"medium", "random"}
     assert agents["random"]["flagged"] > agents["medium"]["flagged"]
     assert sum(a["decisions"] for a in agents.values()) == len(reviewed.moves)
+
+
+def test_a_hint_always_says_why(midgame: State) -> None:
+    state = midgame.copy()
+    reviewer = Reviewer(deals=4, chance_deals=0)
+    for _ in range(12):
+        view = state.view(state.to_move)
+        hint = reviewer.hint(view)
+        assert hint.move in view.legal_moves
+        assert hint.notes or len(view.legal_moves) == 1
+        state.push(hint.move)
+        if state.is_over():
+            break

@@ -54,6 +54,7 @@ NOTE_MESSAGES: dict[str, str] = {
     "picks_most": _m("takes the most useful face-up card: {card}"),
     "keeps_wild": _m("keeps a card that goes anywhere for later: {card}"),
     "keeps_remover": _m("keeps a card that removes a chip for later: {card}"),
+    "search_best": _m("the search over sampled deals rates it best"),
     # what the review flags
     "missed_win": _m("{better} would have won the game"),
     "missed_sequence": _m("{better} would have completed a sequence on {span}"),

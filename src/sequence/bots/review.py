@@ -410,6 +410,8 @@ class Reviewer:
         cands, scores, _sample, effects, wins = self._judge(view, [])
         best = wins[0] if wins else max(zip(scores, cands, strict=True), key=lambda p: p[0])[1]
         notes = describe(view, best, effects[best], keeps=True)
+        if not any(n.code not in ("keeps_wild", "keeps_remover") for n in notes):
+            notes.insert(0, Note("search_best"))  # no line it makes or stops: say whose choice
         return Hint(best, tuple(notes), len(cands), self.deals_for(view.config))
 
     # --- chances ----------------------------------------------------------------------------------
