@@ -18,6 +18,8 @@ MODULES = [
     "sequence.bots.levels",
     "sequence.bots.lookahead",
     "sequence.bots.mcts",
+    "sequence.bots.explain",
+    "sequence.bots.review",
     "sequence.bots.tournament.schedule",
     "sequence.bots.tournament.stats",
     "sequence.cli.tournament_output",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sequence.bots.review import Reviewer
 from sequence.cli.main import build_parser, main
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui import cli
@@ -91,6 +92,35 @@ async def test_replay_steps_forward_back_and_jumps() -> None:
         assert app.states[10] == record.replay(10)
         await pilot.press("end")
         assert app.index == total
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_replay_shows_the_review_of_each_move(lang: str) -> None:
+    """``r`` reviews the game in a thread; each step then shows the move's verdict and notes
+    and the chances there, in the viewer's language."""
+    state = play_random_game(State.new(make_config("classic", 2), seed=4), seed=4)
+    record = GameRecord.from_state(state)
+    app = ReplayApp(record, lang=lang, at=10, reviewer=Reviewer(deals=2, chance_deals=2))
+    _ = Gettext(lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.review is None and "Chances" not in screen_text(app)
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        review = app.review
+        assert review is not None and not app.reviewing
+        judged = next(m for m in review.moves if m.index == 9)
+        text = screen_text(app)
+        head = _("Move {n} ({move}): {verdict}").format(n=10, move=str(record.moves[9]), verdict="")
+        assert head.strip() in text
+        assert _("Chances, an estimate: {chances}").split("{")[0].strip() in text
+        if judged.flags:  # random play: the first note is a flag, in the viewer's language
+            from sequence.i18n.notes import translate_note
+
+            assert translate_note(judged.flags[0], lang)[:20] in text
+        await pilot.press("right")
+        moved = screen_text(app)
+        assert f"({record.moves[10]})" in moved and f"({record.moves[9]})" not in moved
 
 
 def test_more_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

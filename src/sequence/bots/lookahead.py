@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import time as _time
+from collections.abc import Sequence
 
 from ..engine import Move, MoveKind, State, StepKind, View, draw_move
 from .base import Bot, check_budget, obvious_move, roll_dice
@@ -94,20 +95,8 @@ class LookaheadBot(Bot):
             return legal[top[0]]
         cands = [legal[i] for i in top]
         priors = [values[i] for i in top]
-        depth = view.config.teams + 1 if self.depth is None else self.depth
         deadline = None if self.time is None else start + self.time
-        totals = [0.0] * len(cands)
-        n = 0
-        rng = self.rng
-        while True:
-            if self.deals is not None and n >= self.deals:
-                break
-            if deadline is not None and n and _time.perf_counter() >= deadline:
-                break
-            state = self.deal(view, rng.getrandbits(62))
-            for i, m in enumerate(cands):
-                totals[i] += self._rollout(state, m, depth, ev, judge, team, priors[i])
-            n += 1
+        totals, n = self._search(view, cands, priors, self.deals, deadline)
         elapsed = _time.perf_counter() - start
         self._last = {
             "deals": float(n),
@@ -117,6 +106,57 @@ class LookaheadBot(Bot):
         }
         best = max(range(len(cands)), key=lambda i: (totals[i] / n + self.prior * priors[i], -i))
         return cands[best]
+
+    def deal_scores(self, view: View, moves: Sequence[Move], deals: int) -> list[list[float]]:
+        """The score of each of ``moves`` in each of ``deals`` deals of the hidden cards, as
+        :meth:`choose` judges its candidates (whose mean it compares): each move played in the
+        same deals, then greedy replies, the position reached scored for the mover's team (a
+        finished game ±:data:`FINISHED`). ``prior`` is not added.
+
+        What the game review and the hints read (:mod:`.review`); only ``view`` is used."""
+        check_budget(deals=deals)
+        team = view.team
+        assert team is not None
+        ev = evaluator_for(view.config)
+        judge = ev.informed(view) if self.cards else ev
+        priors = [judge.move_value(m, view.chips, view.sequences, team) for m in moves]
+        per_deal: list[list[float]] = [[] for _ in moves]
+        self._search(view, moves, priors, deals, None, per_deal)
+        return per_deal
+
+    def _search(
+        self,
+        view: View,
+        cands: Sequence[Move],
+        priors: Sequence[float],
+        deals: int | None,
+        deadline: float | None,
+        per_deal: list[list[float]] | None = None,
+    ) -> tuple[list[float], int]:
+        """Each candidate's total score over the deals searched (until ``deals`` or
+        ``deadline``, at least one), and how many deals that was; ``per_deal`` collects each
+        candidate's score in each deal."""
+        team = view.team
+        assert team is not None
+        ev = evaluator_for(view.config)
+        judge = ev.informed(view) if self.cards else ev
+        depth = view.config.teams + 1 if self.depth is None else self.depth
+        totals = [0.0] * len(cands)
+        n = 0
+        rng = self.rng
+        while True:
+            if deals is not None and n >= deals:
+                break
+            if deadline is not None and n and _time.perf_counter() >= deadline:
+                break
+            state = self.deal(view, rng.getrandbits(62))
+            for i, m in enumerate(cands):
+                score = self._rollout(state, m, depth, ev, judge, team, priors[i])
+                totals[i] += score
+                if per_deal is not None:
+                    per_deal[i].append(score)
+            n += 1
+        return totals, n
 
     def deal(self, view: View, seed: int) -> State:
         """A deal of the hidden cards to search on: :meth:`State.sample_from_view`.

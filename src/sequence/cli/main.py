@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("sequence.cli.bench", "measure the engine's speed"),
     "replay": ("sequence.cli.replay", "check a game record and show its final position"),
     "tournament": ("sequence.cli.tournament", "play bots against each other and rate them"),
+    "review": ("sequence.cli.review", "judge each move of finished games, as its mover saw it"),
     "play": ("sequence.tui.cli", "play in the terminal"),
     "serve": ("sequence.server.cli", "start the web app for online play"),
     "rules": ("sequence.i18n.cli", "show how to play, in your language"),

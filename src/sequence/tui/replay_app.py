@@ -1,8 +1,10 @@
-"""Step through a game record: forward, back, jump to a move, first and last.
+"""Step through a game record: forward, back, jump to a move, first and last; review it.
 
 The viewer shows the public view of each position (a spectator's: the board, discard piles,
 hand sizes, the draw pile, sequences), the move log with the current move highlighted, and
-the result. :func:`run_replay` is what ``sequence replay FILE`` calls in a terminal.
+the result. ``r`` reviews the game (:mod:`sequence.bots.review`, in a thread: each move judged
+as its mover saw it); then every step shows the review of the move just made and each side's
+estimated chances there. :func:`run_replay` is what ``sequence replay FILE`` calls in a terminal.
 """
 
 from __future__ import annotations
@@ -15,11 +17,23 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
-from ..engine import GameRecord, State
+from ..bots.review import GameReview, Reviewer
+from ..engine import TEAM_LETTERS, GameRecord, State
 from ..i18n import N_, system_language
+from ..i18n.notes import translate_note
 from .drawing import LEVEL_NAMES, winner_text
 from .session import HUMAN
 from .widgets import BoardWidget, Gettext, Marks, log_text, players_text
+
+VERDICT_WORDS = {
+    "best": N_("the best move"),
+    "good": N_("good"),
+    "inaccuracy": N_("an inaccuracy"),
+    "mistake": N_("a mistake"),
+    "blunder": N_("a blunder"),
+}
+"""A review's verdicts (:data:`sequence.bots.review.VERDICTS`) in words."""
+NOT_JUDGED = N_("not judged (no choice)")
 
 
 class ReplayApp(App[int]):
@@ -33,6 +47,8 @@ class ReplayApp(App[int]):
     #board { width: 1fr; }
     #side { width: 30; padding: 0 0 0 1; }
     #table { height: auto; }
+    #review { height: auto; display: none; padding: 1 0 0 0; }
+    #review.shown { display: block; }
     #log { height: 1fr; }
     #keys { height: 1; padding: 0 1; color: $text-muted; }
     #jump { display: none; }
@@ -46,13 +62,24 @@ class ReplayApp(App[int]):
         Binding("home", "goto(0)", show=False),
         Binding("end", "goto(-1)", show=False),
         Binding("g", "jump", show=False),
+        Binding("r", "review", show=False),
         Binding("escape", "cancel_jump", show=False),
         Binding("q", "quit", show=False),
     ]
 
-    def __init__(self, record: GameRecord, lang: str | None = None, at: int | None = None) -> None:
+    def __init__(
+        self,
+        record: GameRecord,
+        lang: str | None = None,
+        at: int | None = None,
+        reviewer: Reviewer | None = None,
+    ) -> None:
         super().__init__()
         self.record = record
+        self.reviewer = reviewer or Reviewer()
+        self.review: GameReview | None = None
+        """The game's review, once ``r`` has asked for it and it is done."""
+        self.reviewing = False
         self.gettext = Gettext(lang or system_language())
         self.title = self.gettext(self.TITLE)
         self.states: list[State] = record.states()
@@ -83,6 +110,7 @@ class ReplayApp(App[int]):
             yield BoardWidget(self.gettext, id="board")
             with Vertical(id="side"):
                 yield Static(id="table")
+                yield Static(id="review")
                 yield Static(id="log")
         yield Static(id="keys")
         yield Input(
@@ -126,8 +154,49 @@ class ReplayApp(App[int]):
             status.append(" · " + _("last: {move}").format(move=str(last)))
         self.query_one("#status", Static).update(status)
         self.query_one("#keys", Static).update(
-            _("← → step · PgUp PgDn 10 moves · Home End · g go to move · q quit")
+            _("← → step · PgUp PgDn 10 moves · Home End · g go to move · r review · q quit")
         )
+        self.show_review()
+
+    def show_review(self) -> None:
+        """The review of the move just made, and the chances there (once reviewed)."""
+        _ = self.gettext
+        panel = self.query_one("#review", Static)
+        if self.review is None:
+            panel.update(_("Reviewing the game: each move as its mover saw it…"))
+            panel.set_class(self.reviewing, "shown")
+            return
+        panel.add_class("shown")
+        lines = []
+        if self.index:
+            move = self.record.moves[self.index - 1]
+            judged = next((m for m in self.review.moves if m.index == self.index - 1), None)
+            verdict = _(VERDICT_WORDS[judged.verdict]) if judged else _(NOT_JUDGED)
+            lines.append(_("Move {n} ({move}): {verdict}").format(
+                n=self.index, move=str(move), verdict=verdict))  # fmt: skip
+            if judged is not None:
+                lang = self.gettext.lang
+                lines += [translate_note(n, lang) for n in judged.flags + judged.notes]
+        point = next((p for p in reversed(self.review.chances) if p.index <= self.index), None)
+        if point is not None:
+            chances = " · ".join(f"{TEAM_LETTERS[t]} {c:.0%}" for t, c in enumerate(point.chances))
+            lines.append(_("Chances, an estimate: {chances}").format(chances=chances))
+        panel.update("\n".join(lines))
+
+    def action_review(self) -> None:
+        if self.review is not None or self.reviewing:
+            return
+        self.reviewing = True
+        self.show_review()
+        self.run_worker(self._review, thread=True)
+
+    def _review(self) -> None:
+        review = self.reviewer.review_game(self.record)
+        self.call_from_thread(self._reviewed, review)
+
+    def _reviewed(self, review: GameReview) -> None:
+        self.review, self.reviewing = review, False
+        self.show()
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(self.states) - 1, self.index + delta))
