@@ -326,7 +326,7 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
 
     @app.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:
-        return FileResponse(Path(__file__).parent.parent / "static" / "index.html")
+        return FileResponse(Path(__file__).parents[1] / "web" / "static" / "index.html")
 
     @app.get("/api/account", response_model=AccountInfo)
     async def account(request: Request) -> dict[str, Any]:

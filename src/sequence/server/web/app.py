@@ -105,7 +105,7 @@ from ..tables.wsframes import frame_too_large
 
 log = logging.getLogger("sequence.server")
 
-STATIC = Path(__file__).parent.parent / "static"
+STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384
 
 
