@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ...i18n import N_
@@ -320,21 +320,22 @@ def owned_seats(table: Table, owner: Owner) -> list[dict[str, Any]]:
     return out
 
 
-def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> None:
+def account_router(service: Callable[[], AccountService]) -> APIRouter:
     """The ``/api/account`` requests, answered by the app's :class:`AccountService`, and the
     account page (``/account``, drawn by ``static/account.js``)."""
+    router = APIRouter()
 
-    @app.get("/account", include_in_schema=False)
+    @router.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:
         return FileResponse(Path(__file__).parents[1] / "web" / "static" / "index.html")
 
-    @app.get("/api/account", response_model=AccountInfo)
+    @router.get("/api/account", response_model=AccountInfo)
     async def account(request: Request) -> dict[str, Any]:
         """Who this browser is signed in as, and the CSRF token its requests must carry."""
         found = await service().signed_in(request)
         return {"signed_in": False} if found is None else _account_info(*found)
 
-    @app.post(
+    @router.post(
         "/api/account/signup",
         response_model=AccountInfo,
         responses=_errors(400, 403, 409, 413, 429),
@@ -343,7 +344,7 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
         """A new account, signed in at once (the answer sets the session cookie)."""
         return await service().sign_up(request, body)
 
-    @app.post(
+    @router.post(
         "/api/account/signin",
         response_model=AccountInfo,
         responses=_errors(400, 401, 403, 413, 429),
@@ -353,14 +354,14 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
         get the same answer."""
         return await service().sign_in(request, body)
 
-    @app.post(
+    @router.post(
         "/api/account/signout", response_model=SignedOut, responses=_errors(400, 401, 403, 413)
     )
     async def sign_out(request: Request, body: NoFields) -> JSONResponse:
         """End this browser's session."""
         return await service().sign_out(request)
 
-    @app.post(
+    @router.post(
         "/api/account/password",
         response_model=AccountInfo,
         responses=_errors(400, 401, 403, 413, 429),
@@ -369,7 +370,7 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
         """A new password; every other session of the account ends."""
         return await service().change_password(request, body)
 
-    @app.post(
+    @router.post(
         "/api/account/delete",
         response_model=SignedOut,
         responses=_errors(400, 401, 403, 413, 429),
@@ -379,17 +380,17 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
         their seats shown as "deleted player")."""
         return await service().delete(request, body)
 
-    @app.get("/api/account/games", response_model=AccountGames, responses=_errors(401))
+    @router.get("/api/account/games", response_model=AccountGames, responses=_errors(401))
     async def games(request: Request) -> dict[str, Any]:
         """Every table the account holds a seat at, newest first."""
         return await service().games(request)
 
-    @app.get("/api/account/export", response_model=Export, responses=_errors(401))
+    @router.get("/api/account/export", response_model=Export, responses=_errors(401))
     async def export(request: Request) -> Response:
         """The account's finished games as records (a JSON file to download)."""
         return await service().export(request)
 
-    @app.post(
+    @router.post(
         "/api/account/claim",
         response_model=OwnedSeats,
         responses=_errors(400, 401, 403, 409, 413),
@@ -398,7 +399,7 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
         """The guest seats this browser holds (their tokens) become the account's."""
         return await service().claim(request, body)
 
-    @app.post(
+    @router.post(
         "/api/account/seats/{code}",
         response_model=OwnedSeats,
         responses=_errors(400, 401, 403, 404, 413),
@@ -407,3 +408,5 @@ def add_account_routes(app: FastAPI, service: Callable[[], AccountService]) -> N
         """The account's seats at a table, with their tokens (a second device sits with
         them)."""
         return await service().seats_at(request, code)
+
+    return router

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...engine import OPTIONS, ConfigError, IllegalMoveError
-from ...i18n import N_, translator
+from ...i18n import N_, negotiate, translator
 from ...i18n.errors import render_reason, translate_error
 
 
@@ -153,3 +153,8 @@ def invalid_request(errors: Sequence[Any]) -> RequestError:
         # An entry of bots (POST /api/tables): say both things it may be, not only "text".
         message = N_("{name} is a bot level (text), or null for a seat left open for a person")
     return RequestError("bad_message", message, name=name[:60])
+
+
+def request_language(headers: Any) -> str:
+    """The language of a request: its ``Accept-Language`` (the web client sends its choice)."""
+    return negotiate(headers.get("accept-language"))

@@ -8,10 +8,26 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Final
+from typing import Any, Final
+
+from ...i18n import N_
+from .errors import RequestError
 
 MAX_DEPTH: Final = 32
 """How deep arrays and objects may nest in a request body or a WebSocket message."""
+
+
+def too_deep() -> RequestError:
+    return RequestError(
+        "bad_json",
+        N_("the JSON nests deeper than {limit} levels; nothing was done"),
+        limit=MAX_DEPTH,
+    )
+
+
+def not_json(constant: str) -> Any:
+    """``json.loads``'s ``parse_constant``: the refusal of ``NaN`` and ``Infinity``."""
+    raise ValueError(constant)  # NaN, Infinity: Python reads them, JSON has no such numbers
 
 
 def json_depth(text: str | bytes) -> int:

@@ -8,6 +8,7 @@ everyone at it is told.
 - :mod:`.scheduler` -- bots' turns and turn clocks, driven by the engine's ``State.next_step()``;
 - :mod:`.protocol` -- every message to a client, built from the seat's view (the one filter);
 - :mod:`.messages` -- every message a client may send, as Pydantic models;
+- :mod:`.websocket` -- the WebSocket route: a client's hello, then each message to the hub;
 - :mod:`.connection` -- one WebSocket client: payloads out, a rate limit on what comes in;
 - :mod:`.wsframes` -- frames too large for the server, refused with a reason;
 - :mod:`.talk` -- reactions and chat;

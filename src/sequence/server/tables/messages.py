@@ -1,12 +1,11 @@
 """What a client may send on the WebSocket: one Pydantic model per message type.
 
-A frame that is JSON (see :func:`sequence.server.web.app.read_frame` for the size and depth limits)
-is an object whose ``type`` picks its model in :data:`MESSAGES`; the model then validates every
-field, strictly and with no field it does not name, as the HTTP API's request models do
+A frame that is JSON (see :func:`sequence.server.tables.websocket.read_frame` for the size and depth
+limits) is an object whose ``type`` picks its model in :data:`MESSAGES`; the model then validates
+every field, strictly and with no field it does not name, as the HTTP API's request models do
 (:mod:`.models`). A message that does not fit is refused with a ``bad_message`` error naming the
 field and what it must be (:func:`sequence.server.common.errors.invalid_request`), and nothing
-changes.
-The rules themselves (whose turn, which moves are legal) stay the engine's to check.
+changes. The rules themselves (whose turn, which moves are legal) stay the engine's to check.
 
     >>> parse_message({"type": "move", "move": "5H@c3", "version": 3})
     Move(type='move', move='5H@c3', version=3, id=None)
