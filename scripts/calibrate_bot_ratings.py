@@ -5,10 +5,10 @@ For each rating family (classic with two sides, classic with three, Kids, Dice) 
 distinct levels (each ordered pair for two sides, each order of the three levels for three)
 plays the same deals (seeds from the tournament's :func:`deal_seed`, so a run repeats), each
 bot given only its seat's view by :func:`sequence.bots.arena.play_game`. The results are rated
-with the server's own OpenSkill update (:func:`sequence.server.ratings.rate`) in the order the
-games were scheduled, starting from OpenSkill's defaults; the ratings are written as JSON, which
-a server loads at start-up for every bot level that has no rating yet (rated games against
-people move them on from there)::
+with the server's own OpenSkill update (:func:`sequence.server.ratings.rating.rate`) in the order
+the games were scheduled, starting from OpenSkill's defaults; the ratings are written as JSON, which
+a server loads at start-up for every bot level that has no rating yet (rated games against people
+move them on from there)::
 
     scripts/calibrate_bot_ratings.py                 # 10 deals a lineup, each level at its budget
     scripts/calibrate_bot_ratings.py --deals 3 --hard-time 0.05 --workers 1   # a small run
@@ -35,8 +35,8 @@ from sequence.bots.base import seat_seed
 from sequence.bots.levels import LEVELS
 from sequence.bots.tournament.schedule import deal_seed
 from sequence.engine import make_config
-from sequence.server.players import BOT_RATINGS
-from sequence.server.ratings import FAMILIES, Rating, rate
+from sequence.server.ratings.players import BOT_RATINGS
+from sequence.server.ratings.rating import FAMILIES, Rating, rate
 
 GAMES = {
     "classic2": {"game": "classic", "players": 2},

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "sequence" / "server" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "src" / "sequence" / "server" / "web" / "static"
 CHROMIUM = "/usr/bin/chromium"
 
 

@@ -6,11 +6,11 @@ Every table is classic Sequence for two; both seats are played by this script as
 random legal move after a think time), so every move goes the whole server path: nginx, JSON
 parsing, the engine, the database commit, the notice to the other processes (several
 processes: PostgreSQL and Redis), and a view built and sent to each seat. For each setup and
-table count it starts a fresh cluster (:class:`sequence.server.launcher.Cluster`: nginx in front
-of N ``sequence serve`` processes), opens the tables over the ramp-up, then measures: the moves a
-second, the move round trip (from sending a move to receiving the state that contains it) at
-p50, p95 and p99, and each server process's CPU time per move (``/proc/PID/stat`` read at the
-start and the end of the measured time). Then it prints one table::
+table count it starts a fresh cluster (:class:`sequence.server.cluster.launcher.Cluster`: nginx in
+front of N ``sequence serve`` processes), opens the tables over the ramp-up, then measures: the
+moves a second, the move round trip (from sending a move to receiving the state that contains it) at
+p50, p95 and p99, and each server process's CPU time per move (``/proc/PID/stat`` read at the start
+and the end of the measured time). Then it prints one table::
 
     .venv/bin/python scripts/loadtest.py                      # sqlite:1, postgres:2, postgres:3
     .venv/bin/python scripts/loadtest.py --setups sqlite:1 --tables 200 --duration 60
@@ -45,7 +45,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from sequence.server.launcher import Cluster, throwaway_postgres
+from sequence.server.cluster.launcher import Cluster, throwaway_postgres
 
 TLS = ssl.create_default_context()
 OPEN_TIMEOUT = 120.0

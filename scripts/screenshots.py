@@ -37,7 +37,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from sequence.server.app import create_app
+from sequence.server.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "img"

@@ -217,7 +217,7 @@ def test_system_language(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], l
 @pytest.mark.parametrize("lang", ["ru", "de", "uk", "fr"])
 def test_every_bot_a_table_offers_has_a_name_in_each_language(lang: str) -> None:
     from sequence.i18n import catalog_json
-    from sequence.server.scheduler import bot_levels
+    from sequence.server.tables.scheduler import bot_levels
 
     messages = catalog_json(lang)["messages"]
     assert [b for b in bot_levels() if b not in messages] == []

@@ -1,6 +1,6 @@
 """Several ``sequence serve`` processes on one PostgreSQL database and one Redis, for the tests.
 
-The processes are started, awaited and stopped by :class:`sequence.server.launcher.Cluster`
+The processes are started, awaited and stopped by :class:`sequence.server.cluster.launcher.Cluster`
 (the same command line an operator's cluster runs, without nginx in front); this module adds
 what the tests need on top: each cluster under its own Redis key prefix (``--redis-prefix``), so
 clusters and tests running at once never see each other's notices, its keys deleted afterwards;
@@ -11,7 +11,8 @@ helpers :mod:`conftest`'s functions expect (``http()``, ``stored(code)``)::
         first, second, third = cluster.servers
         ...  # first.url, second.ws_url, cluster.owner(code), first.kill()
 
-(An operator's cluster on one machine, nginx included: ``python -m sequence.server.launcher``.)
+(An operator's cluster on one machine, nginx included:
+``python -m sequence.server.cluster.launcher``.)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from sequence.server.launcher import Cluster, Server
+from sequence.server.cluster.launcher import Cluster, Server
 
 from .conftest import load_stored
 

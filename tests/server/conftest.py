@@ -20,12 +20,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from sequence.engine import Config
-from sequence.server import protocol
-from sequence.server.app import create_app
-from sequence.server.db import make_engine, migrate
-from sequence.server.launcher import free_port as free_port  # the tests take it from here
-from sequence.server.store import Store
-from sequence.server.wsframes import WebSocketProtocol
+from sequence.server.cluster.launcher import free_port as free_port  # the tests take it from here
+from sequence.server.storage.db import make_engine, migrate
+from sequence.server.storage.store import Store
+from sequence.server.tables import protocol
+from sequence.server.tables.wsframes import WebSocketProtocol
+from sequence.server.web.app import create_app
 
 PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 

@@ -7,11 +7,11 @@ from collections.abc import Callable
 import pytest
 
 from sequence.engine import State, make_config
-from sequence.server import access
-from sequence.server.access import SPECTATOR, Rights
-from sequence.server.db import hash_token
-from sequence.server.errors import RequestError
-from sequence.server.table import Seat, Table
+from sequence.server.common.errors import RequestError
+from sequence.server.storage.db import hash_token
+from sequence.server.tables import access
+from sequence.server.tables.access import SPECTATOR, Rights
+from sequence.server.tables.table import Seat, Table
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import func, select, update
 
 from sequence.engine import GameRecord
-from sequence.server.accounts import Passwords
-from sequence.server.attempts import AttemptLimits, Limit
-from sequence.server.db import AccountRow, SessionRow, now
-from sequence.server.store import Store
+from sequence.server.accounts.account import Passwords
+from sequence.server.accounts.attempts import AttemptLimits, Limit
+from sequence.server.storage.db import AccountRow, SessionRow, now
+from sequence.server.storage.store import Store
 
 from .conftest import Client, ServerThread, create_table, fresh_postgres, join, start
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sequence.server.accounts import Passwords
+from sequence.server.accounts.account import Passwords
 
 from .conftest import ServerThread
 from .test_browser import act, state

@@ -14,11 +14,11 @@ from alembic.config import Config as AlembicConfig
 from sqlalchemy import inspect, text
 
 from sequence.engine import Move, State, make_config
-from sequence.server.access import new_token
-from sequence.server.accounts import Owner, new_seat_key
-from sequence.server.db import MIGRATIONS, make_engine
-from sequence.server.registry import table_from
-from sequence.server.store import Store
+from sequence.server.accounts.account import Owner, new_seat_key
+from sequence.server.storage.db import MIGRATIONS, make_engine
+from sequence.server.storage.store import Store
+from sequence.server.tables.access import new_token
+from sequence.server.tables.registry import table_from
 
 from .conftest import fresh_postgres
 
@@ -107,7 +107,7 @@ def test_the_accounts_migration_keeps_the_games(db_url: str) -> None:
                 Move.parse(str(m)) for m in state.move_stack
             )
         # An account made after the upgrade holds a guest's old seat.
-        from sequence.server.account_store import AccountStore
+        from sequence.server.accounts.store import AccountStore
 
         accounts = AccountStore(store)
         account = accounts.create("Ann", "ann", "$argon2id$placeholder", new_seat_key())

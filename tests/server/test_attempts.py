@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from sequence.server.attempts import Counter, Limit, MemoryCounter, RedisCounter
+from sequence.server.accounts.attempts import Counter, Limit, MemoryCounter, RedisCounter
 
 REDIS = "redis://127.0.0.1:6379/0"
 

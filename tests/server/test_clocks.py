@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import text
 
 from sequence.engine import State, make_config
-from sequence.server import scheduler
-from sequence.server.registry import table_from
-from sequence.server.store import Store
-from sequence.server.table import TimeControl
+from sequence.server.storage.store import Store
+from sequence.server.tables import scheduler
+from sequence.server.tables.registry import table_from
+from sequence.server.tables.table import TimeControl
 
 from .conftest import Client, ServerThread, create_table, fresh_postgres, old_database, start
 

@@ -1,6 +1,6 @@
 """A server process keeps a table up to date only while it needs it (issue 20's CPU per move):
 two hubs in this test's event loop, each with its own store on one fresh PostgreSQL database and
-its own :class:`~sequence.server.cluster.RedisCluster` on the real Redis, as two ``sequence
+its own :class:`~sequence.server.cluster.notices.RedisCluster` on the real Redis, as two ``sequence
 serve`` processes would be. A process with no connection at a table and not running it does not
 apply the table's moves, yet a spectator who connects there later sees the current position and
 then every move; a private table the other process never loaded is taken over from the database
@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from sequence.engine import GameRecord, config_from_dict
-from sequence.server.cluster import RedisCluster
-from sequence.server.connection import Connection
-from sequence.server.hub import Hub
-from sequence.server.store import Store
-from sequence.server.table import Table
+from sequence.server.cluster.notices import RedisCluster
+from sequence.server.storage.store import Store
+from sequence.server.tables.connection import Connection
+from sequence.server.tables.hub import Hub
+from sequence.server.tables.table import Table
 
 from .cluster import REDIS_URL, redis_available
 from .conftest import fresh_postgres

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sequence.server.cluster import RedisCluster
+from sequence.server.cluster.notices import RedisCluster
 
 from .cluster import REDIS_URL, redis_available
 

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
-from sequence.server import protocol  # noqa: E402
-from sequence.server.app import create_app  # noqa: E402
+from sequence.server.tables import protocol  # noqa: E402
+from sequence.server.web.app import create_app  # noqa: E402
 
 DB = Path(tempfile.mkdtemp(prefix="sequence-fuzz-")) / "fuzz.db"
 APP = create_app(

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sequence.server import protocol
+from sequence.server.tables import protocol
 
 from .conftest import Client, ServerThread, create_table, join, start
 

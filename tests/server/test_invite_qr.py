@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import segno
 
-from sequence.server.app import invite_qr_svg
+from sequence.server.web.tables import invite_qr_svg
 
 from .conftest import ServerThread, create_table
 

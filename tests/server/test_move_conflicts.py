@@ -1,6 +1,6 @@
 """The database decides between server processes: a ply, or a seat's move id, is stored once
 (migration 0004 adds the move id's unique index to a database made before it), and the loser
-gets :class:`~sequence.server.store.MoveConflict` with nothing stored; a change of a seat is
+gets :class:`~sequence.server.storage.store.MoveConflict` with nothing stored; a change of a seat is
 stored only if the seat and the table are still as it was judged on."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from sequence.engine import make_config
-from sequence.server.store import (
+from sequence.server.storage.store import (
     ClockData,
     EventData,
     MoveConflict,

@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
-from sequence.server.launcher import Cluster
-from sequence.server.nginx import site_config, standalone_config
+from sequence.server.cluster.launcher import Cluster
+from sequence.server.cluster.nginx import site_config, standalone_config
 
 from .cluster import REDIS_URL, redis_available
 from .conftest import fresh_postgres, load_stored
@@ -67,7 +67,7 @@ def test_the_shipped_configuration_is_the_rendered_one() -> None:
     upstreams = ["127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"]
     shipped = (ROOT / "deploy" / "nginx" / "sequence.conf").read_text()
     assert shipped == site_config(upstreams, "80"), (
-        "deploy/nginx/sequence.conf is out of date: python -m sequence.server.nginx"
+        "deploy/nginx/sequence.conf is out of date: python -m sequence.server.cluster.nginx"
         " --listen 80 127.0.0.1:8001 127.0.0.1:8002 127.0.0.1:8003 > deploy/nginx/sequence.conf"
     )
     for line in (

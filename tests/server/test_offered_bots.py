@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sequence.server import scheduler
+from sequence.server.tables import scheduler
 
 from .conftest import ServerThread, create_table, start
 

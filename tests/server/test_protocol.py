@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 from sequence.engine import ConfigError, GameRecord, config_from_dict, history
 from sequence.i18n import catalog_json, translator
 from sequence.i18n.errors import translate_error
-from sequence.server import protocol
+from sequence.server.tables import protocol
 
 from .conftest import Client, ServerThread, create_table, free_port, join, start
 

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from sequence.server.players import PlayerBook, load_calibration
-from sequence.server.ratings import Rating, rate
-from sequence.server.store import Store
+from sequence.server.ratings.players import PlayerBook, load_calibration
+from sequence.server.ratings.rating import Rating, rate
+from sequence.server.storage.store import Store
 
 from .conftest import Client, ServerThread, fresh_postgres
 from .test_games import drive
@@ -75,7 +75,7 @@ def test_rate_two_sides_teams_draws_three_sides() -> None:
 
 def test_calibration_file_has_every_level_and_family() -> None:
     from sequence.bots.levels import LEVELS
-    from sequence.server.ratings import FAMILIES
+    from sequence.server.ratings.rating import FAMILIES
 
     calibration = load_calibration()
     assert set(calibration) == set(FAMILIES)
@@ -341,9 +341,9 @@ def test_quickplay_matches_by_rating() -> None:
     """Of three waiting players, the two with close ratings are seated together at once."""
     from datetime import timedelta
 
-    from sequence.server.db import now
-    from sequence.server.matchmaking import Matchmaker
-    from sequence.server.ratingdb import TicketRow
+    from sequence.server.ratings.matchmaking import Matchmaker
+    from sequence.server.storage.db import now
+    from sequence.server.storage.ratingdb import TicketRow
 
     at = now()
 

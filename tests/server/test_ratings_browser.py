@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from sequence.bots.levels import LEVELS
-from sequence.server.accounts import Passwords
+from sequence.server.accounts.account import Passwords
 
 from .conftest import ServerThread
 from .test_accounts_browser import sign

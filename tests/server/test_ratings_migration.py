@@ -7,10 +7,10 @@ from __future__ import annotations
 from sqlalchemy import inspect, text
 
 from sequence.bots.levels import LEVELS
-from sequence.server.db import make_engine
-from sequence.server.players import PlayerBook, load_calibration
-from sequence.server.registry import table_from
-from sequence.server.store import Store
+from sequence.server.ratings.players import PlayerBook, load_calibration
+from sequence.server.storage.db import make_engine
+from sequence.server.storage.store import Store
+from sequence.server.tables.registry import table_from
 
 from .test_accounts_migration import alembic, db_url, old_games
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sequence.cli.main import main
-from sequence.server import registry
+from sequence.server.tables import registry
 
 from .conftest import Client, ServerThread, create_table, join, start
 

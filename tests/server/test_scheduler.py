@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from sequence.engine import Move, MoveKind, State, Step, StepKind, View, draw_move, make_config
-from sequence.server import scheduler
-from sequence.server.scheduler import Scheduler, bot_step
-from sequence.server.table import Seat, Table
+from sequence.server.tables import scheduler
+from sequence.server.tables.scheduler import Scheduler, bot_step
+from sequence.server.tables.table import Seat, Table
 
 
 def make_table(state: State, bots: list[str | None]) -> Table:

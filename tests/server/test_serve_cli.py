@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from sequence.cli.main import main
-from sequence.server.launcher import Cluster
+from sequence.server.cluster.launcher import Cluster
 
 from .cluster import alive, children
 from .conftest import free_port

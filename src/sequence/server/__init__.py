@@ -15,6 +15,6 @@
 
 from __future__ import annotations
 
-from .app import create_app
+from .web.app import create_app
 
 __all__ = ["create_app"]

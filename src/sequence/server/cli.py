@@ -203,12 +203,12 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
 
-    from .app import create_app
-    from .protocol import WS_MAX_SIZE
-    from .scheduler import TIME_CONTROLS, offer_bots
-    from .store import Store
-    from .table import TimeControl
-    from .wsframes import WebSocketProtocol
+    from .storage.store import Store
+    from .tables.protocol import WS_MAX_SIZE
+    from .tables.scheduler import TIME_CONTROLS, offer_bots
+    from .tables.table import TimeControl
+    from .tables.wsframes import WebSocketProtocol
+    from .web.app import create_app
 
     # Said to whoever runs the server, like its log: English.
     problem = None

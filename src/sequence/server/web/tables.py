@@ -1,0 +1,255 @@
+"""The HTTP routes of tables: create, list, look up, join, start, seat a bot, rematch, the
+finished games, a record and its replay, the invite QR code.
+
+A route reads the request, asks the rated rules (:class:`..ratings.ranked.Ranked`) and the
+account (:class:`..accounts.api.AccountService`) what they must, and leaves the table's change
+to the hub (:class:`..tables.hub.Hub`)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Any
+
+import segno
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ...engine import ConfigError, GameRecord, Move, make_config
+from ...i18n import N_
+from ..accounts.api import AccountService
+from ..common.errors import RequestError, engine_refusal
+from ..common.limits import ClientLimiter
+from ..ratings.ranked import Ranked
+from ..tables import protocol
+from ..tables.hub import Hub, seat_bots
+from ..tables.models import (
+    Created,
+    CreateTable,
+    Finished,
+    Join,
+    Joined,
+    OpenTables,
+    Rematch,
+    Rematched,
+    Replay,
+    SeatBot,
+    SeatBotAnswer,
+    Start,
+    Started,
+    TableInfo,
+)
+from ..tables.models import Record as RecordAnswer
+from ..tables.scheduler import check_level, check_time_control
+from .http import error_answers, limit
+
+
+def invite_qr_svg(link: str) -> str:
+    """``link`` as a QR code in SVG (error correction M, 4 modules of quiet zone, 6 px a
+    module): black on white, no script, no external reference."""
+    qr = segno.make(link, error="m", micro=False)
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=6, border=4, xmldecl=False, svgclass="qr", title=None)
+    return out.getvalue().decode("utf-8")
+
+
+def tables_router(
+    hub: Callable[[], Hub],
+    accounts: Callable[[], AccountService],
+    ranked: Callable[[], Ranked],
+    creates: ClientLimiter,
+    joins: ClientLimiter,
+) -> APIRouter:
+    """The ``/api/tables`` and ``/api/finished`` routes; ``creates`` and ``joins`` limit how
+    often a client makes (or rematches) tables and takes seats."""
+    router = APIRouter()
+
+    @router.post("/api/tables", response_model=Created, responses=error_answers(400, 403, 413, 429))
+    async def create(body: CreateTable, request: Request) -> dict[str, Any]:
+        """A new table in the lobby; with a ``name``, its creator takes a seat (the account's,
+        when signed in)."""
+        limit(creates, request)
+        owner = await accounts().owner(request) if body.name is not None else None
+        options = body.options.model_dump(exclude_none=True) if body.options else {}
+        spec: dict[str, Any] = {"game": body.game, "players": body.players}
+        if body.teams is not None:
+            spec["teams"] = body.teams
+        try:  # the engine says what the game takes (its reason, translated, if not)
+            config = make_config(**spec, **options)
+        except ConfigError as exc:
+            raise engine_refusal("bad_message", exc) from None
+        clock = check_time_control(body.clock)
+        if body.bot_level is not None:
+            check_level(body.bot_level)
+        player = await ranked().player(body.player_token, owner)
+        bots = seat_bots(body.bots, config.players)  # one a seat, before the rated rules
+        local = [(s.seat, s.name) for s in body.local or ()]
+        ranked().check_create(
+            body.rated, config, clock, bots, body.bot_level, player, body.name is not None,
+            bool(local),
+        )  # fmt: skip
+        table, host_token, seat_token, seat, taken = await hub().create(
+            config,
+            bots,
+            body.public,
+            body.name,
+            body.seat,
+            clock,
+            body.bot_level,
+            local,
+            owner,
+            rated=body.rated,
+        )
+        await ranked().created(table, seat, player)
+        return {
+            "code": table.code,
+            "url": f"/t/{table.code}",
+            "host_token": host_token,
+            "seat_token": seat_token,
+            "seat": seat,
+            "local": [{"seat": n, "seat_token": token} for n, token in taken],
+        }
+
+    @router.get("/api/tables", response_model=OpenTables)
+    async def open_tables() -> dict[str, Any]:
+        """Public tables: lobbies to join and games in play to watch, the most recent first."""
+        return {"tables": hub().registry.open_tables()}
+
+    @router.get("/api/tables/{code}", response_model=TableInfo, responses=error_answers(404))
+    async def table_info(code: str) -> Response:
+        """A table's public facts: settings, seats, names, who is away, where it stands."""
+        table = await hub().get(code)
+        return Response(protocol.table_meta_json(table), media_type="application/json")
+
+    @router.get(
+        "/api/tables/{code}/qr.svg",
+        response_class=Response,
+        responses={
+            200: {"content": {"image/svg+xml": {}}, "description": "the QR code"},  # i18n: ignore
+            **error_answers(404),
+        },
+    )
+    async def invite_qr(code: str, request: Request) -> Response:
+        """The invite link (this server's address as the request reached it, then ``/t/CODE``)
+        as a QR code, for a phone at the same table."""
+        table = await hub().get(code)
+        link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
+        return Response(
+            invite_qr_svg(link),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=3600"},  # i18n: ignore
+        )
+
+    @router.post(
+        "/api/tables/{code}/join",
+        response_model=Joined,
+        responses=error_answers(400, 403, 404, 409, 413, 429),
+    )
+    async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
+        """Take a seat in the lobby: the answer holds the seat's secret token (when signed in,
+        the seat is the account's, and its token the same on every device)."""
+        limit(joins, request)
+        owner = await accounts().owner(request)
+        table = await hub().get(code)
+        player = await ranked().player(body.player_token, owner)
+        local = [(s.seat, s.name) for s in body.local or ()]
+        await ranked().check_join(table, player, bool(local))
+        seat, token, taken = await hub().join(table, body.seat, body.name, local, owner)
+        await ranked().joined(table, seat, player)
+        return {
+            "code": table.code,
+            "seat": seat,
+            "seat_token": token,
+            "local": [{"seat": n, "seat_token": t} for n, t in taken],
+        }
+
+    @router.post(
+        "/api/tables/{code}/start",
+        response_model=Started,
+        responses=error_answers(400, 403, 404, 409, 413),
+    )
+    async def start(code: str, body: Start) -> dict[str, Any]:
+        """The host deals, once every seat has a player or a bot."""
+        table = await hub().get(code)
+        await hub().start(table, body.host_token)
+        return {"code": table.code, "status": table.status}
+
+    @router.post(
+        "/api/tables/{code}/seats/{seat}/bot",
+        response_model=SeatBotAnswer,
+        responses=error_answers(400, 403, 404, 409, 413),
+    )
+    async def seat_bot(code: str, seat: int, body: SeatBot) -> dict[str, Any]:
+        """The host seats a bot (``level: null``: opens the seat in the lobby), or in play has
+        one stand in for a player who is away."""
+        if body.host_token is None and body.token is None:  # a 400 before any right is checked
+            raise RequestError("bad_message", N_("{name} is missing"), name="host_token")
+        table = await hub().get(code)
+        await hub().set_bot(table, seat, body.level, body.host_token or body.token)
+        return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}
+
+    @router.post(
+        "/api/tables/{code}/rematch",
+        response_model=Rematched,
+        responses=error_answers(400, 403, 404, 409, 413, 429),
+    )
+    async def rematch(code: str, body: Rematch, request: Request) -> dict[str, Any]:
+        """A player (or the host) of a finished game opens a new table with the same people."""
+        limit(creates, request)
+        table = await hub().get(code)
+        new = await hub().rematch(table, body.token)
+        await ranked().rematched(table, new)
+        return {"code": new.code, "url": f"/t/{new.code}"}
+
+    @router.get("/api/finished", response_model=Finished, responses=error_answers(400))
+    async def finished(limit: int = 50) -> dict[str, Any]:
+        """Finished public games, newest first (``limit``: 1 to 200)."""
+        rows = await hub().registry.finished(max(1, min(limit, 200)))
+        return {
+            "games": [
+                {
+                    "code": r.code,
+                    "config": r.config,
+                    "result": r.result,
+                    "finished_at": r.finished_at,
+                    "players": [s.name for s in r.seats],
+                }
+                for r in rows
+            ]
+        }
+
+    async def finished_table(code: str) -> Any:
+        table = await hub().get(code)
+        if table.status != "finished" or table.state is None:
+            raise RequestError(
+                "not_finished", N_("a game's record is published only when the game is over"), 403
+            )
+        return table
+
+    @router.get(
+        "/api/tables/{code}/record", response_model=RecordAnswer, responses=error_answers(403, 404)
+    )
+    async def record(code: str) -> dict[str, Any]:
+        """A finished game's record, as JSON and as text."""
+        return protocol.record_dict(await finished_table(code))
+
+    @router.get(
+        "/api/tables/{code}/replay/{ply}",
+        response_model=Replay,
+        responses=error_answers(400, 403, 404),
+    )
+    async def replay(code: str, ply: int) -> Response:
+        """The spectators' view of a finished game after ``ply`` moves, and who sat where."""
+        table = await finished_table(code)
+        moves: tuple[Move, ...] = table.state.move_stack
+        if not 0 <= ply <= len(moves):
+            raise RequestError("not_found", N_("the game has {n} moves"), 404, n=len(moves))
+        rec = GameRecord(table.config, table.seed, moves)
+        view = protocol.view_dict(rec.replay(upto=ply), None)
+        seats = protocol.table_meta(table)["seats"]
+        return Response(
+            protocol.dumps({"ply": ply, "plies": len(moves), "view": view, "seats": seats}),
+            media_type="application/json",
+        )
+
+    return router
