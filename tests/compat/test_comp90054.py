@@ -303,3 +303,101 @@ def test_a_course_agent_spec_names_a_file() -> None:
     assert "bad arguments" not in str(caught.value) and "cannot load" not in str(caught.value)
     with pytest.raises(ValueError, match="give the course agent's file"):
         CourseAgentBot(path="")
+
+
+FOLDER_AGENT = """
+from template import Agent
+from Sequence.sequence_model import SequenceGameRule
+from Sequence.sequence_utils import EMPTY
+from agents.{name}.helpers import first_of
+
+class myAgent(Agent):
+    def __init__(self, _id):
+        super().__init__(_id)
+        self.rule = SequenceGameRule(2)
+
+    def SelectAction(self, actions, game_state):
+        # What course agents read: every field of the framework's state, and its rules.
+        me = game_state.agents[self.id]
+        assert me.agent_trace.action_reward is not None and me.score >= 0
+        assert len(game_state.deck.discards) >= 0 and game_state.board.new_seq in (0, 1, 2, 3)
+        assert all(game_state.board.chips[r][c] == EMPTY for r, c in game_state.board.empty_coords)
+        assert set(game_state.board.plr_coords) == {{"r", "b"}}
+        if any(a.last_action is not None for a in game_state.agents):
+            pass
+        trial = __import__("copy").deepcopy(game_state)
+        trial.deck.cards = []
+        self.rule.generateSuccessor(trial, actions[0], self.id)
+        assert self.rule.getLegalActions(game_state, self.id) == actions
+        return first_of(actions)
+"""
+
+
+def test_a_course_agent_loads_from_its_course_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # agents/<name>/myTeam.py importing agents.<name>.helpers, template and Sequence.*, with
+    # no PYTHONPATH: the course folder here has no framework, so the stand-in is used.
+    folder = tmp_path / "course" / "agents" / "t_007"
+    folder.mkdir(parents=True)
+    (folder / "helpers.py").write_text("def first_of(actions):\n    return actions[0]\n")
+    (folder / "myTeam.py").write_text(FOLDER_AGENT.format(name="t_007"))
+    for players in ("2", "4"):
+        rc = main([
+            "tournament", "--game", "draft", "--players", players, "--bot",
+            f"comp90054:{folder / 'myTeam.py'}", "--bot", "easy", "--games", "2",
+            "--workers", "1", "--json", "-", "--quiet", "--seed", "1",
+        ])  # fmt: skip
+        assert rc == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["games"] == 2 and data["forfeits"] == [], data["forfeits"]
+
+
+def test_the_courses_time_rules_warn_then_lose(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    agent = tmp_path / "myTeam.py"
+    agent.write_text(
+        textwrap.dedent("""
+        import time
+        from template import Agent
+
+        class myAgent(Agent):
+            calls = 0
+            def SelectAction(self, actions, game_state):
+                self.calls += 1
+                if self.calls <= LATE:
+                    time.sleep(0.3)
+                return actions[0]
+    """)
+    )
+
+    def run(late: int, rules: str) -> dict[str, object]:
+        agent.write_text(agent.read_text().replace("LATE", str(late)))
+        rc = main([
+            "tournament", "--game", "draft", "--bot", f"comp90054:{agent}", "--bot", "easy",
+            "--games", "2", "--workers", "1", "--time-limit", "0.2", "--time-rules", rules,
+            "--json", "-", "--quiet", "--seed", "1",
+        ])  # fmt: skip
+        assert rc == 0
+        agent.write_text(agent.read_text().replace(f"<= {late}:", "<= LATE:"))
+        return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+    # Two late calls are two warnings (a random move for each); the game goes on.
+    assert run(2, "course")["forfeits"] == []
+    # The third loses, saying why; strict rules lose at the first.
+    third = run(3, "course")["forfeits"]
+    assert len(third) == 2 and all("3 warnings" in f for f in third), third  # type: ignore[arg-type]
+    strict = run(1, "strict")["forfeits"]
+    assert len(strict) == 2 and all("the limit is 0.20 s" in f for f in strict), strict  # type: ignore[arg-type]
+
+
+def test_our_levels_keep_a_games_time_limit() -> None:
+    from sequence.bots import make_bot
+
+    expert = make_bot("expert")
+    expert.keep_within(0.35)
+    assert expert.time == 0.35  # type: ignore[attr-defined]
+    hard = make_bot("hard@time=0.1")
+    hard.keep_within(0.35)
+    assert hard.time == 0.1  # type: ignore[attr-defined]
