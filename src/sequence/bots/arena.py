@@ -9,7 +9,16 @@ and the run goes on.
 The time limit is enforced twice: every move is timed, and over the limit is a forfeit; and
 when the runner is in a process's main thread (as in tournament workers), an alarm interrupts
 a bot still thinking at ``time_limit + grace`` seconds, so a bot that never returns cannot hang
-the run.
+the run. Before the first move each bot is told to keep within a share of the limit
+(:meth:`Bot.keep_within`: :data:`KEEP_WITHIN` of it, half that in the draft, where a turn is a
+play and a pick), so our search levels leave margin for the round trip and a busy machine.
+
+``warnings=3`` plays by the COMP90054 course's time rules instead (``game.py``): a move over
+the limit, an exception or an illegal move is a *warning* and a random legal move is played
+for it (the play and its face-up card together, as the course's one action); the third
+warning loses the game. A course agent's own calls are judged (``call_seconds`` in its
+``stats()``, timed in its process), not the round trip; a bot still thinking at
+``time_limit + grace`` still loses at once.
 
 >>> from sequence.engine import make_config
 >>> from sequence.bots import make_bot
@@ -21,6 +30,7 @@ the run.
 
 from __future__ import annotations
 
+import random
 import signal
 import threading
 import time
@@ -35,6 +45,7 @@ from ..engine import (
     IllegalMoveError,
     Move,
     MoveKind,
+    Phase,
     State,
     StepKind,
     View,
@@ -165,6 +176,10 @@ class TurnLengths:
             self._moves = 0
 
 
+KEEP_WITHIN = 0.7
+"""The share of a game's time limit a bot is told to keep within (half that in the draft)."""
+
+
 class MoveTimeout(BaseException):
     """Raised inside a bot that is still thinking past the hard limit (not an ``Exception``, so a
     bot's own ``except Exception`` does not swallow it)."""
@@ -175,11 +190,17 @@ def _bot_name(bot: Bot) -> str:
 
 
 def ask(
-    bot: Bot, view: View, time_limit: float | None = None, grace: float = 1.0
+    bot: Bot,
+    view: View,
+    time_limit: float | None = None,
+    grace: float = 1.0,
+    *,
+    alarm: float | None = None,
 ) -> tuple[Move | None, float, str | None]:
     """Ask ``bot`` for a move on ``view``: ``(move, seconds, reason it forfeits or None)``.
 
     The move is checked against ``view.legal_moves``; over ``time_limit`` seconds is a forfeit.
+    ``alarm`` (default ``time_limit``): the limit the hard interrupt adds ``grace`` to.
 
     >>> from sequence.engine import State, make_config
     >>> from sequence.bots import make_bot
@@ -189,14 +210,15 @@ def ask(
     >>> reason is None and move in view.legal_moves
     True
     """
+    alarm = time_limit if alarm is None else alarm
     use_alarm = (
-        time_limit is not None
+        alarm is not None
         and hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
     )
     previous: Any = None
     if use_alarm:
-        hard_deadline = time.perf_counter() + float(time_limit) + grace  # type: ignore[arg-type]
+        hard_deadline = time.perf_counter() + float(alarm) + grace  # type: ignore[arg-type]
 
         def _interrupt(signum: int, frame: Any) -> None:
             # Only our own timer counts: an alarm sent by another process (a bot's, say) to
@@ -205,7 +227,7 @@ def ask(
                 raise MoveTimeout
 
         previous = signal.signal(signal.SIGALRM, _interrupt)
-        signal.setitimer(signal.ITIMER_REAL, float(time_limit) + grace)  # type: ignore[arg-type]
+        signal.setitimer(signal.ITIMER_REAL, float(alarm) + grace)  # type: ignore[arg-type]
     start = time.perf_counter()
     try:
         try:
@@ -219,7 +241,7 @@ def ask(
         return (
             None,
             elapsed,
-            f"still thinking after {elapsed:.2f} s; the limit is {time_limit:.2f} s a move",
+            f"{STILL_THINKING} {elapsed:.2f} s; the limit is {alarm:.2f} s a move",
         )
     except KeyboardInterrupt:
         raise
@@ -254,6 +276,56 @@ def _refusal_seen_by(view: View, move: Move) -> str:
     return str(refused) if refused is not None else str(move)
 
 
+STILL_THINKING = "still thinking after"
+
+
+class _CourseClock:
+    """The course's time rules for one game: each seat's warnings, and the random moves
+    played in place of a late, failed or illegal one."""
+
+    def __init__(self, time_limit: float | None, limit: int, seed: int, seats: int) -> None:
+        self.time_limit = time_limit
+        self.limit = limit
+        self.rng = random.Random(seed * 7919 + 90054)
+        self.warnings: list[list[str]] = [[] for _ in range(seats)]
+        self.spent = [0.0] * seats
+        """Seconds of the course action under way (a play, then its pick)."""
+        self.random_pick = [False] * seats
+        """The seat's play was replaced: its face-up card is random too, unasked."""
+
+    def random_move(self, seat: int, view: View) -> Move:
+        self.random_pick[seat] = False
+        self.spent[seat] = 0.0
+        return self.rng.choice(view.legal_moves)
+
+    def judge(
+        self, bot: Bot, seat: int, view: View, move: Move | None, seconds: float, reason: str | None
+    ) -> tuple[Move | None, str | None]:
+        """The move to play, or why the seat loses (an interrupt, or its last warning)."""
+        if reason is not None and reason.startswith(STILL_THINKING):
+            return None, reason
+        try:
+            own = bot.stats().get("call_seconds")
+        except Exception:
+            own = None
+        spent = self.spent[seat] + (float(own) if is_figure(own) else seconds)
+        picking = view.phase in (Phase.PICK, Phase.PICK_DEAD)
+        self.spent[seat] = 0.0 if picking else spent
+        if reason is None and self.time_limit is not None and spent > self.time_limit:
+            reason = f"took {spent:.2f} s; the limit is {self.time_limit:.2f} s"
+        if reason is None and (not isinstance(move, Move) or move not in view.legal_moves):
+            reason = f"returned {safe_repr(move)}, which is not a legal move"
+        if reason is None:
+            return move, None
+        self.warnings[seat].append(reason)
+        if len(self.warnings[seat]) >= self.limit:
+            said = "; ".join(self.warnings[seat])
+            return None, f"{self.limit} warnings under the course's time rules ({said})"
+        self.random_pick[seat] = not picking
+        self.spent[seat] = 0.0
+        return self.rng.choice(view.legal_moves), None
+
+
 def play_game(
     config: Config,
     bots: Sequence[Bot],
@@ -263,12 +335,14 @@ def play_game(
     grace: float = 1.0,
     tags: dict[str, str] | None = None,
     on_move: Callable[[State, int, Move], None] | None = None,
+    warnings: int = 0,
 ) -> GameResult:
     """Play a whole game of ``config`` from ``seed``; ``bots`` has one bot per seat (or per team).
 
     Seat ``s`` plays for team ``s % teams``. Dice are rolled from the game's seed; with option
     ``manual_draw`` each bot is asked again right after its play (its legal move is the draw).
-    ``on_move(state, seat, move)`` is called after each move is made.
+    ``on_move(state, seat, move)`` is called after each move is made. ``warnings``: 0 for
+    our strict limit, else the course's time rules with that many warnings to lose.
     """
     n, teams = config.players, config.teams
     if len(bots) == teams and n != teams:
@@ -279,13 +353,26 @@ def play_game(
     state = State.new(config, seed)
     seats = [SeatStats() for _ in range(n)]
     forfeit: Forfeit | None = None
+    if time_limit is not None:
+        share = time_limit * KEEP_WITHIN * (0.5 if config.draft else 1.0)
+        for bot in bots:
+            bot.keep_within(share)
+    judged = _CourseClock(time_limit, warnings, seed, n) if warnings > 0 else None
 
     def turn(seat: int) -> bool:
         nonlocal forfeit
         view = state.view(seat)
         if not view.legal_moves:
             return True
-        move, seconds, reason = ask(bots[seat], view, time_limit, grace)
+        move: Move | None
+        if judged is not None and judged.random_pick[seat]:
+            move, seconds, reason = judged.random_move(seat, view), 0.0, None
+        else:
+            move, seconds, reason = ask(
+                bots[seat], view, None if judged else time_limit, grace, alarm=time_limit
+            )
+            if judged is not None:
+                move, reason = judged.judge(bots[seat], seat, view, move, seconds, reason)
         st = seats[seat]
         st.moves += 1
         st.seconds += seconds

@@ -49,6 +49,11 @@ class Bot:
         """Figures about the last decision (e.g. ``iterations``), for tournaments."""
         return {}
 
+    def keep_within(self, seconds: float) -> None:
+        """Think at most about ``seconds`` a decision from now on (a game with a time limit
+        says so before its first move). A bot with a clock of its own lowers it; others
+        have nothing to lower."""
+
     def close(self) -> None:
         """Release what the bot holds (a process, a file); called when its game is over."""
 

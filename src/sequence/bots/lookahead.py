@@ -77,6 +77,10 @@ class LookaheadBot(Bot):
     def stats(self) -> dict[str, float]:
         return dict(self._last)
 
+    def keep_within(self, seconds: float) -> None:
+        """Stop searching at ``seconds`` a move (or sooner, at its own time or budget)."""
+        self.time = seconds if self.time is None else min(self.time, seconds)
+
     def choose(self, view: View) -> Move:
         legal = view.legal_moves
         self._last = {"deals": 0.0, "iterations": 0.0, "seconds": 0.0}

@@ -135,6 +135,10 @@ class MCTSBot(Bot):
 
     # --- the search ------------------------------------------------------------------------------
 
+    def keep_within(self, seconds: float) -> None:
+        """Stop searching at ``seconds`` a move (or sooner, at its own time or budget)."""
+        self.time = seconds if self.time is None else min(self.time, seconds)
+
     def choose(self, view: View) -> Move:
         legal = view.legal_moves
         self._last = {"iterations": 0.0, "seconds": 0.0}

@@ -85,11 +85,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a move; over it loses the game (default: 30; 0: none)",
     )  # fmt: skip
     parser.add_argument(
+        "--time-rules", choices=("strict", "course"), default="strict",
+        help="strict: a move over --time-limit loses the game; course: as the COMP90054"
+        " framework, each late, failed or illegal move is a warning and a random move is"
+        " played for it, and the third warning loses (give --time-limit 1 for its second)",
+    )  # fmt: skip
+    parser.add_argument(
         "--save", metavar="DIR",
         help="write every game's record (JSON) into DIR, a new or empty folder",
     )  # fmt: skip
     parser.add_argument("--json", metavar="PATH", help="write the results as JSON ('-' for stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+COURSE_WARNINGS = 3
+"""Warnings that lose a game under ``--time-rules course`` (the course's ``game.py``)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,7 +136,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     time_limit = args.time_limit if args.time_limit > 0 else None
     seed = secrets.randbits(62) if args.seed is None else args.seed
-    tasks = make_tasks(specs, config, args.mode, args.games, seed, time_limit, bool(args.save))
+    warnings = COURSE_WARNINGS if args.time_rules == "course" else 0
+    tasks = make_tasks(
+        specs, config, args.mode, args.games, seed, time_limit, bool(args.save), warnings
+    )
     deal_games = games_a_deal(tasks, config.teams)
     results: list[dict[str, Any]] = []
     unsaved: dict[int, list[tuple[int, str]]] = {}

@@ -26,15 +26,19 @@ Both ways:
 
 - :class:`CourseAgent` (and :class:`ExpertAgent`, :class:`HardAgent`, :class:`MediumAgent`,
   :class:`EasyAgent`): our bots as course agents. ``from sequence.compat.comp90054 import
-  HardAgent as myAgent`` in a file of the framework's agents folder; it reads what its seat may
-  see of ``game_state`` (chips, draft, its own hand, how many cards the deck holds), rebuilds
-  a :class:`~sequence.engine.State` with :meth:`~sequence.engine.State.from_position` (the
-  unseen cards dealt in an arbitrary order), asks our bot, and answers with one of ``actions``.
+  HardAgent as myAgent`` in a file of the framework's agents folder; it reads only what the
+  framework's ``game.py`` leaves it of ``game_state`` (the other agents' ``hand`` and the deck's
+  ``cards`` are deleted there; hand sizes, the deck's size, the discards and the cards others
+  took face up are worked out from what survives), rebuilds a
+  :class:`~sequence.engine.State` with :meth:`~sequence.engine.State.from_position` (the unseen
+  cards dealt in an arbitrary order), asks our bot within :data:`CALL_BUDGET` of the course's
+  second, and answers with one of ``actions`` (declining a trade when it would rather play).
 - :class:`CourseAgentBot`: a course agent in our tournaments, ``sequence tournament --bot
-  comp90054:path/to/myTeam.py``. It loads the file in the bot's own process (as every user's bot
-  is), feeds it a game state built from its seat's :class:`~sequence.engine.View` (others' hands
-  and the deck are :data:`HIDDEN` placeholders, except cards taken face up) and the actions built
-  from our legal moves, and maps its answer back.
+  comp90054:path/to/agents/<name>/myTeam.py``. It imports the agent as the framework does (from
+  its course folder, :func:`load_course_agent`), feeds it the framework's game state with
+  every field kept up to date (:func:`course_state`) and the framework's actions in its order
+  (:func:`course_actions_of`), and maps its answer back. :mod:`.course_model` restates the
+  framework (its state, rules and game loop) where the framework is not at hand.
 
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("classic", 2, draft=True), seed=4)
@@ -49,11 +53,12 @@ True
 
 from __future__ import annotations
 
+import copy
+import importlib
 import random
-import sys
-import types
+import time
 from collections import Counter
-from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..bots import Bot, BotMistake, make_bot
@@ -73,14 +78,19 @@ from ..engine import (
     space_name,
 )
 from ..engine.board import line_geometry
+from .course_model import (
+    EMPTY,
+    JOKER,
+    SequenceGameRule,
+    SequenceState,
+    framework_root,
+    install_modules,
+)
 
-EMPTY, JOKER = "_", "#"
 COLOURS = ("r", "b")
 """The chip of team 0 (red: seats 0 and 2) and team 1 (blue: seats 1 and 3)."""
 SEQ_COLOURS = ("X", "O")
 """A chip of team 0 or team 1 that is part of a completed sequence."""
-HIDDEN = "??"
-"""What a card a seat may not see looks like in the game state we give a course agent."""
 TYPES = {MoveKind.PLACE: "place", MoveKind.REMOVE: "remove", MoveKind.DEAD: "trade"}
 """Our move kinds that are the framework's action types (always with a draft card)."""
 OWN_TYPES = {MoveKind.DISCARD: "discard", MoveKind.PASS: "pass"}
@@ -194,122 +204,136 @@ _ACTION_KEYS = ("play_card", "draft_card", "type", "coords")
 # --- game states ----------------------------------------------------------------------------------
 
 
-@dataclass
-class CourseBoard:
-    """The framework's ``game_state.board``."""
-
-    chips: list[list[str]]
-    draft: list[str]
-
-
-@dataclass
-class CourseAgentState:
-    """The framework's ``game_state.agents[i]``."""
-
-    id: int
-    colour: str
-    seq_colour: str
-    opp_colour: str
-    opp_seq_colour: str
-    hand: list[str]
-    completed_seqs: int
-    trade: bool = False
-    discard: str | None = None
-    last_action: Action | None = None
-
-
-@dataclass
-class CourseDeck:
-    """The framework's ``game_state.deck``: here only its size can be read (:data:`HIDDEN`)."""
-
-    cards: list[str] = field(default_factory=list)
-
-
-@dataclass
-class CourseGameState:
-    """The framework's ``game_state``, as one seat may see it."""
-
-    agents: list[CourseAgentState]
-    board: CourseBoard
-    deck: CourseDeck
-
-    @property
-    def num_agents(self) -> int:
-        return len(self.agents)
-
-
-def course_state(view: View) -> CourseGameState:
-    """The framework's game state for the seat of ``view``: what that seat may see, nothing
-    more (others' hands and the deck are :data:`HIDDEN`, except cards taken face up)."""
-    chips = [[EMPTY] * 10 for _ in range(10)]
-    free = view.config.spec.layout.free
-    for s in range(100):
-        if free >> s & 1:
-            chips[s // 10][s % 10] = JOKER
-    for team, mask in enumerate(view.chips):
-        in_seq = 0
-        for seq in view.sequences[team]:
-            in_seq |= seq
-        for s in range(100):
-            if mask >> s & 1:
-                chips[s // 10][s % 10] = (SEQ_COLOURS if in_seq >> s & 1 else COLOURS)[team]
-    agents = []
-    for seat in range(view.config.players):
-        team = view.config.team_of(seat)
-        if seat == view.seat and view.hand is not None:
-            hand = [card_text(c) for c in view.hand]
+def course_state(view: View) -> Any:
+    """The framework's game state for the seat of ``view``, as ``game.py`` gives it: a
+    :class:`~.course_model.SequenceState` with every field of the framework's (``agent_trace``,
+    ``score``, ``completed_seqs``, ``seq_orientations``, ``discard``, ``last_action``,
+    ``deck.discards``, ``board.plr_coords``, ``board.empty_coords``, ``board.new_seq``...),
+    kept up to date by replaying the game's public record through the framework's own rules;
+    the other agents' ``hand`` and the deck's ``cards`` are deleted, as the framework deletes
+    them. (A choice not to trade leaves no trace in our record, so it is not in
+    ``agent_trace``.)"""
+    players = view.config.players
+    state = _blank_state(players)
+    rule = _RULE
+    seat = view.setup.first if view.setup is not None else 0
+    stack = view.move_stack
+    i = 0
+    while i < len(stack):
+        play = stack[i]
+        pick = stack[i + 1] if i + 1 < len(stack) and stack[i + 1].kind is MoveKind.PICK else None
+        i += 2 if pick is not None else 1
+        if play.kind is MoveKind.PICK:  # pragma: no cover - a pick always follows a play
+            continue
+        action = _action(play, None if pick is None else pick.card)
+        if play.kind in (MoveKind.DISCARD, MoveKind.PASS):  # ours alone: the chips stay
+            agent = state.agents[seat]
+            agent.last_action = action
+            if play.card is not None:
+                agent.discard = action["play_card"]
+                state.deck.discards.append(action["play_card"])
+            agent.agent_trace.action_reward.append((action, 0))
         else:
-            known = [card_text(c) for c in view.known_hands[seat]]
-            hand = known + [HIDDEN] * (view.hand_sizes[seat] - len(known))
-        last = next((m for m in reversed(view.discards[seat])), None)
-        agents.append(
-            CourseAgentState(
-                id=seat,
-                colour=COLOURS[team],
-                seq_colour=SEQ_COLOURS[team],
-                opp_colour=COLOURS[1 - team],
-                opp_seq_colour=SEQ_COLOURS[1 - team],
-                hand=hand,
-                completed_seqs=len(view.sequences[team]),
-                trade=view.dead_card_exchanged if seat == view.to_move else False,
-                discard=None if last is None else card_text(last),
-            )
-        )
-    board = CourseBoard(chips, [card_text(c) for c in view.draft])
-    return CourseGameState(agents, board, CourseDeck([HIDDEN] * view.deck_size))
+            rule.apply_public(state, action, seat)
+        if play.kind is not MoveKind.DEAD:
+            seat = (seat + 1) % players
+    state.board.draft = [card_text(c) for c in view.draft]
+    me = view.seat if view.seat is not None else view.to_move
+    if view.hand is not None:
+        state.agents[me].hand = [card_text(c) for c in view.hand]
+    state.agents[view.to_move].trade = view.dead_card_exchanged
+    del state.deck.cards
+    for agent in state.agents:
+        if agent.id != me:
+            del agent.hand
+    return state
+
+
+_RULE = object.__new__(SequenceGameRule)  # its methods only: no game of its own is dealt
+_RULE.private_information = ["hand"]
+
+
+def _blank_state(players: int) -> Any:
+    """A framework game state before the deal: empty board, no cards anywhere."""
+    state = object.__new__(SequenceState)
+    state.deck = object.__new__(SequenceState.Deck)
+    state.deck.cards = []
+    state.deck.discards = []
+    state.board = SequenceState.BoardState()
+    state.agents = [SequenceState.AgentState(i) for i in range(players)]
+    for agent in state.agents:
+        agent.hand = []
+    return state
+
+
+def course_actions_of(game_state: Any, seat: int) -> list[Action]:
+    """The framework's actions for ``seat`` in ``game_state``, in its order (trades and the
+    choice not to trade first, while a dead card may be traded)."""
+    return _RULE.getLegalActions(game_state, seat)
 
 
 def _sequences(chips: list[list[str]], team: int, count: int) -> list[tuple[int, ...]]:
-    """``count`` windows of five of ``team``'s sequence chips (free corners count), each sharing
-    at most one space with the others: the completed sequences the chips show."""
+    """Up to ``count`` windows of five of ``team``'s sequence chips (free corners count), each
+    sharing at most one space with the others: the completed sequences the chips show."""
     geo = line_geometry(make_config("classic", 2).spec.layout, 5)
     mine = 0
     for s in range(100):
         if chips[s // 10][s % 10] in (SEQ_COLOURS[team], JOKER):
             mine |= 1 << s
+    best: list[int] = []
 
-    def search(start: int, chosen: list[int]) -> list[int] | None:
+    def search(start: int, chosen: list[int]) -> bool:
+        nonlocal best
+        if len(chosen) > len(best):
+            best = chosen
         if len(chosen) == count:
-            return chosen
+            return True
         for i in range(start, len(geo.windows)):
             w = geo.windows[i]
-            if w & mine == w and all((w & c).bit_count() <= 1 for c in chosen):
-                found = search(i + 1, [*chosen, w])
-                if found is not None:
-                    return found
-        return None
+            fits = w & mine == w and all((w & c).bit_count() <= 1 for c in chosen)
+            if fits and search(i + 1, [*chosen, w]):
+                return True
+        return False
 
-    found = search(0, [])
-    if found is None:
-        raise CourseAgentError(f"the board does not show {count} sequences of team {team}")
-    return [geo.window_spaces[w] for w in found]
+    search(0, [])
+    return [geo.window_spaces[w] for w in best]
+
+
+def _seen_cards(game_state: Any, seat: int) -> tuple[list[list[Card]], list[list[Card]]]:
+    """Each seat's discard pile and the cards publicly known in each hand, read from what the
+    framework leaves a seat: ``agent_trace`` (each agent's actions: what it played, what it
+    took face up) or, without it, ``deck.discards`` (all put on the seat's own pile)."""
+    agents = game_state.agents
+    piles: list[list[Card]] = [[] for _ in agents]
+    known: list[list[Card]] = [[] for _ in agents]
+    traces = [getattr(getattr(a, "agent_trace", None), "action_reward", None) for a in agents]
+    if all(isinstance(t, list) for t in traces):
+        for s, trace in enumerate(traces):
+            for entry in trace:  # type: ignore[union-attr]
+                action = entry[0]
+                if action.get("play_card"):
+                    card = card_of(action["play_card"])
+                    piles[s].append(card)
+                    if card in known[s]:
+                        known[s].remove(card)
+                if action.get("draft_card"):
+                    known[s].append(card_of(action["draft_card"]))
+        known[seat] = []
+    else:
+        discards = getattr(getattr(game_state, "deck", None), "discards", [])
+        piles[seat] = [card_of(c) for c in discards]
+    return piles, known
 
 
 def state_from_course(game_state: Any, seat: int, seed: int = 0) -> State:
-    """A State the seat ``seat`` cannot tell from the framework's ``game_state``: the chips,
-    sequences, face-up cards, its own hand, the deck's size and whether it has traded this turn
-    are read; the cards it cannot see are dealt at random (``seed``) to the others' hands, the
-    deck and the discard piles."""
+    """A State the seat ``seat`` cannot tell from the framework's ``game_state``, read from
+    what the framework's ``game.py`` leaves it (the others' ``hand`` and the deck's ``cards``
+    are deleted there): the chips, each team's sequences (the agents' ``completed_seqs``
+    added by team, seats 0+2 and 1+3), the face-up cards, its own hand, the discards and the
+    cards others took face up (``agent_trace``), whether it has traded this turn. Every hand
+    holds six cards in the framework (each card played is replaced at once by a face-up one),
+    so the deck holds 104 less the hands, the face-up row and the discards. The cards it
+    cannot see are dealt at random (``seed``) to the others' hands and the deck."""
     agents = game_state.agents
     players = len(agents)
     config = make_config("classic", players, draft=True)
@@ -326,34 +350,39 @@ def state_from_course(game_state: Any, seat: int, seed: int = 0) -> State:
         rows.append(row)
     seqs = []
     for team in (0, 1):
-        count = int(agents[team].completed_seqs)
-        for spaces in _sequences(game_state.board.chips, team, count):
+        count = sum(int(a.completed_seqs) for a in agents if a.colour == COLOURS[team])
+        for spaces in _sequences(game_state.board.chips, team, min(count, 2)):
             seqs.append(f"{TEAM_LETTERS[team]}:{space_name(spaces[0])}-{space_name(spaces[-1])}")
     hand = [card_of(c) for c in agents[seat].hand]
     draft = [card_of(c) for c in game_state.board.draft]
+    piles, known = _seen_cards(game_state, seat)
     unseen = Counter(config.spec.deck)
-    unseen.subtract(hand + draft)
+    unseen.subtract(hand + draft + [c for p in piles for c in p] + [c for k in known for c in k])
     if any(v < 0 for v in unseen.values()):
-        raise CourseAgentError("the seat's hand and the face-up cards hold more than the deck")
+        raise CourseAgentError(
+            "the seat's hand, the face-up cards and the discards hold more than the deck"
+        )
     pool = sorted(unseen.elements())
     random.Random(seed).shuffle(pool)
     hands: list[list[Card]] = []
     for s in range(players):
         if s == seat:
             hands.append(hand)
-        else:
-            size = len(agents[s].hand)
-            hands.append(pool[:size])
-            del pool[:size]
-    deck_size = min(len(getattr(game_state, "deck", CourseDeck()).cards), len(pool))
-    deck, rest = pool[:deck_size], pool[deck_size:]
-    piles = [rest if s == seat else [] for s in range(players)]
+            continue
+        others = getattr(agents[s], "hand", None)
+        size = len(others) if isinstance(others, list) else config.hand_size
+        take = max(0, size - len(known[s]))
+        hands.append(known[s] + pool[:take])
+        del pool[:take]
+    deck = pool  # what is left: 104 - hands - face-up row - discards
 
     def cards(lists: list[list[Card]]) -> str:
         return "/".join(",".join(card_name(c) for c in cs) for cs in lists)
 
     head = State.new(config, 0).position().split()[0]
     extras = [f"draft={','.join(card_name(c) for c in draft)}"]
+    if any(known):
+        extras.append(f"known={cards(known)}")
     if agents[seat].trade:
         extras.append("dead=1")
     text = (
@@ -365,10 +394,17 @@ def state_from_course(game_state: Any, seat: int, seed: int = 0) -> State:
 
 # --- our bots as course agents --------------------------------------------------------------------
 
+CALL_BUDGET = 0.6
+"""Seconds our bots give themselves of each of the framework's calls (it allows 1 s): the play
+gets most of it, the face-up card the rest; what is left is margin for rebuilding the position
+and for a busy machine."""
+
 
 class CourseAgent:
     """One of our bots as a course agent: ``myAgent(_id)``, then ``SelectAction(actions,
-    game_state)`` answers with one of ``actions``. :data:`SPEC` names the bot."""
+    game_state)`` answers with one of ``actions``. :data:`SPEC` names the bot. It reads only
+    what the framework's ``game.py`` leaves it (:func:`state_from_course`) and keeps to
+    :data:`CALL_BUDGET` of each call."""
 
     SPEC = "medium"
 
@@ -377,15 +413,25 @@ class CourseAgent:
         self.bot = make_bot(self.SPEC, seed=_id)
         self.turns = 0
 
+    def _budget(self, seconds: float) -> None:
+        if isinstance(getattr(self.bot, "time", None), float):
+            self.bot.time = max(0.01, seconds)  # type: ignore[attr-defined]
+
     def SelectAction(self, actions: list[Action], game_state: Any) -> Action:
         """The framework's call: which of ``actions`` to play in ``game_state``."""
+        start = time.perf_counter()
         self.turns += 1
         state = state_from_course(game_state, self.id, seed=self.id * 100_003 + self.turns)
         view = state.view(self.id)
+        self._budget(CALL_BUDGET * 0.6 - (time.perf_counter() - start))
         play = self.bot.choose(view)
+        forgo = [a for a in actions if a.get("type") == "trade" and a.get("play_card") is None]
+        if forgo and play.kind is not MoveKind.DEAD:
+            return forgo[0]  # the framework asks again, for the play, once it is declined
         state.push(play)
         pick: Move | None = None
         if not state.is_over() and state.phase in (Phase.PICK, Phase.PICK_DEAD):
+            self._budget(CALL_BUDGET - (time.perf_counter() - start))
             pick = self.bot.choose(state.view(self.id))
         wanted = _action(play, None if pick is None else pick.card)
         same_play = [a for a in actions if _same(a, wanted, draft=False)]
@@ -418,41 +464,61 @@ class MediumAgent(CourseAgent):
 
 
 class HardAgent(CourseAgent):
-    """Our hard level as a course agent. It decides twice in the course's 1 s (the play, then
-    the face-up card to take): its deals take far less, and it stops at 0.35 s for each."""
+    """Our hard level as a course agent: it searches until its deals are done or its share of
+    :data:`CALL_BUDGET` is spent, whichever comes first."""
 
-    SPEC = "hard@time=0.35"
+    SPEC = "hard"
 
 
 class ExpertAgent(CourseAgent):
-    """Our expert level as a course agent: its deals fit in the course's second on an ordinary
-    machine, and it stops at 0.35 s for each of its two decisions (the play, the pick)."""
+    """Our expert level as a course agent: as :class:`HardAgent`, with expert's deals."""
 
-    SPEC = "expert@time=0.35"
+    SPEC = "expert"
 
 
 # --- course agents in our tournaments -------------------------------------------------------------
 
 
-def _template_shim() -> None:
-    """Let a student's ``from template import Agent`` work without the framework: a module
-    ``template`` with a plain ``Agent`` base class, unless the real one can be imported."""
+def load_course_agent(path: str, agent: str = "myAgent") -> type:
+    """The class ``agent`` of the course agent file ``path``, imported as the framework
+    imports it: from the course folder that holds its ``agents`` folder, as
+    ``agents.<name>.<module>`` (so its own ``from agents.<name>.x import ...`` and relative
+    imports work), with the framework's ``template`` and ``Sequence`` modules where that
+    folder has them, else this project's restatement of them (:mod:`.course_model`)."""
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"there is no file {path}")
+    root = framework_root(file)
+    install_modules(root)
+    if root is None:
+        return _course_class(user_bot_class(f"{path}:{agent}"), path, agent)
+    module_name = ".".join(file.resolve().relative_to(root.resolve()).with_suffix("").parts)
     try:
-        import template  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        shim = types.ModuleType("template")
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        raise CourseAgentError(
+            f"the course agent {module_name} (from {root}) could not be imported:"
+            f" {type(exc).__name__}: {exc}"
+        ) from None
+    return _course_class(getattr(module, agent, None), path, agent)
 
-        class Agent:
-            def __init__(self, _id: int) -> None:
-                self.id = _id
 
-        shim.Agent = Agent  # type: ignore[attr-defined]
-        sys.modules["template"] = shim
+def _course_class(found: object, path: str, agent: str) -> type:
+    if not isinstance(found, type):
+        raise CourseAgentError(f"{path} has no class {agent}")
+    return found
 
 
 class CourseAgentBot(Bot):
     """A course agent (the file ``path``'s ``myAgent``) as one of our bots. Give it as
-    ``comp90054:path/to/myTeam.py``: it then runs in a process of its own, as every user's bot.
+    ``comp90054:path/to/agents/<name>/myTeam.py``: it then runs in a process of its own, as
+    every user's bot, imported as the framework imports it (:func:`load_course_agent`).
+
+    Each turn it gets the framework's game state (:func:`course_state`) and the framework's
+    actions in its order (:func:`course_actions_of`; while a dead card may be traded, only
+    the trades and the choice not to trade, after which it is asked again). Its
+    ``SelectAction`` calls are timed here, in its own process: :meth:`stats` gives the
+    longest (``call_seconds``), which the arena's course time rules judge, not the round trip.
 
     Raises CourseAgentError (the agent loses its game, saying why) when ``SelectAction`` returns
     something that is not one of the actions it was given."""
@@ -461,17 +527,28 @@ class CourseAgentBot(Bot):
         super().__init__(seed)
         if not path:
             raise ValueError("give the course agent's file: comp90054:path/to/myTeam.py")
-        _template_shim()
-        self.agent_class = user_bot_class(f"{path}:{agent}")
+        self.agent_class = load_course_agent(path, agent)
         self.name = f"comp90054:{path}"
         self.agent: Any = None
         self.pick: Move | None = None
+        self.call_seconds = 0.0
+
+    def stats(self) -> dict[str, float]:
+        return {"call_seconds": self.call_seconds}
+
+    def _ask(self, actions: list[Action], game_state: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self.agent.SelectAction(copy.deepcopy(actions), game_state)
+        finally:
+            self.call_seconds = max(self.call_seconds, time.perf_counter() - start)
 
     def choose(self, view: View) -> Move:
         if view.seat is None:
             raise ValueError("a course agent plays a seat")
         if self.agent is None:
             self.agent = self.agent_class(view.seat)
+        self.call_seconds = 0.0
         if view.phase in (Phase.PICK, Phase.PICK_DEAD):
             pick, self.pick = self.pick, None
             if pick is None or pick not in view.legal_moves:
@@ -479,9 +556,19 @@ class CourseAgentBot(Bot):
                     "the agent's SelectAction chose no face-up card with its play"
                 )
             return pick
-        actions = course_actions(view)
-        answer = self.agent.SelectAction([dict(a) for a in actions], course_state(view))
+        game_state = course_state(view)
+        actions = course_actions_of(game_state, view.seat)
+        if not actions:  # every card dead, the trade used: the framework has no action
+            actions = course_actions(view)
+        answer = self._ask(actions, game_state)
+        if _is_forgo(answer) and any(_is_forgo(a) for a in actions):
+            game_state = course_state(view)
+            game_state.agents[view.seat].trade = True
+            actions = course_actions_of(game_state, view.seat) or course_actions(view)
+            answer = self._ask(actions, game_state)
         try:
+            if not any(_plain_action(answer) == _plain_action(a) for a in actions):
+                raise CourseAgentError("not offered")
             play, self.pick = moves_of(answer, view)
         except CourseAgentError:  # said for the agent's author, naming its method
             raise CourseAgentError(
@@ -491,14 +578,26 @@ class CourseAgentBot(Bot):
         return play
 
 
+def _is_forgo(action: object) -> bool:
+    return (
+        isinstance(action, dict)
+        and action.get("type") == "trade"
+        and action.get("play_card") is None
+    )
+
+
+def _plain_action(action: object) -> object:
+    if not isinstance(action, dict):
+        return action
+    return {k: _plain(v) for k, v in action.items()}
+
+
 __all__ = [
     "COLOURS",
-    "HIDDEN",
     "SEQ_COLOURS",
     "CourseAgent",
     "CourseAgentBot",
     "CourseAgentError",
-    "CourseGameState",
     "EasyAgent",
     "ExpertAgent",
     "HardAgent",
@@ -507,7 +606,9 @@ __all__ = [
     "card_text",
     "coords_of",
     "course_actions",
+    "course_actions_of",
     "course_state",
+    "load_course_agent",
     "moves_of",
     "state_from_course",
 ]

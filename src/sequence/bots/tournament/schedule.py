@@ -37,6 +37,8 @@ class Task:
     seed: int
     time_limit: float | None
     save: bool
+    warnings: int = 0
+    """0: over the time limit loses; N: the course's time rules, the N-th warning loses."""
 
 
 def seat_patterns(teams: int) -> list[tuple[int, ...]]:
@@ -85,6 +87,7 @@ def make_tasks(
     seed: int,
     time_limit: float | None,
     save: bool,
+    warnings: int = 0,
 ) -> list[Task]:
     """Every game of a run, in the order they are handed out: pairing, then deal, then seat
     pattern (``games`` a pairing, rounded up to whole seat patterns)."""
@@ -112,6 +115,7 @@ def make_tasks(
                         seed=deal_seed(seed, deal),
                         time_limit=time_limit,
                         save=save,
+                        warnings=warnings,
                     )
                 )
     return tasks

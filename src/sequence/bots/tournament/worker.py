@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 from ...engine import config_from_dict
 from .schedule import Task
 
+COURSE_GRACE = 2.0
+"""Under the course's time rules, seconds past the limit before a bot still thinking is
+stopped (and loses): a call a little late is a warning, as in the course, not a loss."""
+
 if TYPE_CHECKING:
     from ..base import Bot
 
@@ -84,6 +88,8 @@ def run_task(task: Task) -> dict[str, Any]:
             time_limit=task.time_limit,
             tags=tags,
             on_move=check_stats,
+            warnings=task.warnings,
+            grace=COURSE_GRACE if task.warnings else 1.0,
         )
     finally:
         for bot in bots:
