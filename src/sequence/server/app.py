@@ -276,6 +276,7 @@ def create_app(
     bots: Mapping[str, str] | None = None,
     passwords: Passwords | None = None,
     attempt_limits: AttemptLimits | None = None,
+    invite_base: str | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -295,7 +296,10 @@ def create_app(
     starting with ``redis_prefix``; ``passwords``: the account passwords' Argon2id hasher
     (default: argon2-cffi's parameters); ``attempt_limits``: how many attempts; ``bots``: the
     operator's bots offered at tables besides the built-in ones (name -> spec,
-    :func:`~sequence.server.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
+    :func:`~sequence.server.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``);
+    ``invite_base``: the start of invite links and their QR codes, an address friends' devices
+    reach (:func:`~sequence.server.address.invite_base`; ``None``: the address the request
+    reached this server at).
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
@@ -474,6 +478,7 @@ def create_app(
             "languages": list(SUPPORTED),
             "language_names": LANGUAGE_NAMES,
             "language": request_language(request.headers),
+            "invite_base": invite_base,
         }
 
     @app.get("/api/i18n/{lang}", response_model=Catalogue, responses=_errors(404))
@@ -554,10 +559,10 @@ def create_app(
         },
     )
     async def invite_qr(code: str, request: Request) -> Response:
-        """The invite link (this server's address as the request reached it, then ``/t/CODE``)
-        as a QR code, for a phone at the same table."""
+        """The invite link (``invite_base``, else this server's address as the request reached
+        it, then ``/t/CODE``) as a QR code, for a phone at the same table."""
         table = await hub().get(code)
-        link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
+        link = f"{invite_base or str(request.base_url).rstrip('/')}/t/{table.code}"
         return Response(
             invite_qr_svg(link),
             media_type="image/svg+xml",

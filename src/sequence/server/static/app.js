@@ -369,7 +369,7 @@ function teamSwatch(view, team) {
 function lobbyView(m) {
   const code = m.table.code;
   const you = m.you;
-  const link = `${location.origin}/t/${code}`;
+  const link = inviteLink(code);
   // The level of a bot the host adds, from the levels GET /api/meta lists; kept between renders.
   const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
     meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
@@ -627,7 +627,7 @@ function renderTable() {
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", tn("{team}: {n} of {need} sequence", "{team}: {n} of {need} sequences", v.sequences_to_win, { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
-    h("p", {}, copyLinkButton(`${location.origin}/t/${m.table.code}`)));
+    h("p", {}, copyLinkButton(inviteLink(m.table.code))));
   if (you.host && !o && v.config.game === "classic" && v.teams.some((tm) => tm.seats.length > 1)) {
     players.append(h("div", { class: "actions" }, h("span", {}, t("Table talk penalty:")), v.teams.map((tm) =>
       h("button", { class: "penalty", "data-team": tm.letter, onclick: () => send({ type: "penalty", team: tm.letter, version: m.version }) }, t("Team {team}", { team: tm.letter })))));

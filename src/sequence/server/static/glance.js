@@ -301,6 +301,11 @@ function dicePanel(v) {
 }
 
 /* ---- the invite link --------------------------------------------------------------------- */
+// Where friends reach this server (GET /api/meta's invite_base: the network address of a server
+// listening on the network, or its public URL), else the address this page was opened at.
+function inviteLink(code) {
+  return `${(meta && meta.invite_base) || location.origin}/t/${code}`;
+}
 async function copyText(text) {
   try { await navigator.clipboard.writeText(text); return true; } catch (e) { /* below */ }
   const area = h("textarea", { class: "offscreen" }); area.value = text; document.body.append(area);
