@@ -437,6 +437,38 @@ function resignButton(m) {
     if (confirm(t("Resign? Alone on your side you lose the game; with a partner a bot takes your seat."))) send({ type: "resign" });
   } }, t("Resign"));
 }
+// The table-talk penalty (RULES.md §2.6) is never one tap: a dialog says what it does, names each
+// team's players, marks the host's own team, and imposes nothing until a team is chosen and the
+// choice confirmed.
+function penaltyDialog(m) {
+  const v = m.view;
+  const ownTeam = m.you.seat !== null ? m.table.seats[m.you.seat].team : null;
+  const old = $("#penalty-dialog"); if (old) old.remove();
+  const confirmBtn = h("button", { id: "penalty-confirm", class: "danger", disabled: true }, t("Impose the penalty"));
+  const own = h("p", { class: "explain", id: "penalty-own", hidden: true }, t("That is your own team: your side gives up the cards."));
+  let chosen = null;
+  const choices = v.teams.map((tm, i) => h("label", { class: "choice" },
+    h("input", { type: "radio", name: "penalty-team", value: tm.letter, onchange: () => {
+      chosen = tm.letter; confirmBtn.disabled = false; own.hidden = i !== ownTeam;
+    } }),
+    " ", teamSwatch(v, i), " ", t("Team {team}", { team: tm.letter }), ": ",
+    tm.seats.map((s) => seatLabel(m, s)).join(", "),
+    i === ownTeam ? h("span", { class: "badge" }, t("your team")) : null));
+  const dialog = h("dialog", { id: "penalty-dialog", class: "confirm", "aria-labelledby": "penalty-title" },
+    h("h2", { id: "penalty-title" }, t("Table-talk penalty")),
+    h("p", {}, t("For a player who told a team-mate what to play. Every player of the team you choose gives up one card of their choice, which is not replaced.")),
+    h("fieldset", {}, h("legend", {}, t("Which team talked?")), choices), own,
+    h("div", { class: "actions" },
+      h("button", { id: "penalty-cancel", onclick: () => dialog.close() }, t("Cancel")), confirmBtn));
+  confirmBtn.onclick = () => {
+    if (chosen === null || !table.msg) return;
+    send({ type: "penalty", team: chosen, version: table.msg.version });
+    dialog.close();
+  };
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
 function eventText(m, e) {
   const name = e.seat === null ? "" : seatLabel(m, e.seat);
   if (e.kind === "host") return e.seat === null ? t("The host is back.") : t("{name} holds the host's rights while the host is away.", { name });
@@ -629,8 +661,7 @@ function renderTable() {
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
     h("p", {}, copyLinkButton(inviteLink(m.table.code))));
   if (you.host && !o && v.config.game === "classic" && v.teams.some((tm) => tm.seats.length > 1)) {
-    players.append(h("div", { class: "actions" }, h("span", {}, t("Table talk penalty:")), v.teams.map((tm) =>
-      h("button", { class: "penalty", "data-team": tm.letter, onclick: () => send({ type: "penalty", team: tm.letter, version: m.version }) }, t("Team {team}", { team: tm.letter })))));
+    players.append(h("div", { class: "actions" }, h("button", { id: "penalty", onclick: () => penaltyDialog(m) }, t("Table-talk penalty…"))));
   }
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
