@@ -87,5 +87,114 @@ def test_the_penalty_is_a_confirmation_that_explains_it(
     page.wait_for_function(
         "() => window.seq.msg.view.moves.some((m) => m === 'penalty:B')", timeout=10000
     )
-    page.wait_for_selector("#log li:has-text('Table-talk penalty for team B')")
+    page.wait_for_selector("#log li:has-text('Table-talk penalty for team B')", state="attached")
     page.context.close()
+
+
+def log_entries(page: Any) -> list[dict[str, Any]]:
+    return list(page.evaluate("() => window.seq.msg.view.log"))
+
+
+def others_since_my_move(log: list[dict[str, Any]], me: int) -> dict[str, int]:
+    """Each other seat's last move with a space since ``me`` last moved: space -> seat."""
+    marks: dict[str, int] = {}
+    for e in reversed(log):
+        if e["seat"] is None or e["kind"] in ("draw", "roll"):
+            continue
+        if e["seat"] == me:
+            break
+        if e["space"] and e["space"] not in marks:
+            marks[e["space"]] = e["seat"]
+    return marks
+
+
+def marked(page: Any) -> dict[str, int]:
+    return {
+        g.get_attribute("data-space"): int(g.get_attribute("data-by"))
+        for g in page.query_selector_all("#board g.space.recent")
+    }
+
+
+@SIZES
+def test_what_the_others_did_is_marked_and_the_log_is_in_view(
+    browser: Any, web: ServerThread, size: dict[str, Any]
+) -> None:
+    page = seated(
+        browser, web, size, game="classic", players=4, teams=2,
+        bots=[None, "random", "random", "random"], name="Ann", seat=0,
+    )  # fmt: skip
+    width, height = size["viewport"]["width"], size["viewport"]["height"]
+    # Who deals and who starts, in the log's first lines.
+    setup = page.text_content("#log-setup") or ""
+    assert "Cut for dealer:" in setup and "cut lowest and deals;" in setup, setup
+    assert "plays first." in setup
+    for _ in range(2):  # Ann plays, the three bots play, Ann's turn again
+        before = len(log_entries(page))
+        legal = page.evaluate("() => window.seq.msg.view.legal_moves")
+        card, space = next(m for m in legal if "@" in m).split("@")
+        page.click(f'#hand .card[data-card="{card}"] >> nth=0')
+        page.click(f'#board g.space.target[data-space="{space}"]')
+        page.wait_for_function(
+            "(n) => window.seq.msg.view.log.length >= n + 4 && window.seq.msg.view.to_move === 0"
+            " && window.seq.msg.view.legal_moves.length",
+            arg=before,
+            timeout=20000,
+        )
+    log = log_entries(page)
+    expected = others_since_my_move(log, 0)
+    assert expected, "the bots' moves had no space"
+    assert marked(page) == expected
+    assert set(expected.values()) <= {1, 2, 3}
+    page.click("#hand .card >> nth=0")  # a redraw keeps the marks until Ann has moved
+    assert marked(page) == expected
+    if SHOTS and size is LAPTOP:
+        page.screenshot(path=os.path.join(SHOTS, "web-table-recent.png"))
+
+    if size is LAPTOP:  # the log beside the board, its top in view without scrolling
+        log_box = page.locator("#log").bounding_box()
+        board_box = page.locator("#board").bounding_box()
+        assert log_box["x"] >= board_box["x"] + board_box["width"]
+        assert log_box["y"] < height - 120, log_box
+        assert page.locator("#log-open").is_hidden()
+    else:  # on the phone, a bar at the bottom reads the last move; one tap opens the log
+        assert page.locator("#log").is_hidden()
+        bar = page.locator("#log-open")
+        box = bar.bounding_box()
+        assert box["y"] + box["height"] <= height and box["height"] >= 44
+        page.mouse.wheel(0, 2000)  # still there however the page is scrolled
+        assert page.locator("#log-open").bounding_box()["y"] == box["y"]
+        bar.tap()
+        log_box = page.locator("#log").bounding_box()
+        assert log_box["y"] >= 0 and log_box["y"] + log_box["height"] <= height + 1
+        assert log_box["width"] <= width
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, "web-log-phone.png"))
+        page.click("#log-close")
+        assert page.locator("#log").is_hidden()
+    page.context.close()
+
+
+def test_the_log_says_who_completed_a_sequence(browser: Any, web: ServerThread) -> None:
+    created = create_table(web, game="kids", players=2, bots=["random", "random"])
+    code = created["code"]
+    with web.http() as http:
+        r = http.post(f"/api/tables/{code}/start", json={"host_token": created["host_token"]})
+        assert r.status_code == 200, r.text
+    ctx = browser.new_context(**LAPTOP)
+    page = ctx.new_page()
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_function(
+        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.outcome", timeout=60000
+    )
+    log = log_entries(page)
+    done = [(i, e) for i, e in enumerate(log) if e["completed"]]
+    assert done
+    for i, e in done:
+        line = page.inner_text(f"#log li >> nth={i}")
+        n = len(e["completed"])
+        assert f"completed {n} sequence" in line, line
+        assert e["completed"][0][0] in line and e["completed"][0][-1] in line
+    assert page.locator("#log .seqdone").count() == len(done)
+    setup = page.text_content("#log-setup") or ""
+    assert "was drawn to deal;" in setup and "plays first." in setup, setup
+    ctx.close()

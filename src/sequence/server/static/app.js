@@ -508,7 +508,9 @@ function boardSpaces(board) {
   });
 }
 
-function boardSvg(view, targets, onSpace, onOther) {
+// recent: the spaces of other players' last moves -> the seat (glance.js recentMoves), outlined
+// in that seat's team colour.
+function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
   const ns = "http://www.w3.org/2000/svg";
   const S = 52, M = BOARD_MARGIN; // the margin holds the coordinates (glance.js)
   const { rows, cols } = view.board;
@@ -523,13 +525,22 @@ function boardSvg(view, targets, onSpace, onOther) {
   for (const sp of spaces) {
     const g = document.createElementNS(ns, "g");
     const target = targets.has(sp.name);
-    g.setAttribute("class", `space${sp.free ? " free" : ""}${target ? " target" : ""}${last === sp.name ? " last" : ""}`);
+    const by = recent.has(sp.name) ? recent.get(sp.name) : null;
+    g.setAttribute("class", `space${sp.free ? " free" : ""}${target ? " target" : ""}${last === sp.name ? " last" : ""}${by !== null ? " recent" : ""}`);
     g.setAttribute("data-space", sp.name);
     const x = M + sp.col * S, y = M + sp.row * S;
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("class", "cell"); rect.setAttribute("x", x + 1); rect.setAttribute("y", y + 1);
     rect.setAttribute("width", S - 2); rect.setAttribute("height", S - 2); rect.setAttribute("rx", 5);
     g.append(rect);
+    if (by !== null) {
+      const ring = document.createElementNS(ns, "rect");
+      ring.setAttribute("class", "recent-ring"); ring.setAttribute("x", x + 3); ring.setAttribute("y", y + 3);
+      ring.setAttribute("width", S - 6); ring.setAttribute("height", S - 6); ring.setAttribute("rx", 4);
+      ring.setAttribute("stroke", `var(--${view.teams.find((tm) => tm.seats.includes(by)).colour})`);
+      g.setAttribute("data-by", by);
+      g.append(ring);
+    }
     if (!kidsSpace(g, sp, x, y, S)) { // glance.js: a Kids space is a picture and its word
       const text = document.createElementNS(ns, "text");
       text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 12));
@@ -579,7 +590,7 @@ function renderTable() {
     if (dice && v.roll && v.to_move === you.seat && legal.length) sendAct({ type: "move", move: `@${name}`, version: m.version });
     else if (!dice && sel && v.hand && v.hand.includes(sel)) sendAct({ type: "move", move: `${sel}@${name}`, version: m.version });
   };
-  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace, onOther));
+  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace, onOther, v.outcome ? new Map() : recentMoves(m)));
   const side = h("div");
   // Status
   const o = v.outcome;
@@ -666,13 +677,14 @@ function renderTable() {
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
   if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
+  side.append(log); // beside the board, under the hand; on a phone a sheet (logSheet)
   const resign = resignButton(m);
   if (resign) players.append(h("div", { class: "actions" }, resign));
   side.append(players);
   const events = eventsPanel(m);
   if (events) side.append(events);
-  side.append(talkPanel(m), log); // talk.js: reactions, chat where the rules allow it
-  app.append(h("div", { class: "game" }, h("div", {}, board), side));
+  side.append(talkPanel(m)); // talk.js: reactions, chat where the rules allow it
+  app.append(h("div", { class: "game" }, h("div", {}, board), side), logSheet(m, log));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
   keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);

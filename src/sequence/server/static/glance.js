@@ -122,8 +122,57 @@ function logSentence(m, e) {
   }
 }
 
-/* The log panel: sentences, or the notation for those who want it (one click, remembered);
-   redraw() draws the page again after the switch (the table, or the replay at its move). */
+/* The sequences a move completed (view.log's completed, from the engine's history), in words. */
+function completedLine(m, e) {
+  if (!e.completed || !e.completed.length) return null;
+  const who = e.seat === null ? t("Someone") : whoNode(m, e.seat);
+  const spaces = h("b", { class: "coord" }, e.completed.map(seqNames).join(", "));
+  return h("div", { class: "seqdone" }, withNodes(tn("{who} completed {n} sequence: {spaces}",
+    "{who} completed {n} sequences: {spaces}", e.completed.length, { n: e.completed.length }), { who, spaces }));
+}
+
+/* Who deals and who plays first (view.setup: the cut, the dealer drawn or the roll-off), in the
+   words of the terminal's log. */
+function setupLines(m) {
+  const s = m.view.setup;
+  if (!s) return [];
+  const who = (seat) => whoNode(m, seat);
+  const first = who(s.first);
+  const lines = [];
+  if (s.rolls.length) {
+    for (const round of s.rolls) lines.push(withNodes(t("Roll-off: {rolls}"), { rolls: h("span", {},
+      round.flatMap(([seat, d], i) => [i ? ", " : "", who(seat), ` ${d[0]}+${d[1]}`])) }));
+    lines.push(withNodes(t("{first} rolled highest and plays first."), { first }));
+  } else if (s.cuts.length && s.dealer !== null) {
+    for (const round of s.cuts) lines.push(withNodes(t("Cut for dealer: {cuts}"), { cuts: h("span", {},
+      round.flatMap(([seat, card], i) => [i ? ", " : "", who(seat), " ", cardSpan(card)])) }));
+    lines.push(withNodes(t("{dealer} cut lowest and deals; {first} plays first."), { dealer: who(s.dealer), first }));
+  } else if (s.dealer !== null) {
+    lines.push(withNodes(t("{dealer} was drawn to deal; {first} plays first."), { dealer: who(s.dealer), first }));
+  } else lines.push(withNodes(t("{first} plays first."), { first }));
+  return lines;
+}
+
+/* Since the reader's own last move (a spectator: over the last round), each other player's last
+   move: the space it was on -> the seat that made it, for the board to mark until the reader's
+   turn ends. */
+function recentMoves(m) {
+  const marks = new Map(), seen = new Set();
+  const log = m.view.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    const e = log[i];
+    if (e.seat === null || e.kind === "draw" || e.kind === "roll") continue;
+    if (e.seat === m.you.seat || (m.you.seat === null && seen.has(e.seat))) break;
+    seen.add(e.seat);
+    if (e.space && !marks.has(e.space)) marks.set(e.space, e.seat);
+  }
+  return marks;
+}
+
+/* The log panel: who deals and starts, then the moves as sentences (or the notation for those
+   who want it: one click, remembered); redraw() draws the page again after the switch (the
+   table, or the replay at its move). On a narrow screen the table shows it as a sheet one tap
+   away (logSheet). */
 function logPanel(m, redraw = renderTable) {
   const v = m.view;
   const notation = localStorage.getItem("seq.notation") === "1";
@@ -133,7 +182,26 @@ function logPanel(m, redraw = renderTable) {
   } }, notation ? t("Show words") : t("Show notation"));
   return h("section", { class: ["panel", "log", notation && "notation"], id: "log" },
     h("div", { class: "loghead" }, h("h2", {}, t("Moves")), toggle),
-    h("ol", {}, entries.map((e) => h("li", { "data-move": e.move }, notation ? e.move : logSentence(m, e)))));
+    notation ? null : h("div", { class: "setup", id: "log-setup" }, setupLines(m).map((line) => h("p", {}, line))),
+    h("ol", {}, entries.map((e) => h("li", { "data-move": e.move }, notation ? e.move : [...logSentence(m, e), completedLine(m, e)]))));
+}
+
+/* On a narrow screen the log is a sheet over the page, opened by a bar fixed at the bottom that
+   reads the last move: one tap away wherever the page is scrolled. (Wide screens show the log
+   beside the board and hide the bar.) The sheet stays open through redraws until closed. */
+function logSheet(m, log) {
+  const v = m.view;
+  const entries = v.log || [];
+  const last = entries.length ? logSentence(m, entries[entries.length - 1]) : setupLines(m).slice(-1)[0] || [];
+  log.classList.add("sheet");
+  if (table.logOpen) log.classList.add("open");
+  log.querySelector(".loghead").append(h("button", { id: "log-close", class: ["small", "sheet-only"], onclick: () => {
+    table.logOpen = false; log.classList.remove("open");
+  } }, t("Close")));
+  return h("button", { id: "log-open", class: "logbar", "aria-controls": "log", onclick: () => {
+    table.logOpen = true; log.classList.add("open");
+    const ol = log.querySelector("ol"); ol.scrollTop = ol.scrollHeight;
+  } }, h("b", {}, t("Moves")), " ", h("span", { class: "lastmove" }, last));
 }
 
 /* ---- the board: coordinates on its edges, completed sequences as lines ------------------- */
