@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 import pytest
+import sqlalchemy
 
 from .conftest import ServerThread, create_table
 
@@ -197,4 +198,83 @@ def test_the_log_says_who_completed_a_sequence(browser: Any, web: ServerThread) 
     assert page.locator("#log .seqdone").count() == len(done)
     setup = page.text_content("#log-setup") or ""
     assert "was drawn to deal;" in setup and "plays first." in setup, setup
+    ctx.close()
+
+
+def dragon_first_seed() -> int:
+    """A seed of Kids for two that deals seat 0 the Dragon and has it play first."""
+    from sequence.engine import State, card_name, make_config
+
+    config = make_config("kids", players=2)
+    for seed in range(10_000):
+        state = State.new(config, seed)
+        if state.to_move == 0 and "DRAGON" in map(card_name, state.hand_of(0)):
+            return seed
+    raise AssertionError("no such seed")
+
+
+@SIZES
+def test_kids_explains_by_picture_and_names_the_winner(
+    browser: Any, web: ServerThread, size: dict[str, Any]
+) -> None:
+    created = create_table(web, game="kids", players=2, bots=[None, "random"], name="Ann", seat=0)
+    code = created["code"]
+    seed = dragon_first_seed()
+    web.hub.registry.tables[code].seed = seed  # the deal this test needs, here and stored
+    with sqlalchemy.create_engine(web.db).begin() as db:
+        db.execute(
+            sqlalchemy.text("UPDATE game_tables SET seed = :s WHERE code = :c"),
+            {"s": seed, "c": code},
+        )
+    ctx = browser.new_context(**size)
+    page = ctx.new_page()
+    page.goto(web.url + "/")
+    page.evaluate(
+        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
+        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}'); }}"
+    )
+    page.goto(web.url + f"/t/{code}")
+    page.click("#start")
+    page.wait_for_selector("#hand .card[data-card='DRAGON']")
+    # The Dragon with no chip of the other side to take: crossed out, the playable cards lit.
+    page.click("#hand .card[data-card='DRAGON'] >> nth=0")
+    page.wait_for_selector("#no-move .cross")
+    assert page.locator("#no-move img.pic[data-card='DRAGON']").is_visible()
+    assert page.locator("#hand.flash").count() == 1
+    assert page.locator("#hand .card.playable").count() >= 1
+    assert page.locator("#hand .card[data-card='DRAGON'].playable").count() == 0
+    if SHOTS and size is PHONE:
+        page.screenshot(path=os.path.join(SHOTS, "web-kids-dragon-phone.png"))
+    # A wrong tap with an animal chosen: its spaces light up, the board does not move.
+    legal = page.evaluate("() => window.seq.msg.view.legal_moves")
+    card = next(m for m in legal if "@" in m).split("@")[0]
+    page.click(f"#hand .card[data-card='{card}'] >> nth=0")
+    targets = {g.get_attribute("data-space") for g in page.query_selector_all("#board g.target")}
+    wrong = next(
+        g.get_attribute("data-space")
+        for g in page.query_selector_all("#board g.space")
+        if g.get_attribute("data-space") not in targets and not g.query_selector(".chip")
+    )
+    before = page.locator("#board").bounding_box()
+    page.click(f"#board g[data-space='{wrong}']")
+    page.wait_for_selector(".board.flash")
+    page.wait_for_selector("#error.floating")
+    assert page.locator("#board").bounding_box() == before
+    assert {
+        g.get_attribute("data-space") for g in page.query_selector_all("#board g.target")
+    } == targets
+    # Ann resigns: the end names the winner, never "Team".
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#end")
+    outcome = page.evaluate("() => window.seq.msg.view.outcome")
+    shown = " ".join(page.inner_text("#end").split())
+    assert "Team" not in shown, shown
+    assert outcome["winner"] == 1, outcome
+    assert page.inner_text("#end-reason") == "Ann resigned: the game is lost."
+    assert page.inner_text("#result") == "You lost."
+    assert page.inner_text("#winner") == "random (bot) ■ wins!", shown  # the mark of its chips
+    if SHOTS and size is PHONE:
+        page.screenshot(path=os.path.join(SHOTS, "web-kids-end-phone.png"))
+    assert "The game lasted" in page.inner_text("#game-length")
     ctx.close()

@@ -561,7 +561,8 @@ function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
 function renderTable() {
   const m = table.msg;
   app.innerHTML = "";
-  if (table.error) app.append(h("div", { class: "error", id: "error" }, table.error));
+  // At a game the error floats over the top of the page rather than pushing the board down.
+  if (table.error) app.append(h("div", { class: ["error", m && m.view && "floating"], id: "error", role: "alert" }, table.error));
   if (!m) {
     if (table.closing) app.append(h("button", { id: "back", onclick: () => go("/") }, t("Back")));
     return;
@@ -585,12 +586,15 @@ function renderTable() {
     const mv = legal.find((x) => spaceOf(x) === name && (dice ? /^[@=x]/.test(x) : x.startsWith(sel)));
     if (mv) sendMove(mv);
   };
-  // A tap on a space the move cannot go to asks the server, which says why (a tap, not a hover).
+  // A tap on a space the move cannot go to lights the spaces that would work (with no card
+  // chosen, the cards that can be played) for a moment, and asks the server, which says why.
   const onOther = (name) => {
+    if (myTurn && !o) { table.flashUntil = Date.now() + 1800; renderTable(); }
     if (dice && v.roll && v.to_move === you.seat && legal.length) sendAct({ type: "move", move: `@${name}`, version: m.version });
     else if (!dice && sel && v.hand && v.hand.includes(sel)) sendAct({ type: "move", move: `${sel}@${name}`, version: m.version });
   };
-  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace, onOther, v.outcome ? new Map() : recentMoves(m)));
+  const flash = (table.flashUntil || 0) > Date.now();
+  const board = h("section", { class: ["panel", "board", flash && "flash"] }, boardSvg(v, targets, onSpace, onOther, v.outcome ? new Map() : recentMoves(m)));
   const side = h("div");
   // Status
   const o = v.outcome;
@@ -623,13 +627,22 @@ function renderTable() {
   if (v.hand && !dice) {
     const dead = new Set(legal.filter((x) => x.startsWith("dead:")).map((x) => x.slice(5)));
     const chosen = sel === null ? -1 : table.selectedIndex != null && v.hand[table.selectedIndex] === sel ? table.selectedIndex : v.hand.indexOf(sel);
-    handBox.append(h("h2", {}, t("Your hand")), h("div", { class: "hand", id: "hand" }, v.hand.map((c, i) => h("button", {
-      class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
+    const playable = new Set(legal.map((x) => /^([A-Z0-9]+)[@x]/.exec(x)).filter(Boolean).map((x) => x[1]));
+    // A chosen card the engine offers no move for (the Dragon with no chip to take).
+    const noMove = sel && myTurn && v.hand.includes(sel) && !dead.has(sel) && !legal.some((x) => x.startsWith(sel) || x.endsWith(`:${sel}`));
+    handBox.append(h("h2", {}, t("Your hand")), h("div", { class: ["hand", ((flash && !sel) || noMove) && "flash"], id: "hand" }, v.hand.map((c, i) => h("button", {
+      class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}${playable.has(c) ? " playable" : ""}`,
       "data-card": c, "data-index": i,
       onclick: () => { const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
     }, cardFace(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
     if (sel && dead.has(sel)) handBox.append(h("p", { class: "explain", id: "dead-explain" },
       t("No open space is left for this card: it is dead. Exchange it for a new card.")));
+    // Said by picture: the card crossed out, the cards that can be played lit.
+    else if (noMove) {
+      handBox.append(h("div", { class: ["explain", "pictorial"], id: "no-move" },
+        h("span", { class: "nope" }, cardFace(sel), h("span", { class: "cross", "aria-hidden": "true" })),
+        h("span", {}, t("This card cannot be played now: choose a lit card."))));
+    }
     const acts = h("div", { class: "actions", id: "actions" });
     const cardMove = (prefix) => sel && legal.includes(`${prefix}:${sel}`) ? `${prefix}:${sel}` : null;
     if (cardMove("dead")) acts.append(h("button", { id: "act-dead", onclick: () => sendMove(cardMove("dead")) }, t("Exchange dead card")));

@@ -255,14 +255,21 @@ function endPanel(m) {
   const v = m.view, o = v.outcome, you = m.you;
   const mine = myTeam(m);
   const teamGame = v.teams.some((tm) => tm.seats.length > 1);
+  // Who won, as the table knows them: a team by its letter, a player alone on a side (every
+  // Kids and Dice game for two) by name, with the mark of their chips.
+  const winnerWins = () => {
+    const w = o.winner, seats = v.teams[w].seats;
+    if (teamGame) return withNodes(t("Team {team} wins!"), { team: h("span", {}, v.teams[w].letter, " ", teamMark(v, w)) });
+    return withNodes(t("{name} wins!"), { name: h("span", {}, seatLabel(m, seats[0]), " ", teamMark(v, w)) });
+  };
   let headline, cls;
   if (o.winner === null) { headline = t("The game is drawn."); cls = "draw"; }
-  else if (mine === null) { headline = t("Team {team} wins!", { team: v.teams[o.winner].letter }); cls = "won"; }
+  else if (mine === null) { headline = winnerWins(); cls = "won"; }
   else if (mine === o.winner) { headline = teamGame ? t("Your team won!") : t("You won!"); cls = "won"; }
   else { headline = teamGame ? t("Your team lost.") : t("You lost."); cls = "lost"; }
   const box = h("div", { class: ["end", cls], id: "end" });
   box.append(h("div", { class: "result", id: "result" }, headline));
-  if (o.winner !== null && mine !== null && mine !== o.winner) box.append(h("p", {}, t("Team {team} wins!", { team: v.teams[o.winner].letter })));
+  if (o.winner !== null && mine !== null && mine !== o.winner) box.append(h("p", { id: "winner" }, winnerWins()));
   const reasons = {
     sequences: null,
     heart: t("The winners hold the heart of the board."),
@@ -270,13 +277,18 @@ function endPanel(m) {
     max_turns: t("The turn limit was reached."),
     deck_empty: t("The draw pile ran out."),
   };
-  if (reasons[o.termination]) box.append(h("p", {}, reasons[o.termination]));
+  // A resignation says who resigned (from the table events).
+  const resigned = o.termination === "resigned" ? (m.table.events || []).filter((e) => e.kind === "resign" && e.detail === "lost").pop() : null;
+  if (resigned) box.append(h("p", { id: "end-reason" }, eventText(m, resigned)));
+  if (reasons[o.termination]) box.append(h("p", { id: "end-reason" }, reasons[o.termination]));
   if (o.winner !== null && v.sequences[o.winner].length) {
     box.append(h("p", { id: "winning-sequences" }, teamMark(v, o.winner), " ",
       tn("Winning sequence: {list}", "Winning sequences: {list}", v.sequences[o.winner].length,
         { list: v.sequences[o.winner].map(seqNames).join(", ") })));
   }
-  box.append(h("p", { id: "game-length" }, tn("{n} turn", "{n} turns", v.turns), " · ", tn("{n} move", "{n} moves", v.moves.length)));
+  // One count, in one word: in some languages turns and moves are the same word (the moves are
+  // in the log and the replay).
+  box.append(h("p", { id: "game-length" }, tn("The game lasted {n} turn.", "The game lasted {n} turns.", v.turns)));
   const acts = h("div", { class: "actions" });
   if (you.seat !== null || you.host) acts.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
     try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); remember(r.code, seatToken(m.table.code), hostToken(m.table.code)); passplay.carry(m.table.code, r.code); go(r.url, true); }
