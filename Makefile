@@ -1,10 +1,14 @@
 # The two commands a newcomer needs (see README.md):
-#   make serve   set everything up and start the web app (SQLite, http://127.0.0.1:8000)
+#   make serve   set everything up and start the web app (SQLite, http://127.0.0.1:8000);
+#                HOST=0.0.0.0 lets friends on the same network in, PUBLIC_URL=https://... is
+#                the address invite links use behind a domain with TLS
 #   make test    set everything up and run every check and test
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+HOST ?= 127.0.0.1
+PUBLIC_URL ?=
 APP_STAMP := $(VENV)/.installed-app
 DEV_STAMP := $(VENV)/.installed-dev
 
@@ -30,7 +34,7 @@ setup-app: $(APP_STAMP)
 setup: $(DEV_STAMP)
 
 serve: setup-app
-	$(BIN)/sequence serve --port $(PORT)
+	$(BIN)/sequence serve --host $(HOST) --port $(PORT) $(if $(PUBLIC_URL),--public-url $(PUBLIC_URL))
 
 play: setup-app
 	$(BIN)/sequence play

@@ -43,3 +43,17 @@ def test_history_of_a_card_game_names_card_and_space() -> None:
     (entry,) = history(state)
     assert entry["seat"] == seat and entry["move"] == str(move)
     assert entry["card"] is not None and entry["kind"] in {"place", "remove", "dead"}
+
+
+def test_history_says_which_move_completed_each_sequence() -> None:
+    state = State.new(make_config("kids", players=2), seed=7)
+    while state.outcome is None:
+        state.push(state.legal_moves[0])
+    log = history(state)
+    completed = [(i, spaces) for i, e in enumerate(log) for spaces in e["completed"]]
+    final = state.view(None).to_dict()["sequences"]
+    assert completed and sorted(s for _, s in completed) == sorted(s for t in final for s in t)
+    for i, spaces in completed:
+        assert log[i]["kind"] in ("place", "replace") and log[i]["space"] in spaces
+    # Every other move completed none.
+    assert sum(len(e["completed"]) for e in log) == len(completed)

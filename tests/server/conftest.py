@@ -57,18 +57,22 @@ def old_database(url: str, revision: str, config: Config) -> Engine:
 
 
 class ServerThread:
-    """uvicorn serving :func:`create_app` in a thread, on 127.0.0.1 and a free port."""
+    """uvicorn serving :func:`create_app` in a thread, on ``host`` (127.0.0.1; 0.0.0.0: every
+    address of this machine, the loopback included) and ``port`` (default a free one); ``url``
+    is on 127.0.0.1."""
 
-    def __init__(self, db: str, **kwargs: Any) -> None:
+    def __init__(
+        self, db: str, host: str = "127.0.0.1", port: int | None = None, **kwargs: Any
+    ) -> None:
         self.db = db
         self.tokens: dict[int, str] = {}
         self.app = create_app(db=db, **kwargs)
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         config = uvicorn.Config(
             self.app,
-            host="127.0.0.1",
+            host=host,
             port=self.port,
             log_level="warning",
             ws_max_size=protocol.WS_MAX_SIZE,

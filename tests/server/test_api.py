@@ -4,6 +4,7 @@ error that changes nothing; rate limits; idle lobbies leave memory."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -44,22 +45,21 @@ def test_the_docs_and_the_openapi_description_agree(server: ServerThread) -> Non
             assert model["additionalProperties"] is False, path
 
 
-OPENAPI_BEFORE = Path(__file__).parent / "data" / "openapi-6295718.json"
-"""/openapi.json as commit 6295718 served it, before the server was cut into rooms by concern."""
+OPENAPI = Path(__file__).parent / "data" / "openapi.json"
+"""/openapi.json as the server serves it: it changes only on purpose. The server's cut into rooms
+by concern (issue 29) left it byte for byte as commit 6295718 served it (but for one docstring
+naming the moved module of a table's events); changes since are intended ones (invite_base in
+/api/meta, display in a rating). Regenerate with SEQUENCE_REGEN_OPENAPI=1."""
 
 
-def test_the_openapi_description_is_the_one_before_the_server_was_cut_into_rooms(
-    server: ServerThread,
-) -> None:
+def test_the_openapi_description_changes_only_on_purpose(server: ServerThread) -> None:
     # Text, not dicts: the order of paths, fields and keys is part of what clients and
-    # generated code see. Regenerate only for an intended change of the API. One description
-    # names the module of a table's events (the model's docstring), which moved with the cut.
-    before = OPENAPI_BEFORE.read_text().replace(
-        "(sequence.server.table.Event)", "(sequence.server.tables.table.Event)"
-    )
+    # generated code see.
     with server.http() as http:
-        served = http.get("/openapi.json").json()
-    assert json.dumps(served, indent=1, ensure_ascii=False) + "\n" == before
+        served = json.dumps(http.get("/openapi.json").json(), indent=1, ensure_ascii=False) + "\n"
+    if os.environ.get("SEQUENCE_REGEN_OPENAPI"):
+        OPENAPI.write_text(served)
+    assert served == OPENAPI.read_text(), "the API changed: regenerate only if intended"
 
 
 BODY_ROW = re.compile(r"^\| `POST (/api/[^`]*)` `\{([^`]*)\}` \|", re.M)

@@ -340,7 +340,9 @@ def test_the_penalty_and_the_manual_draw_with_two_on_the_tablet(
     assert base[0] == 6
 
     # Table talk in team B: the tablet goes to Ben, who gives up a card of his own.
-    page.click('button.penalty[data-team="B"]')
+    page.click("#penalty")  # a confirmation that explains it, no team chosen for the host
+    page.check('#penalty-dialog input[value="B"]')
+    page.click("#penalty-confirm")
     msg = reveal(page, "Ben", keyboard=True)
     assert msg["you"]["seat"] == 1
     assert "Ben, your turn" in page.locator("#turn").inner_text()

@@ -164,6 +164,11 @@ def _rated_against_bot_resigned(srv: ServerThread) -> None:
         assert mine is not None and bot is not None
         assert mine["mu"] < 25 and mine["games"] == 1 and mine["provisional"]
         assert mine["rating"] == pytest.approx(mine["mu"] - 3 * mine["sigma"], abs=0.1)
+        # On the scale people read: below the 1500 every player starts at, after a loss.
+        assert mine["display"] == pytest.approx(1500 + 40 * (mine["mu"] - 25), abs=1)
+        assert mine["display"] < 1500 and bot["display"] == pytest.approx(
+            1500 + 40 * (bot["mu"] - 25), abs=1
+        )
         assert bot["mu"] > before_bot["mu"] and bot["games"] == before_bot["games"] + 1
         page = http.get(f"/api/players/{me['player']}").json()
         assert page["versus_bots"] == {"easy": {"win": 0, "draw": 0, "loss": 1}}

@@ -6,6 +6,7 @@ a player's page with its chart."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import time
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ import pytest
 
 from sequence.bots.levels import LEVELS
 from sequence.server.accounts.account import Passwords
+from sequence.server.ratings.rating import display_rating
 
 from .conftest import ServerThread
 from .test_accounts_browser import sign
@@ -80,8 +82,17 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
         page.wait_for_selector("#rating-change a", timeout=20000)
         text = page.inner_text("#rating-change")
         assert "→" in text, text
-        before, after = (float(x) for x in text.split(":", 1)[1].split("provisional")[0].split("→"))
-        assert before == 0.0 and after != before  # from a new player's 0, up or down
+        # On the familiar scale: from a new player's 1500 to another number, "?" while provisional.
+        before, after = (
+            x.strip() for x in text.split(":", 1)[1].split("provisional")[0].split("→")
+        )
+        assert before == "1500" and after.endswith("?") and after != "1500?", text
+        player = int(page.get_attribute("#rating-change a", "href").rsplit("/", 1)[1])
+        kids = page.evaluate("(id) => fetch(`/api/players/${id}`).then((r) => r.json())", player)[
+            "ratings"
+        ]["kids"]
+        assert after == f"{kids['display']}?"
+        assert abs(kids["display"] - display_rating(kids["mu"])) <= 1  # mu is rounded there
         # The player's page: the rating, its chart, the game with a replay link.
         page.click("#rating-change a")
         page.wait_for_selector("#player-page svg.rating-chart")
@@ -93,6 +104,7 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
     a.wait_for_selector("#leaders")
     board = a.inner_text("#leaders")
     assert names[0] in board and names[1] in board and "provisional" in board
+    assert "μ" not in board and re.search(r"\b1[0-9]{3}\?", board), board
     assert a.locator('#leaders tr[data-kind="bot"]').count() == len(LEVELS)  # every level
     shot(a, "web-leaderboard.png")
 

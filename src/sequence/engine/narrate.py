@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .board import space_name
+from .board import space_name, spaces_of
 from .cards import card_name
 from .dice_rules import DEFENCE, EXTRA_TURN, WILD, DiceRules
 from .moves import MoveKind
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 _TO_MOVE = 10
 """The place of ``_to_move`` in a state's undo snapshot (:meth:`State._snapshot`)."""
 _CHIPS = 0
+_SEQS = 2
+"""The places of the chips and of the completed sequences in a state's undo snapshot."""
 
 
 def roll_meaning(total: int) -> str:
@@ -49,7 +51,9 @@ def history(state: State) -> list[dict[str, Any]]:
     Each entry: ``move`` (notation), ``kind``, ``seat`` (who made it: the drawing seat for a
     draw, ``None`` for the host's table-talk penalty or where the state was loaded without its
     history), ``card``, ``space``, ``removed`` (the team whose chip a removal or a replacement
-    took), ``team`` (the team penalised), ``dice``, ``total`` and ``meaning`` (a roll).
+    took), ``team`` (the team penalised), ``dice``, ``total`` and ``meaning`` (a roll), and
+    ``completed``: the sequences this move completed, each as its spaces in reading order
+    (``[]`` for none, and where the state was loaded without its history).
     """
     moves = state._moves
     stack = state._stack
@@ -69,6 +73,15 @@ def history(state: State) -> list[dict[str, Any]]:
             chips = snap[_CHIPS]
             removed = next((t for t in range(teams) if chips[t] >> move.space & 1), None)
         total = None if move.dice is None else move.dice[0] + move.dice[1]
+        completed: list[list[str]] = []
+        if snap is not None:
+            after = stack[i + 1][_SEQS] if i + 1 < len(stack) else state._seqs
+            for before_team, after_team in zip(snap[_SEQS], after, strict=True):
+                completed += [
+                    [space_name(s) for s in spaces_of(w)]
+                    for w in after_team
+                    if w not in before_team
+                ]
         out.append(
             {
                 "move": str(move),
@@ -81,6 +94,7 @@ def history(state: State) -> list[dict[str, Any]]:
                 "dice": None if move.dice is None else list(move.dice),
                 "total": total,
                 "meaning": None if total is None else roll_meaning(total),
+                "completed": completed,
             }
         )
     return out

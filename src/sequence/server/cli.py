@@ -20,7 +20,18 @@ LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``sequence serve``."""
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: friends on"
+        " the same network too, the invite links then use this machine's address there)",
+    )
+    parser.add_argument(
+        "--public-url",
+        default=os.environ.get("SEQUENCE_PUBLIC_URL") or None,
+        metavar="URL",
+        help="the address players reach this server at, which invite links and QR codes use,"
+        " e.g. https://example.org behind nginx with TLS (default $SEQUENCE_PUBLIC_URL, else"
+        " this machine's network address with --host 0.0.0.0, else the address the browser used)",
     )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument(
@@ -208,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
     from .tables.scheduler import TIME_CONTROLS, offer_bots
     from .tables.table import TimeControl
     from .tables.wsframes import WebSocketProtocol
+    from .web.address import invite_base, public_url_problem
     from .web.app import create_app
 
     # Said to whoever runs the server, like its log: English.
@@ -220,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
         problem = f"--bot-workers is 1 or more, not {args.bot_workers}"  # i18n: ignore
     elif not args.message_rate > 0:
         problem = f"--message-rate is more than 0, not {args.message_rate}"  # i18n: ignore
+    elif args.public_url and (bad_url := public_url_problem(args.public_url)):
+        problem = bad_url
     elif bad := next((b for b in args.bot if "=" not in b or not b.partition("=")[2]), None):
         problem = f"--bot is NAME=SPEC (model=policy:gen-5.zip), not {bad!r}"  # i18n: ignore
     else:
@@ -263,9 +277,12 @@ def run(args: argparse.Namespace) -> int:
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         bots=bots,
+        invite_base=(links := invite_base(args.host, args.port, args.public_url)),
     )
-    # For whoever runs the server, like its log: English.
-    where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]}"
+    # For whoever runs the server, like its log: English. Where friends open it, when it is
+    # not this machine only: the address the invite links use.
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    where = f"{links or f'http://{shown}:{args.port}'}/ (database {args.db.split('@')[-1]}"
     where += f", Redis {args.redis.split('@')[-1]})" if args.redis else ")"
     print(f"Sequence: open {where}")  # i18n: ignore
     # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with the

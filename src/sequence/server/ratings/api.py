@@ -47,7 +47,8 @@ class PlayerCreated(_Answer):
 class RatingShown(_Answer):
     mu: float = Field(description="OpenSkill's estimate of the skill")
     sigma: float = Field(description="its uncertainty")
-    rating: float = Field(description="the conservative rating shown and ranked: mu - 3 sigma")
+    rating: float = Field(description="the conservative rating ranked: mu - 3 sigma")
+    display: int = Field(description="the rating people read, 1500 to start (from mu)")
     games: int
     provisional: bool = Field(description="too few games or too unsure yet")
 

@@ -34,7 +34,7 @@ from ..storage.ratingdb import (
     TablePlayerRow,
 )
 from ..tables import access
-from .rating import FAMILIES, Rating, family_of, rate, winner_of
+from .rating import FAMILIES, Rating, display_rating, family_of, rate, winner_of
 
 log = logging.getLogger("sequence.server")
 
@@ -429,6 +429,8 @@ class PlayerBook:
                         {
                             "rating": round(h.mu - 3 * h.sigma, 2),
                             "before": round(h.before_mu - 3 * h.before_sigma, 2),
+                            "display": display_rating(h.mu),
+                            "before_display": display_rating(h.before_mu),
                             "mu": round(h.mu, 2),
                             "sigma": round(h.sigma, 2),
                             "at": _when(h.created_at),

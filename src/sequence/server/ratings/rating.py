@@ -51,6 +51,23 @@ PROVISIONAL_SIGMA = 5.0
 MODEL = PlackettLuce()
 """The rating model: OpenSkill's Plackett-Luce with its defaults (mu 25, sigma 25/3)."""
 
+DISPLAY_START = 1500
+"""Where every player starts on the scale people read (a chess-like 1500)."""
+DISPLAY_PER_MU = 40
+"""Points of that scale per point of ``mu``: the calibrated bots (``mu`` 21 to 28) read 1360 to
+1620."""
+
+
+def display_rating(mu: float) -> int:
+    """A rating on the familiar scale people read (1500 to start), from OpenSkill's ``mu``: the
+    one place it is computed (the pages add "?" while :attr:`Rating.provisional`).
+
+    >>> display_rating(MODEL.mu), display_rating(28.3), display_rating(21.4)
+    (1500, 1632, 1356)
+    """
+    return round(DISPLAY_START + (mu - MODEL.mu) * DISPLAY_PER_MU)
+
+
 RATED_OPTIONS = frozenset({"manual_draw"})
 """Options a rated game may change: when a card is drawn changes nothing of the game."""
 
@@ -74,11 +91,12 @@ class Rating:
         return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
 
     def to_dict(self) -> dict[str, object]:
-        """``{mu, sigma, rating, games, provisional}``, rounded for people."""
+        """``{mu, sigma, rating, display, games, provisional}``, rounded for people."""
         return {
             "mu": round(self.mu, 2),
             "sigma": round(self.sigma, 2),
             "rating": round(self.shown, 1),
+            "display": display_rating(self.mu),
             "games": self.games,
             "provisional": self.provisional,
         }

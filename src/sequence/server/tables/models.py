@@ -328,6 +328,7 @@ class Meta(Answer):
     languages: list[str]
     language_names: dict[str, str]
     language: str
+    invite_base: str | None  # where friends reach this server (None: the page's own address)
 
 
 class Catalogue(Answer):

@@ -89,6 +89,7 @@ def create_app(
     bots: Mapping[str, str] | None = None,
     passwords: Passwords | None = None,
     attempt_limits: AttemptLimits | None = None,
+    invite_base: str | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -108,7 +109,10 @@ def create_app(
     starting with ``redis_prefix``; ``passwords``: the account passwords' Argon2id hasher
     (default: argon2-cffi's parameters); ``attempt_limits``: how many attempts; ``bots``: the
     operator's bots offered at tables besides the built-in ones (name -> spec,
-    :func:`~sequence.server.tables.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
+    :func:`~sequence.server.tables.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``);
+    ``invite_base``: the start of invite links and their QR codes, an address friends' devices
+    reach (:func:`~sequence.server.web.address.invite_base`; ``None``: the address the request
+    reached this server at).
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
@@ -211,8 +215,8 @@ def create_app(
         response.headers["Allow"] = allowed
         return response
 
-    app.include_router(site_router())
-    app.include_router(tables_router(hub, accounts, ranked, creates, joins))
+    app.include_router(site_router(invite_base))
+    app.include_router(tables_router(hub, accounts, ranked, creates, joins, invite_base))
     app.include_router(websocket_router(hub, rate, burst))
 
     app.state.hub = hub

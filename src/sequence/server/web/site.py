@@ -31,9 +31,10 @@ from .http import error_answers
 STATIC = Path(__file__).parent / "static"
 
 
-def site_router() -> APIRouter:
+def site_router(invite_base: str | None = None) -> APIRouter:
     """The pages of the browser client and the API's ``/api/rules``, ``/api/meta`` and
-    ``/api/i18n``."""
+    ``/api/i18n``; ``invite_base`` is where friends reach this server (``/api/meta`` says it:
+    ``None``, the page's own address)."""
     router = APIRouter()
 
     @router.get("/", include_in_schema=False)
@@ -112,6 +113,7 @@ def site_router() -> APIRouter:
             "languages": list(SUPPORTED),
             "language_names": LANGUAGE_NAMES,
             "language": request_language(request.headers),
+            "invite_base": invite_base,
         }
 
     @router.get("/api/i18n/{lang}", response_model=Catalogue, responses=error_answers(404))

@@ -59,9 +59,11 @@ def tables_router(
     ranked: Callable[[], Ranked],
     creates: ClientLimiter,
     joins: ClientLimiter,
+    invite_base: str | None = None,
 ) -> APIRouter:
     """The ``/api/tables`` and ``/api/finished`` routes; ``creates`` and ``joins`` limit how
-    often a client makes (or rematches) tables and takes seats."""
+    often a client makes (or rematches) tables and takes seats; ``invite_base`` starts the
+    invite links' QR codes (``None``: the address the request reached this server at)."""
     router = APIRouter()
 
     @router.post("/api/tables", response_model=Created, responses=error_answers(400, 403, 413, 429))
@@ -130,10 +132,10 @@ def tables_router(
         },
     )
     async def invite_qr(code: str, request: Request) -> Response:
-        """The invite link (this server's address as the request reached it, then ``/t/CODE``)
-        as a QR code, for a phone at the same table."""
+        """The invite link (``invite_base``, else this server's address as the request reached
+        it, then ``/t/CODE``) as a QR code, for a phone at the same table."""
         table = await hub().get(code)
-        link = f"{str(request.base_url).rstrip('/')}/t/{table.code}"
+        link = f"{invite_base or str(request.base_url).rstrip('/')}/t/{table.code}"
         return Response(
             invite_qr_svg(link),
             media_type="image/svg+xml",

@@ -369,7 +369,7 @@ function teamSwatch(view, team) {
 function lobbyView(m) {
   const code = m.table.code;
   const you = m.you;
-  const link = `${location.origin}/t/${code}`;
+  const link = inviteLink(code);
   // The level of a bot the host adds, from the levels GET /api/meta lists; kept between renders.
   const botLevel = h("select", { id: "add-bot-level", onchange: () => { table.botLevel = botLevel.value; } },
     meta.bots.map((b) => h("option", { value: b, selected: b === (table.botLevel || meta.bots[0]) }, t(b))));
@@ -437,6 +437,38 @@ function resignButton(m) {
     if (confirm(t("Resign? Alone on your side you lose the game; with a partner a bot takes your seat."))) send({ type: "resign" });
   } }, t("Resign"));
 }
+// The table-talk penalty (RULES.md §2.6) is never one tap: a dialog says what it does, names each
+// team's players, marks the host's own team, and imposes nothing until a team is chosen and the
+// choice confirmed.
+function penaltyDialog(m) {
+  const v = m.view;
+  const ownTeam = m.you.seat !== null ? m.table.seats[m.you.seat].team : null;
+  const old = $("#penalty-dialog"); if (old) old.remove();
+  const confirmBtn = h("button", { id: "penalty-confirm", class: "danger", disabled: true }, t("Impose the penalty"));
+  const own = h("p", { class: "explain", id: "penalty-own", hidden: true }, t("That is your own team: your side gives up the cards."));
+  let chosen = null;
+  const choices = v.teams.map((tm, i) => h("label", { class: "choice" },
+    h("input", { type: "radio", name: "penalty-team", value: tm.letter, onchange: () => {
+      chosen = tm.letter; confirmBtn.disabled = false; own.hidden = i !== ownTeam;
+    } }),
+    " ", teamSwatch(v, i), " ", t("Team {team}", { team: tm.letter }), ": ",
+    tm.seats.map((s) => seatLabel(m, s)).join(", "),
+    i === ownTeam ? h("span", { class: "badge" }, t("your team")) : null));
+  const dialog = h("dialog", { id: "penalty-dialog", class: "confirm", "aria-labelledby": "penalty-title" },
+    h("h2", { id: "penalty-title" }, t("Table-talk penalty")),
+    h("p", {}, t("For a player who told a team-mate what to play. Every player of the team you choose gives up one card of their choice, which is not replaced.")),
+    h("fieldset", {}, h("legend", {}, t("Which team talked?")), choices), own,
+    h("div", { class: "actions" },
+      h("button", { id: "penalty-cancel", onclick: () => dialog.close() }, t("Cancel")), confirmBtn));
+  confirmBtn.onclick = () => {
+    if (chosen === null || !table.msg) return;
+    send({ type: "penalty", team: chosen, version: table.msg.version });
+    dialog.close();
+  };
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
 function eventText(m, e) {
   const name = e.seat === null ? "" : seatLabel(m, e.seat);
   if (e.kind === "host") return e.seat === null ? t("The host is back.") : t("{name} holds the host's rights while the host is away.", { name });
@@ -476,7 +508,9 @@ function boardSpaces(board) {
   });
 }
 
-function boardSvg(view, targets, onSpace, onOther) {
+// recent: the spaces of other players' last moves -> the seat (glance.js recentMoves), outlined
+// in that seat's team colour.
+function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
   const ns = "http://www.w3.org/2000/svg";
   const S = 52, M = BOARD_MARGIN; // the margin holds the coordinates (glance.js)
   const { rows, cols } = view.board;
@@ -491,13 +525,22 @@ function boardSvg(view, targets, onSpace, onOther) {
   for (const sp of spaces) {
     const g = document.createElementNS(ns, "g");
     const target = targets.has(sp.name);
-    g.setAttribute("class", `space${sp.free ? " free" : ""}${target ? " target" : ""}${last === sp.name ? " last" : ""}`);
+    const by = recent.has(sp.name) ? recent.get(sp.name) : null;
+    g.setAttribute("class", `space${sp.free ? " free" : ""}${target ? " target" : ""}${last === sp.name ? " last" : ""}${by !== null ? " recent" : ""}`);
     g.setAttribute("data-space", sp.name);
     const x = M + sp.col * S, y = M + sp.row * S;
     const rect = document.createElementNS(ns, "rect");
     rect.setAttribute("class", "cell"); rect.setAttribute("x", x + 1); rect.setAttribute("y", y + 1);
     rect.setAttribute("width", S - 2); rect.setAttribute("height", S - 2); rect.setAttribute("rx", 5);
     g.append(rect);
+    if (by !== null) {
+      const ring = document.createElementNS(ns, "rect");
+      ring.setAttribute("class", "recent-ring"); ring.setAttribute("x", x + 3); ring.setAttribute("y", y + 3);
+      ring.setAttribute("width", S - 6); ring.setAttribute("height", S - 6); ring.setAttribute("rx", 4);
+      ring.setAttribute("stroke", `var(--${view.teams.find((tm) => tm.seats.includes(by)).colour})`);
+      g.setAttribute("data-by", by);
+      g.append(ring);
+    }
     if (!kidsSpace(g, sp, x, y, S)) { // glance.js: a Kids space is a picture and its word
       const text = document.createElementNS(ns, "text");
       text.setAttribute("x", x + S / 2); text.setAttribute("y", y + (sp.chip === null ? S / 2 : 12));
@@ -518,7 +561,8 @@ function boardSvg(view, targets, onSpace, onOther) {
 function renderTable() {
   const m = table.msg;
   app.innerHTML = "";
-  if (table.error) app.append(h("div", { class: "error", id: "error" }, table.error));
+  // At a game the error floats over the top of the page rather than pushing the board down.
+  if (table.error) app.append(h("div", { class: ["error", m && m.view && "floating"], id: "error", role: "alert" }, table.error));
   if (!m) {
     if (table.closing) app.append(h("button", { id: "back", onclick: () => go("/") }, t("Back")));
     return;
@@ -542,12 +586,15 @@ function renderTable() {
     const mv = legal.find((x) => spaceOf(x) === name && (dice ? /^[@=x]/.test(x) : x.startsWith(sel)));
     if (mv) sendMove(mv);
   };
-  // A tap on a space the move cannot go to asks the server, which says why (a tap, not a hover).
+  // A tap on a space the move cannot go to lights the spaces that would work (with no card
+  // chosen, the cards that can be played) for a moment, and asks the server, which says why.
   const onOther = (name) => {
+    if (myTurn && !o) { table.flashUntil = Date.now() + 1800; renderTable(); }
     if (dice && v.roll && v.to_move === you.seat && legal.length) sendAct({ type: "move", move: `@${name}`, version: m.version });
     else if (!dice && sel && v.hand && v.hand.includes(sel)) sendAct({ type: "move", move: `${sel}@${name}`, version: m.version });
   };
-  const board = h("section", { class: ["panel", "board"] }, boardSvg(v, targets, onSpace, onOther));
+  const flash = (table.flashUntil || 0) > Date.now();
+  const board = h("section", { class: ["panel", "board", flash && "flash"] }, boardSvg(v, targets, onSpace, onOther, v.outcome ? new Map() : recentMoves(m)));
   const side = h("div");
   // Status
   const o = v.outcome;
@@ -580,13 +627,22 @@ function renderTable() {
   if (v.hand && !dice) {
     const dead = new Set(legal.filter((x) => x.startsWith("dead:")).map((x) => x.slice(5)));
     const chosen = sel === null ? -1 : table.selectedIndex != null && v.hand[table.selectedIndex] === sel ? table.selectedIndex : v.hand.indexOf(sel);
-    handBox.append(h("h2", {}, t("Your hand")), h("div", { class: "hand", id: "hand" }, v.hand.map((c, i) => h("button", {
-      class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}`,
+    const playable = new Set(legal.map((x) => /^([A-Z0-9]+)[@x]/.exec(x)).filter(Boolean).map((x) => x[1]));
+    // A chosen card the engine offers no move for (the Dragon with no chip to take).
+    const noMove = sel && myTurn && v.hand.includes(sel) && !dead.has(sel) && !legal.some((x) => x.startsWith(sel) || x.endsWith(`:${sel}`));
+    handBox.append(h("h2", {}, t("Your hand")), h("div", { class: ["hand", ((flash && !sel) || noMove) && "flash"], id: "hand" }, v.hand.map((c, i) => h("button", {
+      class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}${playable.has(c) ? " playable" : ""}`,
       "data-card": c, "data-index": i,
       onclick: () => { const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
     }, cardFace(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
     if (sel && dead.has(sel)) handBox.append(h("p", { class: "explain", id: "dead-explain" },
       t("No open space is left for this card: it is dead. Exchange it for a new card.")));
+    // Said by picture: the card crossed out, the cards that can be played lit.
+    else if (noMove) {
+      handBox.append(h("div", { class: ["explain", "pictorial"], id: "no-move" },
+        h("span", { class: "nope" }, cardFace(sel), h("span", { class: "cross", "aria-hidden": "true" })),
+        h("span", {}, t("This card cannot be played now: choose a lit card."))));
+    }
     const acts = h("div", { class: "actions", id: "actions" });
     const cardMove = (prefix) => sel && legal.includes(`${prefix}:${sel}`) ? `${prefix}:${sel}` : null;
     if (cardMove("dead")) acts.append(h("button", { id: "act-dead", onclick: () => sendMove(cardMove("dead")) }, t("Exchange dead card")));
@@ -627,21 +683,21 @@ function renderTable() {
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", tn("{team}: {n} of {need} sequence", "{team}: {n} of {need} sequences", v.sequences_to_win, { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
-    h("p", {}, copyLinkButton(`${location.origin}/t/${m.table.code}`)));
+    h("p", {}, copyLinkButton(inviteLink(m.table.code))));
   if (you.host && !o && v.config.game === "classic" && v.teams.some((tm) => tm.seats.length > 1)) {
-    players.append(h("div", { class: "actions" }, h("span", {}, t("Table talk penalty:")), v.teams.map((tm) =>
-      h("button", { class: "penalty", "data-team": tm.letter, onclick: () => send({ type: "penalty", team: tm.letter, version: m.version }) }, t("Team {team}", { team: tm.letter })))));
+    players.append(h("div", { class: "actions" }, h("button", { id: "penalty", onclick: () => penaltyDialog(m) }, t("Table-talk penalty…"))));
   }
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
   if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
+  side.append(log); // beside the board, under the hand; on a phone a sheet (logSheet)
   const resign = resignButton(m);
   if (resign) players.append(h("div", { class: "actions" }, resign));
   side.append(players);
   const events = eventsPanel(m);
   if (events) side.append(events);
-  side.append(talkPanel(m), log); // talk.js: reactions, chat where the rules allow it
-  app.append(h("div", { class: "game" }, h("div", {}, board), side));
+  side.append(talkPanel(m)); // talk.js: reactions, chat where the rules allow it
+  app.append(h("div", { class: "game" }, h("div", {}, board), side), logSheet(m, log));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
   keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);

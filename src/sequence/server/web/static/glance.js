@@ -122,8 +122,57 @@ function logSentence(m, e) {
   }
 }
 
-/* The log panel: sentences, or the notation for those who want it (one click, remembered);
-   redraw() draws the page again after the switch (the table, or the replay at its move). */
+/* The sequences a move completed (view.log's completed, from the engine's history), in words. */
+function completedLine(m, e) {
+  if (!e.completed || !e.completed.length) return null;
+  const who = e.seat === null ? t("Someone") : whoNode(m, e.seat);
+  const spaces = h("b", { class: "coord" }, e.completed.map(seqNames).join(", "));
+  return h("div", { class: "seqdone" }, withNodes(tn("{who} completed {n} sequence: {spaces}",
+    "{who} completed {n} sequences: {spaces}", e.completed.length, { n: e.completed.length }), { who, spaces }));
+}
+
+/* Who deals and who plays first (view.setup: the cut, the dealer drawn or the roll-off), in the
+   words of the terminal's log. */
+function setupLines(m) {
+  const s = m.view.setup;
+  if (!s) return [];
+  const who = (seat) => whoNode(m, seat);
+  const first = who(s.first);
+  const lines = [];
+  if (s.rolls.length) {
+    for (const round of s.rolls) lines.push(withNodes(t("Roll-off: {rolls}"), { rolls: h("span", {},
+      round.flatMap(([seat, d], i) => [i ? ", " : "", who(seat), ` ${d[0]}+${d[1]}`])) }));
+    lines.push(withNodes(t("{first} rolled highest and plays first."), { first }));
+  } else if (s.cuts.length && s.dealer !== null) {
+    for (const round of s.cuts) lines.push(withNodes(t("Cut for dealer: {cuts}"), { cuts: h("span", {},
+      round.flatMap(([seat, card], i) => [i ? ", " : "", who(seat), " ", cardSpan(card)])) }));
+    lines.push(withNodes(t("{dealer} cut lowest and deals; {first} plays first."), { dealer: who(s.dealer), first }));
+  } else if (s.dealer !== null) {
+    lines.push(withNodes(t("{dealer} was drawn to deal; {first} plays first."), { dealer: who(s.dealer), first }));
+  } else lines.push(withNodes(t("{first} plays first."), { first }));
+  return lines;
+}
+
+/* Since the reader's own last move (a spectator: over the last round), each other player's last
+   move: the space it was on -> the seat that made it, for the board to mark until the reader's
+   turn ends. */
+function recentMoves(m) {
+  const marks = new Map(), seen = new Set();
+  const log = m.view.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    const e = log[i];
+    if (e.seat === null || e.kind === "draw" || e.kind === "roll") continue;
+    if (e.seat === m.you.seat || (m.you.seat === null && seen.has(e.seat))) break;
+    seen.add(e.seat);
+    if (e.space && !marks.has(e.space)) marks.set(e.space, e.seat);
+  }
+  return marks;
+}
+
+/* The log panel: who deals and starts, then the moves as sentences (or the notation for those
+   who want it: one click, remembered); redraw() draws the page again after the switch (the
+   table, or the replay at its move). On a narrow screen the table shows it as a sheet one tap
+   away (logSheet). */
 function logPanel(m, redraw = renderTable) {
   const v = m.view;
   const notation = localStorage.getItem("seq.notation") === "1";
@@ -133,7 +182,26 @@ function logPanel(m, redraw = renderTable) {
   } }, notation ? t("Show words") : t("Show notation"));
   return h("section", { class: ["panel", "log", notation && "notation"], id: "log" },
     h("div", { class: "loghead" }, h("h2", {}, t("Moves")), toggle),
-    h("ol", {}, entries.map((e) => h("li", { "data-move": e.move }, notation ? e.move : logSentence(m, e)))));
+    notation ? null : h("div", { class: "setup", id: "log-setup" }, setupLines(m).map((line) => h("p", {}, line))),
+    h("ol", {}, entries.map((e) => h("li", { "data-move": e.move }, notation ? e.move : [...logSentence(m, e), completedLine(m, e)]))));
+}
+
+/* On a narrow screen the log is a sheet over the page, opened by a bar fixed at the bottom that
+   reads the last move: one tap away wherever the page is scrolled. (Wide screens show the log
+   beside the board and hide the bar.) The sheet stays open through redraws until closed. */
+function logSheet(m, log) {
+  const v = m.view;
+  const entries = v.log || [];
+  const last = entries.length ? logSentence(m, entries[entries.length - 1]) : setupLines(m).slice(-1)[0] || [];
+  log.classList.add("sheet");
+  if (table.logOpen) log.classList.add("open");
+  log.querySelector(".loghead").append(h("button", { id: "log-close", class: ["small", "sheet-only"], onclick: () => {
+    table.logOpen = false; log.classList.remove("open");
+  } }, t("Close")));
+  return h("button", { id: "log-open", class: "logbar", "aria-controls": "log", onclick: () => {
+    table.logOpen = true; log.classList.add("open");
+    const ol = log.querySelector("ol"); ol.scrollTop = ol.scrollHeight;
+  } }, h("b", {}, t("Moves")), " ", h("span", { class: "lastmove" }, last));
 }
 
 /* ---- the board: coordinates on its edges, completed sequences as lines ------------------- */
@@ -187,14 +255,21 @@ function endPanel(m) {
   const v = m.view, o = v.outcome, you = m.you;
   const mine = myTeam(m);
   const teamGame = v.teams.some((tm) => tm.seats.length > 1);
+  // Who won, as the table knows them: a team by its letter, a player alone on a side (every
+  // Kids and Dice game for two) by name, with the mark of their chips.
+  const winnerWins = () => {
+    const w = o.winner, seats = v.teams[w].seats;
+    if (teamGame) return withNodes(t("Team {team} wins!"), { team: h("span", {}, v.teams[w].letter, " ", teamMark(v, w)) });
+    return withNodes(t("{name} wins!"), { name: h("span", {}, seatLabel(m, seats[0]), " ", teamMark(v, w)) });
+  };
   let headline, cls;
   if (o.winner === null) { headline = t("The game is drawn."); cls = "draw"; }
-  else if (mine === null) { headline = t("Team {team} wins!", { team: v.teams[o.winner].letter }); cls = "won"; }
+  else if (mine === null) { headline = winnerWins(); cls = "won"; }
   else if (mine === o.winner) { headline = teamGame ? t("Your team won!") : t("You won!"); cls = "won"; }
   else { headline = teamGame ? t("Your team lost.") : t("You lost."); cls = "lost"; }
   const box = h("div", { class: ["end", cls], id: "end" });
   box.append(h("div", { class: "result", id: "result" }, headline));
-  if (o.winner !== null && mine !== null && mine !== o.winner) box.append(h("p", {}, t("Team {team} wins!", { team: v.teams[o.winner].letter })));
+  if (o.winner !== null && mine !== null && mine !== o.winner) box.append(h("p", { id: "winner" }, winnerWins()));
   const reasons = {
     sequences: null,
     heart: t("The winners hold the heart of the board."),
@@ -202,13 +277,18 @@ function endPanel(m) {
     max_turns: t("The turn limit was reached."),
     deck_empty: t("The draw pile ran out."),
   };
-  if (reasons[o.termination]) box.append(h("p", {}, reasons[o.termination]));
+  // A resignation says who resigned (from the table events).
+  const resigned = o.termination === "resigned" ? (m.table.events || []).filter((e) => e.kind === "resign" && e.detail === "lost").pop() : null;
+  if (resigned) box.append(h("p", { id: "end-reason" }, eventText(m, resigned)));
+  if (reasons[o.termination]) box.append(h("p", { id: "end-reason" }, reasons[o.termination]));
   if (o.winner !== null && v.sequences[o.winner].length) {
     box.append(h("p", { id: "winning-sequences" }, teamMark(v, o.winner), " ",
       tn("Winning sequence: {list}", "Winning sequences: {list}", v.sequences[o.winner].length,
         { list: v.sequences[o.winner].map(seqNames).join(", ") })));
   }
-  box.append(h("p", { id: "game-length" }, tn("{n} turn", "{n} turns", v.turns), " · ", tn("{n} move", "{n} moves", v.moves.length)));
+  // One count, in one word: in some languages turns and moves are the same word (the moves are
+  // in the log and the replay).
+  box.append(h("p", { id: "game-length" }, tn("The game lasted {n} turn.", "The game lasted {n} turns.", v.turns)));
   const acts = h("div", { class: "actions" });
   if (you.seat !== null || you.host) acts.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
     try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); remember(r.code, seatToken(m.table.code), hostToken(m.table.code)); passplay.carry(m.table.code, r.code); go(r.url, true); }
@@ -301,6 +381,11 @@ function dicePanel(v) {
 }
 
 /* ---- the invite link --------------------------------------------------------------------- */
+// Where friends reach this server (GET /api/meta's invite_base: the network address of a server
+// listening on the network, or its public URL), else the address this page was opened at.
+function inviteLink(code) {
+  return `${(meta && meta.invite_base) || location.origin}/t/${code}`;
+}
 async function copyText(text) {
   try { await navigator.clipboard.writeText(text); return true; } catch (e) { /* below */ }
   const area = h("textarea", { class: "offscreen" }); area.value = text; document.body.append(area);

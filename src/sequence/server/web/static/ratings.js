@@ -49,8 +49,10 @@ async function ensurePlayer(name) {
   localStorage.setItem("seq.player", JSON.stringify(made));
   return made;
 }
+// A rating as people read it: the server's display value (1500 to start, computed in one place
+// from OpenSkill's mu), with "?" while it is provisional.
 function ratingText(r) {
-  return t("{rating} (μ {mu} ± {sigma})", { rating: r.rating.toFixed(1), mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1) });
+  return `${r.display}${r.provisional ? "?" : ""}`;
 }
 function provisionalMark(r) {
   return r.provisional ? h("span", { class: ["badge", "provisional"] }, t("provisional")) : null;
@@ -153,7 +155,7 @@ function ratingChange(m) {
     const el = document.getElementById("rating-change") || box;
     if (!c || !c.now) return;
     el.innerHTML = "";
-    el.append(t("Your rating: {before} → {rating}", { before: c.before.toFixed(1), rating: c.now.rating.toFixed(1) }),
+    el.append(t("Your rating: {before} → {rating}", { before: c.before, rating: ratingText(c.now) }),
     " ", provisionalMark(c.now), " ", h("a", { href: `/p/${c.id}`, id: "my-page", onclick: (e) => { e.preventDefault(); go(`/p/${c.id}`); } }, t("Your page")));
   };
   if (!rated.change[code]) {
@@ -168,7 +170,7 @@ function ratingChange(m) {
         const page = await api("GET", `/api/players/${id}`);
         const hist = page.history[family] || [];
         if (page.games.some((g) => g.code === code && g.rated) && hist.length) {
-          rated.change[code] = { id, now: page.ratings[family], before: hist[hist.length - 1].before };
+          rated.change[code] = { id, now: page.ratings[family], before: hist[hist.length - 1].before_display };
           show();
           return;
         }
@@ -208,25 +210,25 @@ async function leaderboardPage(family) {
 /* ---- a player page ---------------------------------------------------------------------- */
 /* The rating history as a line chart in SVG (no script library): one point per rated game. */
 function historyChart(points) {
-  const W = 560, H = 200, P = 32;
+  const W = 560, H = 200, P = 44;
   const svg = (tag, attrs, ...kids) => {
     const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
     for (const k of kids) el.append(k);
     return el;
   };
-  const values = points.map((p) => p.rating);
-  const lo = Math.min(...values, 0), hi = Math.max(...values, 1);
+  const values = points.map((p) => p.display);
+  const lo = Math.min(...values), hi = Math.max(...values);
   const x = (i) => P + (points.length === 1 ? (W - 2 * P) / 2 : i * (W - 2 * P) / (points.length - 1));
   const y = (v) => H - P - (v - lo) * (H - 2 * P) / (hi - lo || 1);
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img",
-    "aria-label": t("Rating after each rated game: from {first} to {last}", { first: values[0].toFixed(1), last: values[values.length - 1].toFixed(1) }) });
+    "aria-label": t("Rating after each rated game: from {first} to {last}", { first: values[0], last: values[values.length - 1] }) });
   chart.append(svg("line", { x1: P, y1: H - P, x2: W - P, y2: H - P, class: "axis" }),
     svg("line", { x1: P, y1: P, x2: P, y2: H - P, class: "axis" }),
-    svg("text", { x: 2, y: y(hi) + 4, class: "tick" }, hi.toFixed(0)),
-    svg("text", { x: 2, y: y(lo) + 4, class: "tick" }, lo.toFixed(0)));
-  chart.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }));
-  points.forEach((p, i) => chart.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "dot" })));
+    svg("text", { x: 2, y: y(hi) + 4, class: "tick" }, String(hi)),
+    svg("text", { x: 2, y: y(lo) + 4, class: "tick" }, String(lo)));
+  chart.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.display)}`).join(" "), class: "line" }));
+  points.forEach((p, i) => chart.append(svg("circle", { cx: x(i), cy: y(p.display), r: 3, class: "dot" })));
   return chart;
 }
 function outcomeText(r) {
@@ -250,7 +252,7 @@ async function playerPage(id) {
           tn("{n} rated game", "{n} rated games", r.games)));
       const hist = page.history[f] || [];
       // The line starts where the first rated game started from.
-      if (hist.length) sec.append(historyChart([{ rating: hist[0].before }, ...hist]));
+      if (hist.length) sec.append(historyChart([{ display: hist[0].before_display }, ...hist]));
       panel.append(sec);
     }
     const vs = Object.entries(page.versus_bots);
