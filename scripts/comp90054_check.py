@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """The real check of the COMP90054 bridge, against the course's own framework (not in this repo).
 
 CI cannot fetch the framework, so its tests run a stand-in (``sequence.compat.course_model``);
@@ -14,7 +15,7 @@ Get the framework (a public copy: hmooy/Sequence-COMP90054) into a folder of its
 course agents under its ``agents/<name>/`` folders, and install ``func_timeout`` (its
 ``game.py`` needs it; ``pip install func_timeout``). Then, from this repository::
 
-    python scripts/comp90054_check.py --framework ~/Sequence-COMP90054 \\
+    scripts/comp90054_check.py --framework ~/Sequence-COMP90054 \\
         --agent group13.player --agent group28.player --games 20 --players 4
 
 ``--agent`` names a module under the framework's ``agents`` folder, as the course's runner
@@ -35,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import _venv  # noqa: F401  (re-runs this script with .venv/bin/python where needed)
 
 LEVELS = ("MediumAgent", "HardAgent", "ExpertAgent")
 

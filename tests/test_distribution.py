@@ -42,7 +42,7 @@ game = pyspiel.load_game("python_sequence_kids", {"players": 3})
 state = game.new_initial_state()
 state.apply_action(0)
 assert state.current_player() in (0, 1, 2) and state.legal_actions()
-for path in ("server/bot_ratings.json", "server/static/manifest.webmanifest",
+for path in ("server/ratings/bot_ratings.json", "server/web/static/manifest.webmanifest",
              "i18n/locales/de/LC_MESSAGES/messages.po", "i18n/rules/en"):
     assert files("sequence").joinpath(path).exists(), path
 """

@@ -320,7 +320,9 @@ def test_record_from_the_interface_loads_in_the_engine(tmp_path: Path) -> None:
         ("pass", "Bot 2 (random) loses the game: choose() returned 'pass', which is not a Move"),
         (
             "illegal",
-            "Bot 2 (random) loses the game: returned the illegal move pass (legal here: ",
+            "Bot 2 (random) loses the game: returned the illegal move pass: you can still play a"
+            " card or exchange a dead one: the turn passes only when neither is possible (legal"
+            " here: ",
         ),
     ],
 )
