@@ -50,6 +50,10 @@ log = logging.getLogger("sequence.server")
 LEASE_MS = 5000
 """A process that has not renewed its lease for this long is dead: its tables are taken over."""
 BEAT = 1.0
+RETRY_MIN = 0.25
+"""Seconds before the first try to subscribe again after the notices channel is lost."""
+RETRY_MAX = 4.0
+"""The longest wait between two tries (each failure doubles the wait up to this)."""
 """Seconds between a process's renewals of its lease (and its looks for dead processes)."""
 ADOPT_AT_ONCE = 32
 """At most this many of a dead process's tables taken over at one look, so that the survivors
@@ -216,6 +220,9 @@ class RedisCluster:
         """Tables this process stopped running when its lease was late (to claim again)."""
         self._peers: set[str] = set()
         """The other processes heard from (their lease is checked at every beat)."""
+        self.channel_up = True
+        """Whether the notices channel is subscribed now (``False`` while Redis is away: this
+        process serves what it can, and its health check says so)."""
 
     def _key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -384,39 +391,65 @@ class RedisCluster:
         while True:
             try:
                 async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
-                    read = read_header(message["data"])
-                    if read is None:
-                        continue
-                    (proc, kind, code, end), text = read
-                    if proc == self.proc:
-                        continue
-                    self._peers.add(proc)
-                    try:
-                        if self._listener.quiet(kind, code, end == "1"):
-                            continue  # a move at a table this process does not keep up to date
-                        notice = json.loads(text)
-                        if isinstance(notice, dict):
-                            notice["p"] = proc
-                            self._listener.notice(notice)
-                    except json.JSONDecodeError:
-                        continue
-                    except Exception:  # a bug, not the channel's fault: keep listening
-                        log.exception("could not apply the notice %s", message["data"][:200])
+                    self._on_message(message)
+                # listen() ends at once when nothing is subscribed (redis-py loops while
+                # subscribed): the channel is as lost as when it raises. Going round again
+                # without waiting would spin the event loop and starve every request.
+                raise ConnectionError("the notices channel is not subscribed")
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                self.channel_up = False
                 log.warning("lost the notices channel (%s); subscribing again", exc)
-                await asyncio.sleep(0.5)
+            pubsub = await self._subscribe_again(pubsub)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        """Hand one message of the channel to the listener (not this process's own)."""
+        assert self._listener is not None
+        if message.get("type") != "message":
+            return
+        read = read_header(message["data"])
+        if read is None:
+            return
+        (proc, kind, code, end), text = read
+        if proc == self.proc:
+            return
+        self._peers.add(proc)
+        try:
+            if self._listener.quiet(kind, code, end == "1"):
+                return  # a move at a table this process does not keep up to date
+            notice = json.loads(text)
+            if isinstance(notice, dict):
+                notice["p"] = proc
+                self._listener.notice(notice)
+        except json.JSONDecodeError:
+            return
+        except Exception:  # a bug, not the channel's fault: keep listening
+            log.exception("could not apply the notice %s", message["data"][:200])
+
+    async def _subscribe_again(self, old: Any) -> Any:
+        """Subscribe again, waiting longer after each failure (up to :data:`RETRY_MAX`
+        seconds), until Redis answers; then read every table back, since notices may have
+        gone by meanwhile, and say who is connected here."""
+        assert self._listener is not None
+        with contextlib.suppress(Exception):
+            await old.aclose()
+        delay = RETRY_MIN
+        while True:
+            await asyncio.sleep(delay)
+            pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("Redis is still unreachable (%s); next try in %.1f s", exc, delay)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                try:
-                    await pubsub.subscribe(self.channel)
-                except Exception:
-                    continue  # Redis is still away: try again
-                # Notices may have gone by meanwhile: read every table back, and say who is
-                # connected here.
-                self._listener.resync()
-                self.publish({"k": "hi"})
+                delay = min(delay * 2, RETRY_MAX)
+                continue
+            log.warning("the notices channel is back: reading every table again")
+            self.channel_up = True
+            self._listener.resync()
+            self.publish({"k": "hi"})
+            return pubsub
