@@ -33,11 +33,20 @@ STOP_WITHIN = 10.0
 
 
 def answers(url: str) -> float:
-    """Seconds ``/api/meta`` took to answer (fails past :data:`ANSWER_WITHIN`)."""
+    """Seconds ``/api/meta`` and ``/healthz`` took to answer (fails past
+    :data:`ANSWER_WITHIN`)."""
     began = time.monotonic()
     with httpx.Client(base_url=url, timeout=ANSWER_WITHIN) as http:
         assert http.get("/api/meta").status_code == 200
+        assert http.get("/healthz").json() == {"status": "ok"}
     return time.monotonic() - began
+
+
+def readiness(url: str) -> dict[str, object]:
+    with httpx.Client(base_url=url, timeout=ANSWER_WITHIN) as http:
+        answer = http.get("/readyz")
+        assert answer.status_code == 200  # the database answers: it serves what it can
+        return answer.json()  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("outage", [0.2, 2.0, 10.0, 60.0])
@@ -75,9 +84,13 @@ def test_redis_killed_and_back_after(outage: float) -> None:
         elsewhere = b if where is a else a
         watchers[where].wait(lambda s: s["version"] == 3)  # stored and shown where it was made
         slowest = 0.0
+        said_down = False
         while time.monotonic() - down_since < outage:
             slowest = max(slowest, answers(a.url), answers(b.url))
+            ready = readiness(a.url)
+            said_down |= ready == {"status": "degraded", "database": "up", "redis": "down"}
             time.sleep(min(0.5, outage / 4))
+        assert said_down or outage < 1, "the readiness check never said Redis was away"
         up(True)  # an empty Redis: no lease, no owner, nobody subscribed
         back = time.monotonic()
         watchers[elsewhere].wait(lambda s: s["version"] == 3, timeout=BACK_WITHIN)
@@ -87,6 +100,8 @@ def test_redis_killed_and_back_after(outage: float) -> None:
         for w in watchers.values():
             w.wait(lambda s: s["version"] == 6)
         stored_plies_are_the_game(cluster, code, 6)  # nothing lost, nothing stored twice
+        for server in cluster.servers:
+            assert readiness(server.url) == {"status": "ok", "database": "up", "redis": "up"}
         print(
             f"Redis down {outage:g} s: health answered in at most {slowest:.2f} s;"
             f" the other process showed the move {recovered:.2f} s after Redis was back"

@@ -46,6 +46,7 @@ from ..storage.store import Store
 from ..tables.hub import AWAY_SECONDS, Hub
 from ..tables.scheduler import offer_bots
 from ..tables.websocket import websocket_router
+from .health import health_router
 from .http import BodyGuard, client_address, error_answers, error_response, limit
 from .site import STATIC, site_router
 from .tables import tables_router
@@ -126,6 +127,7 @@ def create_app(
         cluster = RedisCluster(redis, redis_prefix) if redis else None
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
+        state["store"] = store
         state["ranked"] = Ranked(hub, min_wait=quickplay_min_wait)
         # The attempt counts use the cluster's Redis connection (one setup; the cluster closes it).
         counter: Counter = (
@@ -215,6 +217,7 @@ def create_app(
         response.headers["Allow"] = allowed
         return response
 
+    app.include_router(health_router(hub, lambda: state["store"]))
     app.include_router(site_router(invite_base))
     app.include_router(tables_router(hub, accounts, ranked, creates, joins, invite_base))
     app.include_router(websocket_router(hub, rate, burst))

@@ -7,6 +7,7 @@ The routers of each room (:mod:`..tables`' are in :mod:`.tables`, :mod:`..accoun
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from fastapi import Request
@@ -22,8 +23,13 @@ from ..tables.models import ErrorAnswer
 MAX_BODY = 16_384
 
 
+ERRORS: Counter[str] = Counter()
+"""Error answers this process gave, by code (``/metrics``, :mod:`.health`)."""
+
+
 def error_response(exc: RequestError, lang: str) -> JSONResponse:
     """A refusal as the API answers it: ``{error, message}`` with its status."""
+    ERRORS[exc.code] += 1
     return JSONResponse({"error": exc.code, "message": exc.text(lang)}, status_code=exc.status)
 
 
