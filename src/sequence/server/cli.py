@@ -97,6 +97,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " X-Forwarded-For and X-Forwarded-Proto are believed, so that the rate limits see the"
         " player's address; '*' trusts any (default 127.0.0.1)",
     )
+    from .notify.options import add_notify_arguments
+
+    add_notify_arguments(parser)
 
 
 def end_with_server(server: int) -> None:
@@ -203,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
 
+    from .notify.options import notify_config
     from .storage.store import Store
     from .tables.protocol import WS_MAX_SIZE
     from .tables.scheduler import TIME_CONTROLS, offer_bots
@@ -212,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Said to whoever runs the server, like its log: English.
     problem = None
+    notify = None
     if not 1 <= args.port <= 65535:
         problem = f"--port is 1 to 65535, not {args.port}"  # i18n: ignore
     elif not args.bot_delay >= 0:
@@ -232,6 +237,11 @@ def run(args: argparse.Namespace) -> int:
             problem = str(exc)
         if not problem and args.redis:
             problem = redis_problem(args.redis)
+        if not problem:
+            try:
+                notify = notify_config(args)
+            except ValueError as exc:
+                problem = str(exc)
     if not problem:
         try:  # open (and migrate) it now, to say what is wrong before anything starts
             Store(args.db).close()
@@ -263,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         bots=bots,
+        notify=notify,
     )
     # For whoever runs the server, like its log: English.
     where = f"http://{args.host}:{args.port}/ (database {args.db.split('@')[-1]}"

@@ -39,6 +39,8 @@ from ..accounts.attempts import AttemptLimits, Counter, MemoryCounter, RedisCoun
 from ..cluster.notices import RedisCluster
 from ..common.errors import RateLimited, RequestError, invalid_request, request_language
 from ..common.limits import ClientLimiter
+from ..notify.api import notify_router
+from ..notify.notifier import Notifier, NotifyConfig
 from ..ratings.api import ratings_router
 from ..ratings.matchmaking import WAITS
 from ..ratings.ranked import Ranked
@@ -89,6 +91,7 @@ def create_app(
     bots: Mapping[str, str] | None = None,
     passwords: Passwords | None = None,
     attempt_limits: AttemptLimits | None = None,
+    notify: NotifyConfig | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -108,7 +111,9 @@ def create_app(
     starting with ``redis_prefix``; ``passwords``: the account passwords' Argon2id hasher
     (default: argon2-cffi's parameters); ``attempt_limits``: how many attempts; ``bots``: the
     operator's bots offered at tables besides the built-in ones (name -> spec,
-    :func:`~sequence.server.tables.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``).
+    :func:`~sequence.server.tables.scheduler.offer_bots`: ``{"model": "policy:gen-5.zip"}``);
+    ``notify``: the SMTP server, the site's public address and the limits of notifications
+    (:class:`~sequence.server.notify.notifier.NotifyConfig`; default: no e-mail, push only).
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
@@ -135,6 +140,11 @@ def create_app(
             attempt_limits or AttemptLimits(),
             client_address,
         )
+        notifier = state["notifier"] = Notifier(
+            store, notify or NotifyConfig(), hub.registry.tables.get
+        )
+        await notifier.start()
+        hub.watchers.append(notifier.watch)
         await hub.resume()
         await state["ranked"].start()
         try:
@@ -142,6 +152,7 @@ def create_app(
         finally:
             await counter.close()
             await hub.shutdown()
+            await notifier.close()
             if executor is None:
                 pool.shutdown(wait=False, cancel_futures=True)
             store.close()
@@ -169,6 +180,7 @@ def create_app(
         return state["ranked"]  # type: ignore[no-any-return]
 
     app.include_router(ratings_router(ranked, accounts, error_answers, joins, limit))
+    app.include_router(notify_router(accounts, lambda: state["notifier"]))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:

@@ -21,6 +21,9 @@ from ..tables.models import ErrorAnswer
 
 MAX_BODY = 16_384
 
+FORM_PATHS = ("/api/notify/unsubscribe",)
+"""Paths whose POST body is a form, not JSON (RFC 8058's one-click unsubscribe), left unread."""
+
 
 def error_response(exc: RequestError, lang: str) -> JSONResponse:
     """A refusal as the API answers it: ``{error, message}`` with its status."""
@@ -58,7 +61,11 @@ class BodyGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if (
+            scope["type"] != "http"
+            or scope["method"] in ("GET", "HEAD", "OPTIONS")
+            or (scope["path"] in FORM_PATHS)
+        ):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
