@@ -44,6 +44,7 @@ from ..notify.notifier import Notifier, NotifyConfig
 from ..ratings.api import ratings_router
 from ..ratings.matchmaking import WAITS
 from ..ratings.ranked import Ranked
+from ..social.api import SocialService, social_router
 from ..storage.store import Store
 from ..tables.hub import AWAY_SECONDS, Hub
 from ..tables.scheduler import offer_bots
@@ -145,6 +146,7 @@ def create_app(
         )
         await notifier.start()
         hub.watchers.append(notifier.watch)
+        state["social"] = SocialService(state["accounts"], hub, notifier)
         await hub.resume()
         await state["ranked"].start()
         try:
@@ -181,6 +183,7 @@ def create_app(
 
     app.include_router(ratings_router(ranked, accounts, error_answers, joins, limit))
     app.include_router(notify_router(accounts, lambda: state["notifier"]))
+    app.include_router(social_router(lambda: state["social"]))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
