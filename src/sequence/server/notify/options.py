@@ -21,8 +21,8 @@ def add_notify_arguments(
     """Add the options (their defaults from ``SEQUENCE_*`` variables in ``env``)."""
     group = parser.add_argument_group(
         "notifications",
-        "e-mail through an SMTP server (opt-in per account; the password only from"
-        " SEQUENCE_SMTP_PASSWORD) and Web Push (docs/deploy.md)",
+        "e-mail through an SMTP server (opt-in per account; the password only from"  # i18n: ignore
+        " SEQUENCE_SMTP_PASSWORD) and Web Push (docs/deploy.md)",  # i18n: ignore
     )
     group.add_argument(
         "--public-url",

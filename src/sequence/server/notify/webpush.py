@@ -26,6 +26,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
+from ...i18n import N_
+
 log = logging.getLogger(__name__)
 
 TTL_SECONDS = 24 * 3600
@@ -66,7 +68,7 @@ class Gone(Exception):
 
 
 def check_subscription(endpoint: str, p256dh: str, auth: str, http_hosts: tuple[str, ...]) -> str:
-    """What is wrong with a subscription a page sent (``""``: nothing).
+    """What is wrong with a subscription a page sent, as a catalogue message (``""``: nothing).
 
     The endpoint must be an ``https://`` URL (or plain HTTP to one of ``http_hosts``), the key a
     P-256 point and the secret 16 bytes, as the Push API makes them."""
@@ -74,16 +76,16 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, http_hosts: tuple[
     if not parts.hostname or not (
         parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in http_hosts)
     ):
-        return "the endpoint is not an https:// URL"
+        return N_("not a push subscription: the endpoint is not an https:// URL")
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(p256dh))
     except (ValueError, TypeError):
-        return "p256dh is not a P-256 public key"
+        return N_("not a push subscription: p256dh is not a P-256 public key")
     try:
         if len(unb64url(auth)) != 16:
-            return "auth is not 16 bytes"
+            return N_("not a push subscription: auth is not 16 bytes")
     except ValueError:
-        return "auth is not base64url"
+        return N_("not a push subscription: auth is not base64url")
     return ""
 
 
