@@ -42,7 +42,8 @@ class Message:
     title: str
     text: str
     path: str
-    """Where on the site it leads: a table (``/t/CODE``), ``/games`` or ``/friends``."""
+    """Where on the site it leads: a table (``/t/CODE``), or the account page (its games list)
+    for a challenge or several tables."""
 
 
 _ENDS = {
@@ -82,7 +83,7 @@ def render(notices: list[Notice], lang: str) -> Message:
         lines.insert(0, tr.ngettext(*_TURNS, len(turns)).format(n=len(turns)))
     if len(notices) == 1:
         only = notices[0]
-        path = "/friends" if only.kind == "invite" else f"/t/{only.code}"
+        path = "/account" if only.kind == "invite" else f"/t/{only.code}"
     else:
-        path = "/games"
+        path = "/account"
     return Message(tr.gettext("Sequence"), "\n".join(lines), path)

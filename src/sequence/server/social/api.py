@@ -1,19 +1,16 @@
-"""The ``/api/friends`` and ``/api/challenges`` routes, and the friends' page (``/friends``).
+"""The ``/api/friends`` and ``/api/challenges`` routes.
 
-Signed-in players only (guests keep today's tables). A friend is added by name, or by a link
-(``/friends?add=NAME``, which the page turns into the same request); both must ask (the second
-request accepts the first). A challenge names friends only; when every one accepts, the table
+Signed-in players only (guests keep today's tables). A friend is added by name; both must ask
+(the second request accepts the first). A challenge names friends only; when every one accepts, the table
 is made, private, with everyone seated by account and started; one decline ends it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse
 
 from ...engine import ConfigError, make_config
 from ...i18n import N_
@@ -191,12 +188,8 @@ class SocialService:
 
 
 def social_router(service: Callable[[], SocialService]) -> APIRouter:
-    """The ``/api/friends`` and ``/api/challenges`` routes and the friends' page."""
+    """The ``/api/friends`` and ``/api/challenges`` routes."""
     router = APIRouter()
-
-    @router.get("/friends", include_in_schema=False)
-    async def friends_page() -> FileResponse:
-        return FileResponse(Path(__file__).parents[1] / "web" / "static" / "index.html")
 
     async def me(request: Request, changes: bool) -> AccountData:
         account, _ = await service().accounts.require(request, changes=changes)
