@@ -1,8 +1,9 @@
 """The ``/api/friends`` and ``/api/challenges`` routes.
 
 Signed-in players only (guests keep today's tables). A friend is added by name; both must ask
-(the second request accepts the first). A challenge names friends only; when every one accepts, the table
-is made, private, with everyone seated by account and started; one decline ends it.
+(the second request accepts the first). A challenge names friends only; when every one
+accepts, the table is made, private, with everyone seated by account and started; one decline
+ends it.
 """
 
 from __future__ import annotations
