@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--public-url",
         default=os.environ.get("SEQUENCE_PUBLIC_URL") or None,
         metavar="URL",
-        help="the address players reach this server at, which invite links and QR codes use,"
+        help="the address players reach this server at, which invite links, QR codes and the"
+        " e-mails' links use,"
         " e.g. https://example.org behind nginx with TLS (default $SEQUENCE_PUBLIC_URL, else"
         " this machine's network address with --host 0.0.0.0, else the address the browser used)",
     )
@@ -108,6 +109,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " X-Forwarded-For and X-Forwarded-Proto are believed, so that the rate limits see the"
         " player's address; '*' trusts any (default 127.0.0.1)",
     )
+    from .notify.options import add_notify_arguments
+
+    add_notify_arguments(parser)
 
 
 def end_with_server(server: int) -> None:
@@ -214,6 +218,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
 
+    from .notify.options import notify_config
     from .storage.store import Store
     from .tables.protocol import WS_MAX_SIZE
     from .tables.scheduler import TIME_CONTROLS, offer_bots
@@ -224,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Said to whoever runs the server, like its log: English.
     problem = None
+    notify = None
     if not 1 <= args.port <= 65535:
         problem = f"--port is 1 to 65535, not {args.port}"  # i18n: ignore
     elif not args.bot_delay >= 0:
@@ -246,6 +252,11 @@ def run(args: argparse.Namespace) -> int:
             problem = str(exc)
         if not problem and args.redis:
             problem = redis_problem(args.redis)
+        if not problem:
+            try:
+                notify = notify_config(args)
+            except ValueError as exc:
+                problem = str(exc)
     if not problem:
         try:  # open (and migrate) it now, to say what is wrong before anything starts
             Store(args.db).close()
@@ -278,6 +289,7 @@ def run(args: argparse.Namespace) -> int:
         redis_prefix=args.redis_prefix,
         bots=bots,
         invite_base=(links := invite_base(args.host, args.port, args.public_url)),
+        notify=notify,
     )
     # For whoever runs the server, like its log: English. Where friends open it, when it is
     # not this machine only: the address the invite links use.

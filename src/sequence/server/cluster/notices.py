@@ -52,6 +52,7 @@ LEASE_MS = 5000
 BEAT = 1.0
 RETRY_MIN = 0.25
 """Seconds before the first try to subscribe again after the notices channel is lost."""
+NOT_SUBSCRIBED = "the notices channel is not subscribed"  # i18n: ignore (the log's words)
 RETRY_MAX = 4.0
 """The longest wait between two tries (each failure doubles the wait up to this)."""
 """Seconds between a process's renewals of its lease (and its looks for dead processes)."""
@@ -395,7 +396,7 @@ class RedisCluster:
                 # listen() ends at once when nothing is subscribed (redis-py loops while
                 # subscribed): the channel is as lost as when it raises. Going round again
                 # without waiting would spin the event loop and starve every request.
-                raise ConnectionError("the notices channel is not subscribed")
+                raise ConnectionError(NOT_SUBSCRIBED)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -190,6 +190,8 @@ class Hub:
         spectators, and those holding the host token."""
         self.on_finish: Callable[[Table], None] | None = None
         """Called once a game has ended (its result stored here): the ratings (:mod:`.players`)."""
+        self.watchers: list[Callable[[Table], None]] = []
+        """Called with a table whenever its change is shown (:meth:`broadcast`): notifications."""
 
     async def resume(self) -> int:
         """Load every table in the lobby or in play, take over those no live process runs,
@@ -598,7 +600,9 @@ class Hub:
         return mine
 
     def broadcast(self, table: Table) -> None:
-        """Send every connection at the table its own view of it."""
+        """Send every connection at the table its own view of it (and tell :attr:`watchers`)."""
+        for watch in self.watchers:
+            watch(table)
         for conn in list(self._rooms.get(table.code, ())):
             conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
 

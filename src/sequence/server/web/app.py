@@ -39,9 +39,12 @@ from ..accounts.attempts import AttemptLimits, Counter, MemoryCounter, RedisCoun
 from ..cluster.notices import RedisCluster
 from ..common.errors import RateLimited, RequestError, invalid_request, request_language
 from ..common.limits import ClientLimiter
+from ..notify.api import notify_router
+from ..notify.notifier import Notifier, NotifyConfig
 from ..ratings.api import ratings_router
 from ..ratings.matchmaking import WAITS
 from ..ratings.ranked import Ranked
+from ..social.api import SocialService, social_router
 from ..storage.store import Store
 from ..tables.hub import AWAY_SECONDS, Hub
 from ..tables.scheduler import offer_bots
@@ -91,6 +94,7 @@ def create_app(
     passwords: Passwords | None = None,
     attempt_limits: AttemptLimits | None = None,
     invite_base: str | None = None,
+    notify: NotifyConfig | None = None,
 ) -> FastAPI:
     """The app for the database at ``db`` (migrated and resumed at start-up).
 
@@ -114,6 +118,8 @@ def create_app(
     ``invite_base``: the start of invite links and their QR codes, an address friends' devices
     reach (:func:`~sequence.server.web.address.invite_base`; ``None``: the address the request
     reached this server at).
+    ``notify``: the SMTP server, the site's public address and the limits of notifications
+    (:class:`~sequence.server.notify.notifier.NotifyConfig`; default: no e-mail, push only).
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
@@ -141,6 +147,12 @@ def create_app(
             attempt_limits or AttemptLimits(),
             client_address,
         )
+        notifier = state["notifier"] = Notifier(
+            store, notify or NotifyConfig(), hub.registry.tables.get
+        )
+        await notifier.start()
+        hub.watchers.append(notifier.watch)
+        state["social"] = SocialService(state["accounts"], hub, notifier)
         await hub.resume()
         await state["ranked"].start()
         try:
@@ -148,6 +160,7 @@ def create_app(
         finally:
             await counter.close()
             await hub.shutdown()
+            await notifier.close()
             if executor is None:
                 pool.shutdown(wait=False, cancel_futures=True)
             store.close()
@@ -175,6 +188,8 @@ def create_app(
         return state["ranked"]  # type: ignore[no-any-return]
 
     app.include_router(ratings_router(ranked, accounts, error_answers, joins, limit))
+    app.include_router(notify_router(accounts, lambda: state["notifier"]))
+    app.include_router(social_router(lambda: state["social"]))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:

@@ -36,7 +36,19 @@ def _database_up(store: Store) -> bool:
     return True
 
 
-def _metric(lines: list[str], name: str, kind: str, help_: str, samples: list[str]) -> None:
+METRICS: dict[str, tuple[str, str]] = {  # Prometheus's words, for operators: English
+    "sequence_tables": ("gauge", "Tables held by this process."),  # i18n: ignore
+    "sequence_connections": ("gauge", "WebSocket connections to its tables."),  # i18n: ignore
+    "sequence_moves": ("gauge", "Moves made in the tables held here."),  # i18n: ignore
+    "sequence_errors_total": ("counter", "Error answers, by code."),  # i18n: ignore
+    "sequence_notices_up": ("gauge", "The Redis notices channel is up."),  # i18n: ignore
+}
+"""Each metric's type and help line."""
+PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"  # i18n: ignore
+
+
+def _metric(lines: list[str], name: str, samples: list[str]) -> None:
+    kind, help_ = METRICS[name]
     lines += [f"# HELP {name} {help_}", f"# TYPE {name} {kind}", *samples]
 
 
@@ -68,26 +80,24 @@ def health_router(hub: Callable[[], Hub], store: Callable[[], Store]) -> APIRout
         tables = list(hub().registry.tables.values())
         playing = sum(1 for t in tables if t.state is not None and t.state.outcome is None)
         lines: list[str] = []
-        _metric(lines, "sequence_tables", "gauge", "Tables held by this process.", [
+        _metric(lines, "sequence_tables", [
             f'sequence_tables{{phase="playing"}} {playing}',
             f'sequence_tables{{phase="other"}} {len(tables) - playing}',
         ])  # fmt: skip
-        _metric(lines, "sequence_connections", "gauge", "WebSocket connections to its tables.", [
+        _metric(lines, "sequence_connections", [
             f"sequence_connections {sum(t.connected for t in tables)}",
         ])  # fmt: skip
-        _metric(lines, "sequence_moves", "gauge", "Moves made in the tables held here.", [
+        _metric(lines, "sequence_moves", [
             f"sequence_moves {sum(t.version for t in tables)}",
         ])  # fmt: skip
-        _metric(lines, "sequence_errors_total", "counter", "Error answers, by code.", [
+        _metric(lines, "sequence_errors_total", [
             f'sequence_errors_total{{code="{code}"}} {n}' for code, n in sorted(ERRORS.items())
         ])  # fmt: skip
         up = getattr(hub().cluster, "channel_up", None)
         if up is not None:
-            _metric(lines, "sequence_notices_up", "gauge", "The Redis notices channel is up.", [
+            _metric(lines, "sequence_notices_up", [
                 f"sequence_notices_up {int(up)}",
             ])  # fmt: skip
-        return PlainTextResponse(
-            "\n".join(lines) + "\n", media_type="text/plain; version=0.0.4; charset=utf-8"
-        )
+        return PlainTextResponse("\n".join(lines) + "\n", media_type=PROMETHEUS_TEXT)
 
     return router

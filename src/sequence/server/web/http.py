@@ -22,6 +22,9 @@ from ..tables.models import ErrorAnswer
 
 MAX_BODY = 16_384
 
+FORM_PATHS = ("/api/notify/unsubscribe",)
+"""Paths whose POST body is a form, not JSON (RFC 8058's one-click unsubscribe), left unread."""
+
 
 ERRORS: Counter[str] = Counter()
 """Error answers this process gave, by code (``/metrics``, :mod:`.health`)."""
@@ -64,7 +67,11 @@ class BodyGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if (
+            scope["type"] != "http"
+            or scope["method"] in ("GET", "HEAD", "OPTIONS")
+            or (scope["path"] in FORM_PATHS)
+        ):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)

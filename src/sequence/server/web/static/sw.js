@@ -47,3 +47,25 @@ self.addEventListener("fetch", (event) => {
     return res;
   }).catch(() => { tell(true); return caches.match(req).then((hit) => hit || Response.error()); }));
 });
+
+// Web Push (docs/server.md, "Notifications away from the page"): the server's message is
+// {title, body, url}, already in the player's language; a click opens (or focuses) its page.
+self.addEventListener("push", (event) => {
+  let msg = {};
+  try { msg = event.data ? event.data.json() : {}; } catch (e) { msg = {}; }
+  const title = typeof msg.title === "string" ? msg.title : "Sequence";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: typeof msg.body === "string" ? msg.body : "",
+    icon: "/static/icon-192.png",
+    data: { url: typeof msg.url === "string" && msg.url.startsWith("/") ? msg.url : "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data.url, self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window" }).then((wins) => {
+    const open = wins.find((w) => w.url === url);
+    return open ? open.focus() : self.clients.openWindow(url);
+  }));
+});
