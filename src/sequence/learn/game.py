@@ -19,6 +19,7 @@ opponent's hand and the draw pile never leave here) and :meth:`LessonGame.says`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..engine import (
     IllegalMoveError,
@@ -27,6 +28,7 @@ from ..engine import (
     State,
     StepKind,
     View,
+    history,
     space_name,
 )
 from ..i18n import N_, translator
@@ -135,6 +137,10 @@ class LessonGame:
         if step is None:
             return translator(lang).gettext(self.lesson.won)
         return step_words(step, lang)
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every move so far with its public facts (:func:`~sequence.engine.history`), for a log."""
+        return history(self._state)
 
     def welcome(self, lang: str | None) -> str:
         return translator(lang).gettext(self.lesson.welcome)
