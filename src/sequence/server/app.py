@@ -66,6 +66,7 @@ from .cluster import RedisCluster
 from .connection import Connection, ConnectionClosed
 from .errors import RateLimited, RequestError, engine_refusal, invalid_request
 from .hub import AWAY_SECONDS, Hub, seat_bots
+from .learn_api import learn_router
 from .limits import MAX_DEPTH, ClientLimiter, json_depth
 from .matchmaking import WAITS
 from .models import (
@@ -356,6 +357,7 @@ def create_app(
         return state["ranked"]  # type: ignore[no-any-return]
 
     app.include_router(ratings_router(ranked, accounts, _errors, joins, _limit))
+    app.include_router(learn_router(_errors))
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
