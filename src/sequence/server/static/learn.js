@@ -1,8 +1,8 @@
 /* The first game that teaches (/learn/{game}): the lesson runs on the server
-   (sequence.learn.LessonGame, POST /api/learn/{game}); this page draws the learner's view, points
-   at the step's card and spaces, and sends what the learner tries. No rule is decided here: a
-   move is taken from the view's legal moves (the engine's), and the lesson says yes or no. */
-"use strict";
+ * (sequence.learn.LessonGame, POST /api/learn/{game}); this page draws the learner's view, points
+ * at the step's card and spaces, and sends what the learner tries. No rule is decided here: a
+ * move is taken from the view's legal moves (the engine's), and the lesson says yes or no. */
+"use strict"; // i18n: ignore (a directive)
 
 const COLOURS = { blue: "#2f6fd6", green: "#2e9e5b", red: "#d2413a", yellow: "#e0b220" };
 const PICTURES = new Set(["BEAR", "CAT", "COW", "DOG", "DUCK", "ELEPHANT", "FOX", "FROG", "GIRAFFE",
@@ -39,7 +39,7 @@ async function send(tried) {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ moves: lesson ? lesson.moves : [], tried, lang }),
   });
-  if (!answer.ok) throw new Error(`the lesson answered ${answer.status}`);
+  if (!answer.ok) throw new Error(`the lesson answered ${answer.status}`); // i18n: ignore (for a developer)
   lesson = await answer.json();
   if (!lesson.refused) chosen = null;
   draw();
@@ -78,7 +78,7 @@ function draw() {
   const says = el("div", { class: "says", id: "says" });
   if (step && step.card && picture(step.card)) says.append(el("img", { src: picture(step.card), alt: step.card_label }));
   says.append(el("span", {}, lesson.says));
-  const board = el("div", { class: "lboard", id: "board", style: `grid-template-columns: repeat(${cols}, 1fr)` });
+  const board = el("div", { class: "lboard", id: "board", style: `grid-template-columns: repeat(${cols}, 1fr)` }); // i18n: ignore (CSS)
   labels.forEach((label, i) => {
     const name = SPACE(i, cols);
     const pic = picture(label);
