@@ -6,7 +6,8 @@ server.
 
 This module is the entry point, the one module that joins the front ends: it dispatches to the
 commands of ``cli``, ``tui`` (``play``), ``server`` (``serve``) and ``i18n`` (``rules``) by
-module name, and gives ``sequence replay`` the terminal game's viewer. The import contracts
+module name, and gives ``sequence replay`` the terminal game's viewer (``sequence learn`` its lesson
+screen). The import contracts
 (``[tool.importlinter]`` in pyproject.toml) allow it that, and no other module of a front end.
 """
 
@@ -30,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("sequence.cli.tournament", "play bots against each other and rate them"),
     "review": ("sequence.cli.review", "judge each move of finished games, as its mover saw it"),
     "play": ("sequence.tui.cli", "play in the terminal"),
+    "learn": ("sequence.cli.learn", "a first game that teaches, step by step"),
     "serve": ("sequence.server.cli", "start the web app for online play"),
     "rules": ("sequence.i18n.cli", "show how to play, in your language"),
 }
@@ -52,6 +54,8 @@ def _build(only: str | None) -> tuple[argparse.ArgumentParser, dict[str, argpars
             importlib.import_module(module).add_arguments(p)
     if only is None or only == "replay":
         commands["replay"].set_defaults(open_viewer=open_replay_viewer)
+    if only is None or only == "learn":
+        commands["learn"].set_defaults(open_lesson=open_lesson)
     return parser, commands
 
 
@@ -65,6 +69,18 @@ def open_replay_viewer(record: GameRecord, at: int | None) -> int | None:
     from ..tui.replay_app import run_replay
 
     return run_replay(record, at=at)
+
+
+def open_lesson(game: str, lang: str | None) -> int | None:
+    """``sequence learn``'s screen, the terminal game's: the first game of ``game`` where a
+    full-screen app can run (the exit status once closed), else ``None``."""
+    from ..tui import on_a_terminal
+
+    if not on_a_terminal():
+        return None
+    from ..tui.learn_app import run_lesson
+
+    return run_lesson(game, lang)
 
 
 def refuse_unknown(parser: argparse.ArgumentParser, unknown: list[str]) -> NoReturn:

@@ -51,6 +51,7 @@ from ..tables.scheduler import offer_bots
 from ..tables.websocket import websocket_router
 from .health import health_router
 from .http import BodyGuard, client_address, error_answers, error_response, limit
+from .learn import learn_router
 from .site import STATIC, site_router
 from .tables import tables_router
 
@@ -188,6 +189,7 @@ def create_app(
         return state["ranked"]  # type: ignore[no-any-return]
 
     app.include_router(ratings_router(ranked, accounts, error_answers, joins, limit))
+    app.include_router(learn_router(error_answers))
     app.include_router(notify_router(accounts, lambda: state["notifier"]))
     app.include_router(social_router(lambda: state["social"]))
 

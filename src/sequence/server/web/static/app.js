@@ -109,8 +109,23 @@ function remember(code, seat, host) {
 }
 
 /* ---- lobby ------------------------------------------------------------------------------- */
+// A newcomer is offered a first game that teaches (/learn, learn.js) until they take it or skip it.
+function learnOffer() {
+  if (localStorage.getItem("seq.learned")) return "";
+  const lang = chosenLanguage();
+  const box = h("section", { class: "panel notice", id: "learn-offer" },
+    h("strong", {}, t("New to Sequence? Learn it by playing a first game, step by step.")), " ",
+    ...["classic", "kids", "dice"].map((g) => h("a", { href: `/learn/${g}?lang=${lang}`,
+      onclick: () => localStorage.setItem("seq.learned", "1") },
+      h("button", { class: "primary", "data-learn": g }, t(meta.games[g].title)))),
+    " ", h("button", { id: "learn-skip", onclick: () => { localStorage.setItem("seq.learned", "1"); box.remove(); } },
+      t("Skip")));
+  return box;
+}
+
 async function lobby() {
   app.innerHTML = "";
+  app.append(learnOffer());
   const err = h("div");
   const games = meta.games;
   const gameSel = h("select", { id: "game" }, Object.entries(games).map(([g, d]) => h("option", { value: g }, t(d.title))));
