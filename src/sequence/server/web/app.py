@@ -43,8 +43,9 @@ from ..ratings.api import ratings_router
 from ..ratings.matchmaking import WAITS
 from ..ratings.ranked import Ranked
 from ..storage.store import Store
-from ..tables.hub import AWAY_SECONDS, Hub
+from ..tables.hub import Hub
 from ..tables.scheduler import offer_bots
+from ..tables.seating import AWAY_SECONDS
 from ..tables.websocket import websocket_router
 from .http import BodyGuard, client_address, error_answers, error_response, limit
 from .site import STATIC, site_router
