@@ -44,7 +44,7 @@ class HubCore:
         self.scheduler = scheduler
         """Bots' steps and turn clocks, woken after every change."""
         self.cluster = cluster
-        """The other server processes serving the same tables (:class:`~.cluster.Solo`:
+        """The other server processes serving the same tables (:class:`~..cluster.notices.Solo`:
         none)."""
         self.rooms: dict[str, set[Connection]] = {}
         """The connections at each table, by code (this process's)."""
@@ -52,14 +52,15 @@ class HubCore:
         """The connections to each table in the other processes, by code and process: per seat,
         spectators, and those holding the host token."""
         self.on_finish: Callable[[Table], None] | None = None
-        """Called once a game has ended (its result stored here): the ratings (:mod:`.players`)."""
+        """Called once a game has ended (its result stored here): the ratings
+        (:mod:`..ratings.ranked`)."""
         self.hosts = HostChanges(self)
         """Who holds the host's rights: any change of who is connected may pass them on."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def get(self, code: str) -> Table:
         """A table by its code (``unknown_table`` if there is none), up to the database if this
-        process had stopped keeping it up to date (:meth:`quiet`)."""
+        process had stopped keeping it up to date (:meth:`.notices.NoticeReader.quiet`)."""
         known = code.strip().upper() in self.registry.tables
         table = await self.registry.get(code)
         if not known and table.status != "finished" and self.cluster.shared:
@@ -170,7 +171,7 @@ class HubCore:
     def changed(self, table: Table, reset: int | None = None) -> None:
         """A change stored here (seats, status, events; not a move): wake the scheduler, show
         it, and tell the other processes (``reset``: the clock of that seat's turn starts
-        afresh, as :meth:`_seat_back` and a resignation do)."""
+        afresh, as :meth:`.standins.StandIns.seat_back` and a resignation do)."""
         if table.status == "finished":  # a resignation ended it
             self.soon(self.release(table))
         self.scheduler.wake(table)

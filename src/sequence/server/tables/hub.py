@@ -59,7 +59,7 @@ class Hub:
         cluster: Cluster | None = None,
     ) -> None:
         self.cluster = cluster or Solo()
-        """The other server processes serving the same tables (:class:`~.cluster.Solo`:
+        """The other server processes serving the same tables (:class:`~..cluster.notices.Solo`:
         none)."""
         self.registry = TableRegistry(store)
         # The scheduler's steps are the jobs' made below: a bot's move, a clock run out.
@@ -100,7 +100,8 @@ class Hub:
 
     @property
     def on_finish(self) -> Callable[[Table], None] | None:
-        """Called once a game has ended (its result stored here): the ratings (:mod:`.players`)."""
+        """Called once a game has ended (its result stored here): the ratings
+        (:mod:`..ratings.ranked`)."""
         return self.core.on_finish
 
     @on_finish.setter
@@ -131,8 +132,9 @@ class Hub:
 
     async def load_new(self, code: str) -> Table:
         """A table stored by another part of this process (quick play's matching), read from
-        the database and run here as :meth:`create`'s are: this process claims it (one process
-        runs its bots and clock) and tells the others, whose players may sit at it."""
+        the database and run here as :meth:`.seating.Seating.create`'s are: this process claims
+        it (one process runs its bots and clock) and tells the others, whose players may sit at
+        it."""
         table = await self.registry.get(code)
         await self.core.created(table)
         return table

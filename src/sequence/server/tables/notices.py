@@ -32,15 +32,16 @@ class NoticeReader:
 
     def quiet(self, kind: str, code: str, end: bool) -> bool:
         """A notice of ``kind`` about ``code`` arrived (``end``: a move that ended the game):
-        ``True`` if that is enough, and the notice need not be decoded (see :mod:`.cluster`).
+        ``True`` if that is enough, and the notice need not be decoded (see
+        :mod:`..cluster.notices`).
 
         A move at a table this process does not need (no connection of its own there, no
         request on it under way, and not its owner, or the owner of a table without bots or a
         clock, which has nothing to run between moves) is not applied: the copy is marked
         :attr:`~.table.Table.behind` and caught up from the database when it is next asked for
-        (:meth:`get`), or taken over (:meth:`adopted`); the open-tables list needs only what
-        the copy knows already (a game in play, its seats, when it last moved), so a copy that
-        does not know the game started is caught up as before. A copy whose
+        (:meth:`.core.HubCore.get`), or taken over (:meth:`adopted`); the open-tables list
+        needs only what the copy knows already (a game in play, its seats, when it last moved),
+        so a copy that does not know the game started is caught up as before. A copy whose
         game has just ended leaves memory (a finished table is read back when asked for), and a
         table not in memory stays out."""
         if kind != "move":
@@ -63,13 +64,10 @@ class NoticeReader:
         return True
 
     def notice(self, notice: dict[str, Any]) -> None:
-        """Another process published ``notice`` (see :mod:`.cluster`): apply it here."""
+        """Another process published ``notice`` (see :mod:`..cluster.notices`): apply it here."""
         kind, code, proc = notice.get("k"), notice.get("t"), str(notice.get("p"))
         if kind == "hi":  # a process started: tell it who is connected here
-            for table_code in list(self.core.rooms):
-                table = self.core.registry.tables.get(table_code)
-                if table is not None:
-                    self.presence.present(table)
+            self.presence.hello()
             return
         if not isinstance(code, str):
             return
@@ -77,19 +75,7 @@ class NoticeReader:
             counts, watching, holding = notice.get("c"), notice.get("v"), notice.get("o")
             if not isinstance(counts, list) or not isinstance(watching, int):
                 return
-            here = (counts, watching, int(holding or 0))
-            if any(counts) or watching or holding:
-                self.core.remote.setdefault(code, {})[proc] = here
-            else:
-                self.core.remote.get(code, {}).pop(proc, None)
-                if not self.core.remote.get(code, True):
-                    del self.core.remote[code]
-            table = self.core.registry.tables.get(code)
-            if table is not None:
-                self.core.recount(table)
-                table.touch()
-                self.core.broadcast(table)
-                self.core.hosts.rehost_soon(table)
+            self.presence.heard(code, proc, counts, watching, int(holding or 0))
             return
         if kind == "talk":
             table = self.core.registry.tables.get(code)
@@ -182,16 +168,7 @@ class NoticeReader:
 
     def peer_gone(self, proc: str) -> None:
         """Process ``proc`` died: its connections are gone."""
-        for code in [c for c, procs in self.core.remote.items() if proc in procs]:
-            del self.core.remote[code][proc]
-            if not self.core.remote[code]:
-                del self.core.remote[code]
-            table = self.core.registry.tables.get(code)
-            if table is not None:
-                self.core.recount(table)
-                table.touch()
-                self.core.broadcast(table)
-                self.core.hosts.rehost_soon(table)
+        self.presence.peer_gone(proc)
 
     def resync(self) -> None:
         """Notices may have been lost: catch every table in memory up from the database."""

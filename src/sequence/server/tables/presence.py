@@ -75,3 +75,42 @@ class Presence:
         self.core.cluster.publish(
             {"k": "here", "t": table.code, "c": seats, "v": spectators, "o": hosts}
         )
+
+    def hello(self) -> None:
+        """A process started: tell it who is connected here."""
+        for table_code in list(self.core.rooms):
+            table = self.core.registry.tables.get(table_code)
+            if table is not None:
+                self.present(table)
+
+    def heard(self, code: str, proc: str, counts: list[int], watching: int, holding: int) -> None:
+        """Process ``proc`` has ``counts`` connections at each seat of table ``code``,
+        ``watching`` spectators and ``holding`` connections with the host token (its ``here``
+        notice): count them with this process's."""
+        if any(counts) or watching or holding:
+            self.core.remote.setdefault(code, {})[proc] = (counts, watching, holding)
+        else:
+            self.core.remote.get(code, {}).pop(proc, None)
+            if not self.core.remote.get(code, True):
+                del self.core.remote[code]
+        table = self.core.registry.tables.get(code)
+        if table is not None:
+            self._counted(table)
+
+    def peer_gone(self, proc: str) -> None:
+        """Process ``proc`` died: its connections are gone."""
+        for code in [c for c, procs in self.core.remote.items() if proc in procs]:
+            del self.core.remote[code][proc]
+            if not self.core.remote[code]:
+                del self.core.remote[code]
+            table = self.core.registry.tables.get(code)
+            if table is not None:
+                self._counted(table)
+
+    def _counted(self, table: Table) -> None:
+        """Another process's connections to ``table`` changed: count again, show who is here,
+        and pass the host's rights on if they must."""
+        self.core.recount(table)
+        table.touch()
+        self.core.broadcast(table)
+        self.core.hosts.rehost_soon(table)
