@@ -9,9 +9,9 @@ from dataclasses import replace
 from ...i18n import N_
 from ..accounts.account import Owner
 from ..common.errors import RequestError
-from ..storage.store import SeatChange
 from . import access
 from .core import CHANGE_TRIES, HubCore
+from .store import SeatChange
 from .table import Table
 
 
@@ -24,12 +24,12 @@ class SeatClaims:
     async def claim(self, table: Table, token: str, owner: Owner) -> tuple[int, str] | None:
         """The guest seat whose token is ``token`` becomes ``owner``'s account's: return the
         seat and its new token (``None``: the token holds no seat here, or the seat is another
-        account's). Stored only if the seat is still the guest's (:meth:`.Store.change_seat`):
-        of two claims at once exactly one account wins the seat, and a claim and a change of
-        the seat (the host opening it again) do not both stand. A second claim of the same
-        account at once gets the same seat and token if it was judged before the first was
-        stored, else nothing (the guest token is spent; the seat is the account's all the
-        same, as ``POST /api/account/seats/{code}`` says)."""
+        account's). Stored only if the seat is still the guest's
+        (:meth:`.store.TableStore.change_seat`): of two claims at once exactly one account wins
+        the seat, and a claim and a change of the seat (the host opening it again) do not both
+        stand. A second claim of the same account at once gets the same seat and token if it
+        was judged before the first was stored, else nothing (the guest token is spent; the seat
+        is the account's all the same, as ``POST /api/account/seats/{code}`` says)."""
         async with table.lock:
             await self.core.sync(table)  # another process may have claimed or freed it
             seat = access.seat_of(table, token)

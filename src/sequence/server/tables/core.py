@@ -21,12 +21,12 @@ from typing import Any
 from ...i18n import N_
 from ..cluster.notices import Cluster
 from ..common.errors import RequestError
-from ..storage.store import SeatChange
 from . import protocol
 from .connection import Connection
 from .hosts import HostChanges
 from .registry import TableRegistry
 from .scheduler import Scheduler
+from .store import SeatChange
 from .table import Event, Table
 
 log = logging.getLogger("sequence.server")
@@ -116,10 +116,11 @@ class HubCore:
     async def change_seat(self, table: Table, judge: Callable[[], SeatChange]) -> SeatChange:
         """Judge a change of a seat (``judge`` raises the refusal, or says what changes) on the
         table as this process holds it, and store it only if the database still holds the table
-        so (:meth:`.Store.change_seat`: one transaction, the event with it). If another process
-        changed it first, catch up and judge again: a request two processes receive at once
-        is applied once, and the other is refused as it would be had it come second. Then make
-        the change here. Call with the table's lock held; return the change."""
+        so (:meth:`.store.TableStore.change_seat`: one transaction, the event with it). If
+        another process changed it first, catch up and judge again: a request two processes
+        receive at once is applied once, and the other is refused as it would be had it come
+        second. Then make the change here. Call with the table's lock held; return the
+        change."""
         for _ in range(CHANGE_TRIES):
             change = judge()
             if await self.registry.change_seat(table, change):

@@ -33,7 +33,6 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 from ..cluster.notices import Cluster, Solo
-from ..storage.store import Store
 from .claims import SeatClaims
 from .core import HubCore
 from .moves import MovePlayer
@@ -43,6 +42,7 @@ from .registry import TableRegistry
 from .scheduler import Scheduler
 from .seating import AWAY_SECONDS, Seating
 from .standins import StandIns
+from .store import TableStore
 from .table import Table
 from .talk import TableTalk
 
@@ -52,7 +52,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         executor: Executor,
         bot_delay: float = 0.5,
         away_seconds: float = AWAY_SECONDS,

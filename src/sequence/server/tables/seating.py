@@ -18,10 +18,10 @@ from ...i18n import N_
 from ..accounts.account import Owner
 from ..common.errors import RequestError, no_seat
 from ..ratings.rating import check_rated_bot
-from ..storage.store import EventData, SeatChange, SeatData
 from . import access
 from .core import HubCore
 from .scheduler import check_level, table_level
+from .store import EventData, SeatChange, SeatData
 from .table import Seat, Table, TimeControl
 
 NAME_LENGTH = 24

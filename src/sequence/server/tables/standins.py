@@ -14,10 +14,10 @@ from dataclasses import replace
 from ...engine import TEAM_LETTERS
 from ...i18n import N_
 from ..common.errors import RequestError
-from ..storage.store import EventData, SeatChange, SeatData
 from .connection import Connection
 from .core import HubCore
 from .scheduler import table_level
+from .store import EventData, SeatChange, SeatData
 from .table import Seat, Table
 
 

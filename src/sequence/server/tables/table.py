@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from ...engine import Config, State
-from ..storage.store import SeatData
+from .store import SeatData
 
 
 @dataclass
