@@ -33,8 +33,9 @@ CLOCK_WRITE_DELAY = 0.5
 what a restart may lose of a clock (a restart restarts the running turn anyway)."""
 
 
-class _Changed(Exception):
-    """A seat or a table was not as the change expected it: its transaction is undone."""
+class _NotInPlay(Exception):
+    """A table of a batch of moves is no longer in play (another server process stored a
+    resignation that ended it): the batch's transaction is undone."""
 
 
 class MoveConflict(Exception):
@@ -83,8 +84,9 @@ class Store:
 
     @property
     def sessions(self) -> sessionmaker[Session]:
-        """New ORM sessions on this database (for the account queries of :mod:`.accounts`,
-        which run on this store's thread through :meth:`run` too)."""
+        """New ORM sessions on this database, for the queries of every room (a table's in
+        :mod:`..tables.store`, an account's in :mod:`..accounts.store`), which run on this
+        store's thread through :meth:`run`."""
         return self._sessions
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -138,7 +140,7 @@ class Store:
                 .with_for_update()
             ).all()
             if len(live) != len(ids):
-                raise _Changed
+                raise _NotInPlay
             conn.execute(
                 insert(MoveRow),
                 [
@@ -228,7 +230,7 @@ class Store:
                     for p in batch:
                         try:
                             await self.run(self._commit_moves, [p])
-                        except (IntegrityError, _Changed):
+                        except (IntegrityError, _NotInPlay):
                             if not p.future.done():
                                 p.future.set_exception(MoveConflict(p.table_id, p.ply))
                         except Exception:

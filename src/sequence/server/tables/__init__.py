@@ -3,6 +3,7 @@ everyone at it is told.
 
 - :mod:`.table` -- a live table: settings, seats, the game state, who is connected;
 - :mod:`.registry` -- every table in memory by code, loaded from and saved to the store;
+- :mod:`.store` -- a table's queries: its settings, seats, events and moves in the database;
 - :mod:`.access` -- who may do what: seat tokens, the host's rights, spectators;
 - :mod:`.hub` -- routes each request on a table to the job that does it, one job a file:
   :mod:`.seating` (the lobby and its seats, the start, the rematch), :mod:`.claims` (seats the

@@ -159,7 +159,7 @@ class TableStore(Store):
 
     def create_table(self, data: TableData) -> int:
         """Insert a table and its seats; return its id."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             row = TableRow(
                 code=data.code,
                 config=json.dumps(data.config),
@@ -192,7 +192,7 @@ class TableStore(Store):
 
     def save_seat(self, table_id: int, seat: SeatData) -> None:
         """Store one seat's occupant."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             row = session.scalars(
                 select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat.seat)
             ).one()
@@ -207,7 +207,7 @@ class TableStore(Store):
 
     def save_timeouts(self, table_id: int, seat: int, timeouts: int) -> None:
         """Store one seat's run of timeouts."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
@@ -216,13 +216,13 @@ class TableStore(Store):
 
     def add_event(self, table_id: int, event: EventData) -> None:
         """Record a table event."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             session.add(_event_row(table_id, event))
 
     def finish(self, table_id: int, result: str) -> None:
         """Mark a table finished with ``result`` whatever it holds (for tools and tests: the
         server ends a game by a move, or by a resignation through :meth:`change_seat`)."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             row = session.get_one(TableRow, table_id)
             row.status, row.result, row.finished_at = "finished", result, now()
 
@@ -237,7 +237,7 @@ class TableStore(Store):
         other: two processes applying the same request at once apply it once."""
         before, after = change.before, change.after
         try:
-            with self._sessions.begin() as session:
+            with self.sessions.begin() as session:
                 row = session.scalars(
                     select(TableRow).where(TableRow.id == table_id).with_for_update()
                 ).one()
@@ -276,7 +276,7 @@ class TableStore(Store):
 
     def set_status(self, table_id: int, status: str) -> None:
         """Mark a table started (``playing``: a rematch, dealt at once)."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             row = session.get_one(TableRow, table_id)
             row.status = status
             if status == "playing" and row.started_at is None:
@@ -284,7 +284,7 @@ class TableStore(Store):
 
     def load_active(self) -> list[TableData]:
         """Every table in the lobby or being played, with its moves: what a restart resumes."""
-        with self._sessions() as session:
+        with self.sessions() as session:
             rows = session.scalars(
                 select(TableRow)
                 .where(TableRow.status.in_(("lobby", "playing")))
@@ -298,7 +298,7 @@ class TableStore(Store):
 
     def load(self, code: str) -> TableData | None:
         """One table by its code, or ``None``."""
-        with self._sessions() as session:
+        with self.sessions() as session:
             row = session.scalars(
                 select(TableRow)
                 .where(TableRow.code == code)
@@ -312,7 +312,7 @@ class TableStore(Store):
 
     def code_taken(self, code: str) -> bool:
         """Whether a table already has ``code``."""
-        with self._sessions() as session:
+        with self.sessions() as session:
             return (
                 session.scalars(select(TableRow.id).where(TableRow.code == code)).first()
                 is not None
@@ -321,7 +321,7 @@ class TableStore(Store):
     def load_since(self, table_id: int, ply: int) -> TableData:
         """A table as stored now, with only the moves after ``ply``: what a server process
         whose copy of the table stands at ``ply`` lacks (another process changed it)."""
-        with self._sessions() as session:
+        with self.sessions() as session:
             row = session.scalars(
                 select(TableRow)
                 .where(TableRow.id == table_id)
@@ -346,7 +346,7 @@ class TableStore(Store):
         longer empty or the game started. The database decides between two server processes
         seating two people at once."""
         try:
-            with self._sessions.begin() as session:
+            with self.sessions.begin() as session:
                 for seat in seats:
                     taken = session.execute(
                         update(SeatRow)
@@ -372,7 +372,7 @@ class TableStore(Store):
     def begin(self, table_id: int) -> bool:
         """Mark a table in the lobby started; ``False`` if it is not in the lobby any more
         (another server process started it first)."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             done = session.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.status == "lobby")
@@ -383,7 +383,7 @@ class TableStore(Store):
     def set_rematch(self, table_id: int, code: str) -> str:
         """Record ``code`` as a finished table's rematch unless one is recorded already;
         return the rematch's code (the one recorded first)."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             session.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.rematch_code.is_(None))
@@ -394,7 +394,7 @@ class TableStore(Store):
     def drop_table(self, table_id: int) -> None:
         """Delete a table that was never shown to anybody (a rematch another process made
         first), its seats with it."""
-        with self._sessions.begin() as session:
+        with self.sessions.begin() as session:
             row = session.get(TableRow, table_id)
             if row is not None:
                 session.delete(row)
@@ -404,7 +404,7 @@ class TableStore(Store):
 
         A private table stays out of every list, finished or not: its code is its invitation.
         """
-        with self._sessions() as session:
+        with self.sessions() as session:
             rows = session.scalars(
                 select(TableRow)
                 .where(TableRow.status == "finished", TableRow.public.is_(True))
