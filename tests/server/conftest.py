@@ -22,8 +22,8 @@ from websockets.sync.client import ClientConnection, connect
 from sequence.engine import Config
 from sequence.server.cluster.launcher import free_port as free_port  # the tests take it from here
 from sequence.server.storage.db import make_engine, migrate
-from sequence.server.storage.store import Store
 from sequence.server.tables import protocol
+from sequence.server.tables.store import TableStore
 from sequence.server.tables.wsframes import WebSocketProtocol
 from sequence.server.web.app import create_app
 
@@ -32,7 +32,7 @@ PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0
 
 def load_stored(db: str, code: str) -> Any:
     """Table ``code`` as database ``db`` holds it (seed and moves: what a test checks against)."""
-    store = Store(db)
+    store = TableStore(db)
     try:
         return store.load(code)
     finally:

@@ -16,9 +16,9 @@ from sqlalchemy import inspect, text
 from sequence.engine import Move, State, make_config
 from sequence.server.accounts.account import Owner, new_seat_key
 from sequence.server.storage.db import MIGRATIONS, make_engine
-from sequence.server.storage.store import Store
 from sequence.server.tables.access import new_token
 from sequence.server.tables.registry import table_from
+from sequence.server.tables.store import TableStore
 
 from .conftest import fresh_postgres
 
@@ -91,7 +91,7 @@ def old_games(url: str) -> dict[str, tuple[State, str]]:
 def test_the_accounts_migration_keeps_the_games(db_url: str) -> None:
     alembic(db_url, "upgrade", "0003")
     games = old_games(db_url)
-    store = Store(db_url)  # migrates to the newest revision, as `sequence serve` does
+    store = TableStore(db_url)  # migrates to the newest revision, as `sequence serve` does
     try:
         columns = {c["name"] for c in inspect(store.engine).get_columns("seats")}
         assert "account_id" in columns

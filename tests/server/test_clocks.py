@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import text
 
 from sequence.engine import State, make_config
-from sequence.server.storage.store import Store
 from sequence.server.tables import scheduler
 from sequence.server.tables.registry import table_from
+from sequence.server.tables.store import TableStore
 from sequence.server.tables.table import TimeControl
 
 from .conftest import Client, ServerThread, create_table, fresh_postgres, old_database, start
@@ -102,7 +102,7 @@ def test_the_clock_goes_on_after_a_restart(sqlite_url: str, short_clocks: None) 
         assert 2.5 < st["clock"]["left"] <= 3.0
         ann.drain(1.2)  # 1.2 s of her 3 s go by
         ann.close()
-    stored = Store(sqlite_url)
+    stored = TableStore(sqlite_url)
     data = stored.load(t["code"])
     stored.close()
     assert data is not None and data.clock_seat == 0
@@ -166,7 +166,7 @@ def test_migration_keeps_stored_games(empty_db: str) -> None:
                 {"ply": ply, "move": move},
             )
     engine.dispose()
-    store = Store(url)  # migrates to the newest revision
+    store = TableStore(url)  # migrates to the newest revision
     try:
         data = store.load("OLDONE")
         assert data is not None and data.moves == moves

@@ -21,9 +21,9 @@ import pytest
 
 from sequence.engine import GameRecord, config_from_dict
 from sequence.server.cluster.notices import RedisCluster
-from sequence.server.storage.store import Store
 from sequence.server.tables.connection import Connection
 from sequence.server.tables.hub import Hub
+from sequence.server.tables.store import TableStore
 from sequence.server.tables.table import Table
 
 from .cluster import REDIS_URL, redis_available
@@ -54,7 +54,7 @@ async def two_hubs() -> AsyncIterator[tuple[Hub, Hub]]:
     prefix = f"seqtest-{secrets.token_hex(4)}"
     with fresh_postgres() as db, ThreadPoolExecutor(2) as pool:
         hubs = [
-            Hub(Store(db), pool, bot_delay=0.02, cluster=RedisCluster(REDIS_URL, prefix))
+            Hub(TableStore(db), pool, bot_delay=0.02, cluster=RedisCluster(REDIS_URL, prefix))
             for _ in range(2)
         ]
         for hub in hubs:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import inspect, text
 
 from sequence.server.storage.db import make_engine
-from sequence.server.storage.store import Store
+from sequence.server.tables.store import TableStore
 from sequence.server.tables.registry import table_from
 
 from .test_accounts_migration import alembic, db_url, old_games
@@ -21,7 +21,7 @@ TABLES = {"notify_settings", "push_subscriptions", "notified", "server_secrets",
 def test_the_days_migration_keeps_the_games(db_url: str) -> None:
     alembic(db_url, "upgrade", "0006")
     games = old_games(db_url)
-    store = Store(db_url)  # migrates to the newest revision, as `sequence serve` does
+    store = TableStore(db_url)  # migrates to the newest revision, as `sequence serve` does
     try:
         assert set(inspect(store.engine).get_table_names()) >= TABLES
         for code, (state, _token) in games.items():

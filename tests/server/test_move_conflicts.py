@@ -13,15 +13,8 @@ import pytest
 from sqlalchemy import text
 
 from sequence.engine import make_config
-from sequence.server.storage.store import (
-    ClockData,
-    EventData,
-    MoveConflict,
-    SeatChange,
-    SeatData,
-    Store,
-    TableData,
-)
+from sequence.server.storage.store import ClockData, MoveConflict
+from sequence.server.tables.store import EventData, SeatChange, SeatData, TableData, TableStore
 
 from .conftest import old_database
 
@@ -42,7 +35,7 @@ def move_with_id_database(url: str) -> None:
 async def test_an_upgraded_database_stores_a_ply_and_a_move_id_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     move_with_id_database(url)
-    store = Store(url)  # migrates to the newest revision
+    store = TableStore(url)  # migrates to the newest revision
     try:
         with pytest.raises(MoveConflict):  # ply 1 is stored
             await store.append_move(1, 1, "y", 1, None, False, "id-2")
@@ -59,7 +52,7 @@ async def test_an_upgraded_database_stores_a_ply_and_a_move_id_once(tmp_path: Pa
 
 
 def test_a_seat_and_the_start_go_to_one_process(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'new.db'}")
+    store = TableStore(f"sqlite:///{tmp_path / 'new.db'}")
     try:
         table_id = store.create_table(
             TableData(
@@ -86,7 +79,7 @@ def test_a_seat_and_the_start_go_to_one_process(tmp_path: Path) -> None:
 async def test_a_change_of_a_seat_is_stored_only_over_what_it_was_judged_on(
     tmp_path: Path,
 ) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'seats.db'}")
+    store = TableStore(f"sqlite:///{tmp_path / 'seats.db'}")
     try:
         seats = [SeatData(0, "Ann", "hash-a"), SeatData(1, "Bob", "hash-b")]
         table_id = store.create_table(
@@ -126,7 +119,7 @@ async def test_a_change_of_a_seat_is_stored_only_over_what_it_was_judged_on(
 async def test_clocks_saved_together_share_one_transaction_and_the_latest_wins(
     tmp_path: Path,
 ) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'clocks.db'}")
+    store = TableStore(f"sqlite:///{tmp_path / 'clocks.db'}")
     try:
         ids = [
             store.create_table(

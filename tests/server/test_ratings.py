@@ -13,7 +13,7 @@ import pytest
 
 from sequence.server.ratings.players import PlayerBook, load_calibration
 from sequence.server.ratings.rating import Rating, rate
-from sequence.server.storage.store import Store
+from sequence.server.tables.store import TableStore
 
 from .conftest import Client, ServerThread, fresh_postgres
 from .test_games import drive
@@ -42,7 +42,7 @@ def bot_id(http: httpx.Client, level: str, family: str) -> int:
 def finish_by_hand(srv: ServerThread, code: str, result: str) -> None:
     """End a stored rated game with ``result`` and rate it, as the hub does at a game's end
     (for results a test cannot steer a real game to, a draw say)."""
-    store = Store(srv.db)
+    store = TableStore(srv.db)
     try:
         data = store.load(code)
         assert data is not None
@@ -269,7 +269,7 @@ def test_unrated_tables_move_no_rating(server: ServerThread) -> None:
         made = post(http, "/api/tables", {"game": "kids", "players": 2, "name": "Ann",
                                           "bots": [None, "easy"],
                                           "player_token": me["player_token"]})  # fmt: skip
-        store = Store(server.db)
+        store = TableStore(server.db)
         try:
             data = store.load(made["code"])
             assert data is not None

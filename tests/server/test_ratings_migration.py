@@ -9,8 +9,8 @@ from sqlalchemy import inspect, text
 from sequence.bots.levels import LEVELS
 from sequence.server.ratings.players import PlayerBook, load_calibration
 from sequence.server.storage.db import make_engine
-from sequence.server.storage.store import Store
 from sequence.server.tables.registry import table_from
+from sequence.server.tables.store import TableStore
 
 from .test_accounts_migration import alembic, db_url, old_games
 
@@ -23,7 +23,7 @@ TABLES = {"players", "ratings", "rating_history", "table_players", "rated_games"
 def test_the_ratings_migration_keeps_the_games(db_url: str) -> None:
     alembic(db_url, "upgrade", "0005")
     games = old_games(db_url)
-    store = Store(db_url)  # migrates to the newest revision, as `sequence serve` does
+    store = TableStore(db_url)  # migrates to the newest revision, as `sequence serve` does
     try:
         assert set(inspect(store.engine).get_table_names()) >= TABLES
         for code, (state, _token) in games.items():

@@ -1,16 +1,17 @@
-"""``sequence serve``: online play with FastAPI, WebSockets and SQLAlchemy.
+"""``sequence serve``: online play with FastAPI, WebSockets and SQLAlchemy, in rooms by concern.
 
-- :mod:`.protocol` -- every message to a client, built from the seat's view (the one filter);
-- :mod:`.hub` -- routes each request on a table: rights, the engine, storage, then everyone told;
-- :mod:`.table` -- a live table: settings, seats, the game state;
-- :mod:`.registry` -- every table in memory by code, loaded from and saved to the store;
-- :mod:`.access` -- who may do what: seat tokens, the host's rights, spectators;
-- :mod:`.scheduler` -- bots' turns, driven by the engine's ``State.next_step()``;
-- :mod:`.connection` -- one WebSocket client: payloads out, a rate limit on what comes in;
-- :mod:`.errors` -- :class:`~.errors.RequestError`, how every part says no;
-- :mod:`.store` / :mod:`.db` -- tables, seats and move logs in the database (Alembic migrations);
-- :mod:`.app` -- the HTTP API, the WebSocket and the static browser client;
-- :mod:`.cli` -- the ``sequence serve`` command.
+Each room imports only the rooms below it (the import-linter contract ``server-rooms``;
+docs/server.md, "The map"):
+
+- :mod:`.cli` -- the ``sequence serve`` command;
+- :mod:`.web` -- the app factory, the routers, the static browser client;
+- :mod:`.ratings` -- ratings, ranked play, quick play, players' pages, their routes;
+- :mod:`.accounts` -- accounts, sessions, attempts, their queries and routes;
+- :mod:`.tables` -- live tables: the hub and its jobs, the protocol (the one filter), the
+  WebSocket, the scheduler of bots and clocks, a table's queries;
+- :mod:`.storage` / :mod:`.cluster` -- the database (its thread, rows, migrations) / the other
+  server processes (notices and leases through Redis, nginx, the launcher);
+- :mod:`.common` -- how every part refuses a request, limits.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Accounts and their sessions in the database: the queries behind :mod:`.account_api`.
+"""Accounts and their sessions in the database: the queries behind :mod:`.api`.
 
 Every method is synchronous and runs on the store's one database thread
-(``await store.run(accounts.method, ...)``), like the game's own queries in :mod:`.store`.
+(``await store.run(accounts.method, ...)``), like a table's own queries in
+:mod:`..tables.store`.
 A session is found by the SHA-256 of its cookie (the cookie itself is never stored), and only
 while it has not expired, so every server process on the same database knows every session.
 """

@@ -18,7 +18,7 @@ from ...i18n import N_
 from ..accounts.api import AccountService
 from ..common.errors import RequestError
 from ..common.limits import ClientLimiter
-from ..tables.hub import clean_name
+from ..tables.seating import clean_name
 from .matchmaking import WAITS, Pick
 from .ranked import Ranked
 from .rating import FAMILIES

@@ -20,7 +20,8 @@ from ...engine import Config
 from ...i18n import N_
 from ..accounts.account import Owner
 from ..common.errors import RequestError
-from ..tables.hub import Hub, clean_name
+from ..tables.hub import Hub
+from ..tables.seating import clean_name
 from ..tables.table import Table, TimeControl
 from .matchmaking import Matchmaker, Pick
 from .players import Player, PlayerBook, load_calibration

@@ -22,9 +22,10 @@ from ..accounts.store import AccountData
 from ..common.errors import RequestError, engine_refusal
 from ..notify.messages import Notice
 from ..notify.notifier import Notifier
-from ..tables.hub import Hub, seat_bots
+from ..tables.hub import Hub
 from ..tables.models import ErrorAnswer
 from ..tables.scheduler import check_time_control
+from ..tables.seating import seat_bots
 from .models import ChallengeInfo, Challenges, FriendName, FriendsInfo, NewChallenge
 from .store import Challenge, SocialStore
 

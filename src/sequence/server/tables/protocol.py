@@ -25,7 +25,7 @@ of :mod:`.messages`, which checks its fields):
 ``{"type": "penalty", "team": "B", "version": N}``
     the host imposes the table-talk penalty on a team;
 ``{"type": "resign"}``
-    resign (see :meth:`sequence.server.tables.hub.Hub.resign`);
+    resign (see :meth:`sequence.server.tables.standins.StandIns.resign`);
 ``{"type": "back"}``
     take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``

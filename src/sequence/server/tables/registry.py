@@ -3,7 +3,7 @@
 A table in the lobby or in play is always in memory (a restart rebuilds each from its move log);
 a finished one is read back from the database when asked for and kept a while for rematches and
 replays. Every write of a table's settings, seats and moves goes through here to
-:class:`~.store.Store`. The registry also answers the public list of tables.
+:class:`~.store.TableStore`. The registry also answers the public list of tables.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 from ...engine import Config, Move, State, config_from_dict
 from ...i18n import N_
 from ..common.errors import RequestError
-from ..storage.store import ClockData, EventData, SeatChange, SeatData, Store, TableData
+from ..storage.store import ClockData
+from .store import EventData, SeatChange, SeatData, TableData, TableStore
 from .table import Event, Seat, Table, TimeControl, Turn
 
 log = logging.getLogger("sequence.server")
@@ -78,7 +79,7 @@ def table_from(data: TableData) -> Table:
 class TableRegistry:
     """Every table in memory, by code, and their storage."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: TableStore) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
         self._swept = time.monotonic()
@@ -332,7 +333,7 @@ class TableRegistry:
 
     async def change_seat(self, table: Table, change: SeatChange) -> bool:
         """Store ``change`` (a seat, its event, a resignation's end of the game) if the database
-        still holds the table as it was judged on (:meth:`.Store.change_seat`), the event then
+        still holds the table as it was judged on (:meth:`.TableStore.change_seat`), the event then
         kept on the table; return whether it was stored."""
         if not await self.store.run(self.store.change_seat, table.id, change):
             return False

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from ...engine import Config, State
-from ..storage.store import SeatData
+from .store import SeatData
 
 
 @dataclass
@@ -39,7 +39,7 @@ class Seat:
     gets the seat's token on any device (:mod:`.accounts`)."""
     left_at: float = field(default_factory=time.monotonic)
     """When the seat's player last lost their last connection (``time.monotonic``): after
-    :attr:`Hub.away_seconds` any seated player may hand the seat to a bot."""
+    :attr:`.seating.Seating.away_seconds` any seated player may hand the seat to a bot."""
 
     @property
     def kind(self) -> str:
@@ -169,7 +169,8 @@ class Table:
     behind: bool = False
     """This process's copy may lack moves the others made (with several processes, a table
     that nobody here is connected to and that this process does not run is not kept up to
-    date: :meth:`.hub.Hub.quiet`); it is caught up from the database before it is used."""
+    date: :meth:`.notices.NoticeReader.quiet`); it is caught up from the database before it
+    is used."""
 
     @property
     def version(self) -> int:

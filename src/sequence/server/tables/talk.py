@@ -17,7 +17,9 @@ from typing import Any, Final
 
 from ...i18n import N_
 from ..common.errors import RequestError
+from . import protocol
 from .connection import Connection
+from .core import HubCore
 from .table import Table
 
 REACTIONS: Final = ("good_game", "well_played", "hurry_up", "oops")
@@ -97,3 +99,49 @@ def pace(conn: Connection, kind: str, interval: float) -> None:
             seconds=f"{interval:g}",
         )
     conn.paced[kind] = now
+
+
+class TableTalk:
+    """Reactions and chat passed to those at a table who may hear them, in every process."""
+
+    def __init__(self, core: HubCore) -> None:
+        self.core = core
+
+    def _speaker(self, table: Table, conn: Connection) -> str | None:
+        return None if conn.seat is None else table.seats[conn.seat].name
+
+    def react(self, table: Table, conn: Connection, reaction: Any) -> None:
+        """A quick reaction (no game information in it) to everyone at the table."""
+        said = check_reaction(reaction)
+        pace(conn, "reaction", REACTION_INTERVAL)
+        self.say(table, "reaction", conn.seat, self._speaker(table, conn), said, "table")
+
+    def chat(self, table: Table, conn: Connection, text: Any) -> None:
+        """A chat message, to whoever may read it now (:func:`.chat_audience`)."""
+        said = clean_text(text)
+        audience = chat_audience(table, conn)
+        pace(conn, "chat", CHAT_INTERVAL)
+        self.say(table, "chat", conn.seat, self._speaker(table, conn), said, audience)
+
+    def say(
+        self,
+        table: Table,
+        kind: str,
+        seat: int | None,
+        name: str | None,
+        said: str,
+        audience: str,
+        told: bool = False,
+    ) -> None:
+        """Send a reaction or a chat line to this process's connections at ``table`` that may
+        hear it (``audience``: ``table``, or ``spectators`` only), and unless it was ``told``
+        by another process, to the other processes."""
+        payload = protocol.talk_payload(kind, seat, name, said)
+        for other in list(self.core.rooms.get(table.code, ())):
+            if audience == "table" or not other.present:  # players' devices hear no spectator
+                other.send(payload)
+        if not told:
+            self.core.cluster.publish(
+                {"k": "talk", "t": table.code, "w": kind, "s": seat, "n": name, "x": said,
+                 "a": audience}
+            )  # fmt: skip

@@ -45,9 +45,10 @@ from ..ratings.api import ratings_router
 from ..ratings.matchmaking import WAITS
 from ..ratings.ranked import Ranked
 from ..social.api import SocialService, social_router
-from ..storage.store import Store
-from ..tables.hub import AWAY_SECONDS, Hub
+from ..tables.hub import Hub
 from ..tables.scheduler import offer_bots
+from ..tables.seating import AWAY_SECONDS
+from ..tables.store import TableStore
 from ..tables.websocket import websocket_router
 from .health import health_router
 from .http import BodyGuard, client_address, error_answers, error_response, limit
@@ -129,7 +130,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db)
+        store = TableStore(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
         cluster = RedisCluster(redis, redis_prefix) if redis else None
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)

@@ -22,7 +22,7 @@ from ..common.errors import RequestError, engine_refusal
 from ..common.limits import ClientLimiter
 from ..ratings.ranked import Ranked
 from ..tables import protocol
-from ..tables.hub import Hub, seat_bots
+from ..tables.hub import Hub
 from ..tables.models import (
     Created,
     CreateTable,
@@ -41,6 +41,7 @@ from ..tables.models import (
 )
 from ..tables.models import Record as RecordAnswer
 from ..tables.scheduler import check_level, check_time_control
+from ..tables.seating import seat_bots
 from .http import error_answers, limit
 
 
