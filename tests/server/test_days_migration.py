@@ -7,8 +7,8 @@ from __future__ import annotations
 from sqlalchemy import inspect, text
 
 from sequence.server.storage.db import make_engine
-from sequence.server.tables.store import TableStore
 from sequence.server.tables.registry import table_from
+from sequence.server.tables.store import TableStore
 
 from .test_accounts_migration import alembic, db_url, old_games
 
