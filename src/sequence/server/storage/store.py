@@ -14,17 +14,19 @@ together share one transaction too.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .db import MoveRow, SeatRow, TableRow, make_engine, migrate, now
 
+log = logging.getLogger("sequence.server")
 T = TypeVar("T")
 
 
@@ -90,9 +92,19 @@ class Store:
         return self._sessions
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` on the database thread."""
+        """Run ``fn(*args)`` on the database thread; once more if the database had ended the
+        connection (a restart, ``pg_terminate_backend``, a proxy's idle timeout): SQLAlchemy
+        then drops every pooled connection, and the second try opens a new one. A statement
+        sent on a dead connection did nothing; a commit cut off half-way is caught by the
+        constraints (a move's ply, a table's code) as any other race is."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, fn, *args)
+        try:
+            return await loop.run_in_executor(self._pool, fn, *args)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            log.warning("the database ended a connection (%s); trying again", exc.orig)
+            return await loop.run_in_executor(self._pool, fn, *args)
 
     def close(self) -> None:
         """Finish queued work and release the database."""
