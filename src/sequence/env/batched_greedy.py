@@ -23,6 +23,17 @@ compares every legal action's value with ``Evaluator.move_value`` on the engine'
 same game, so the set of best moves is greedy's on every position checked; among equal best
 moves both pick at random (each from its own random source), so two runs agree on the
 distribution of moves, not move for move.
+
+>>> from sequence.env.batched import batched_env
+>>> env = batched_env(3, "kids", opponents="self", seed=0)
+>>> _ = env.reset()
+>>> greedy = BatchedGreedy(env)
+>>> values = greedy.values(np.arange(3))
+>>> bool((np.isfinite(values) == env.action_masks()).all())
+True
+>>> chosen = greedy.choose(np.arange(3), np.random.default_rng(0))
+>>> bool((values[np.arange(3), chosen] == values.max(axis=1)).all())
+True
 """
 
 from __future__ import annotations
