@@ -13,6 +13,8 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
         --bots random,greedy --bot-share 0.5 --seed 0
     scripts/baselines.py ismcts --simulations 100 --games 20
     scripts/baselines.py table          # the table of every record in runs/baselines
+    scripts/baselines.py batched --game classic --steps 1000000 --seed 0 --games 16 \\
+        --out baselines                 # a shipped baseline (classic, kids, dice)
 
 - ``ppo``: sb3-contrib's ``MaskablePPO`` (``MlpPolicy``, its default hyper-parameters) on
   ``sequence/<Game>-v0`` through Stable-Baselines3's ``make_vec_env`` (``--envs`` copies)
@@ -21,6 +23,12 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
   its own past snapshots and fixed bots: ``--bots``, ``--bot-share``, ``--envs`` are its
   options of those names); the last snapshot plays.
 - ``ismcts``: OpenSpiel's information-set MCTS (``ismcts@simulations=N``), no training.
+- ``batched``: ``MaskablePPO`` on the batched simulator (:class:`sequence.env.sb3.BatchedVecEnv`,
+  ``--envs`` games at once, no wrapper) against a batched bot; measured in a round robin of
+  ``random``, ``easy``, ``medium`` and the policy. With ``--out baselines`` it writes the
+  shipped policies (``baselines/<game>.zip``, loadable as ``policy:baselines/<game>.zip``).
+
+``table`` prints the records of ``--out`` and the shipped ones of ``baselines/``.
 
 PyTorch is held to one thread (``torch.set_num_threads(1)``), so a run's wall time is one
 core's. Needs the ``rl``, ``pettingzoo`` and ``openspiel`` extras (the dev setup has them).
@@ -43,11 +51,14 @@ GAME_IDS = {"classic": "Classic", "kids": "Kids", "dice": "Dice", "draft": "Draf
 """The Gymnasium id of each game: ``sequence/<id>-v0``."""
 
 
-def tournament(candidate: str, game: str, games: int, seed: int, workers: int) -> dict[str, Any]:
-    """``sequence tournament`` of random, greedy and ``candidate`` (round robin): its JSON."""
+def tournament(
+    candidate: str, game: str, games: int, seed: int, workers: int,
+    bots: tuple[str, ...] = ("random", "greedy"),
+) -> dict[str, Any]:  # fmt: skip
+    """``sequence tournament`` of ``bots`` and ``candidate`` (round robin): its JSON."""
     command = [
-        sys.executable, "-m", "sequence.cli.main", "tournament",
-        "--game", game, "--bot", "random", "--bot", "greedy", "--bot", candidate,
+        sys.executable, "-m", "sequence.cli.main", "tournament", "--game", game,
+        *(arg for bot in (*bots, candidate) for arg in ("--bot", bot)),
         "--games", str(games), "--seed", str(seed), "--workers", str(workers),
         "--json", "-", "--quiet",
     ]  # fmt: skip
@@ -102,28 +113,68 @@ def row(record: dict[str, Any]) -> str:
     )
 
 
+SHIPPED_HEADER = (
+    "| game | policy | seed | steps | training | against random | against easy"
+    " | against medium | Elo (95% interval) | games a pairing |\n"
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+)
+"""The shipped baselines' table: each policy's score against the levels, in one tournament."""
+
+SHIPPED = Path(__file__).resolve().parent.parent / "baselines"
+"""Where the shipped baseline policies and their records are (``baselines/`` in the checkout)."""
+
+SHIPPED_BOTS = ("random", "easy", "medium")
+"""What the shipped baselines are measured against (``medium`` is ``greedy``)."""
+
+
+def shipped_row(record: dict[str, Any]) -> str:
+    """The shipped baselines' table row for a record of ``batched``."""
+    results, spec = record["tournament"], record["candidate"]
+    elo, lo, hi, _ = elo_of(results, spec)
+    against = " | ".join(f"{score_against(results, spec, bot):.0%}" for bot in SHIPPED_BOTS)
+    return (
+        f"| {record['game']} | `{spec}` | {record['seed']} | {record['steps']:,}"
+        f" | {record['train_seconds'] / 60:.1f} min | {against}"
+        f" | {elo:.0f} ({lo:.0f} to {hi:.0f}) | {record['games']} |"
+    )
+
+
 def report(name: str, method: str, args: argparse.Namespace, candidate: str,
-           steps: int, seconds: float) -> None:  # fmt: skip
-    """Measure ``candidate``, write ``OUT/<name>.json`` and print the table row."""
+           steps: int, seconds: float, bots: tuple[str, ...] = ("random", "greedy"),
+           ) -> None:  # fmt: skip
+    """Measure ``candidate`` against ``bots``, write ``OUT/<name>.json`` and print its row."""
     start = time.perf_counter()
-    results = tournament(candidate, args.game, args.games, args.eval_seed, args.workers)
+    results = tournament(candidate, args.game, args.games, args.eval_seed, args.workers, bots)
     record = {
         "name": name, "method": method, "game": args.game, "seed": args.seed,
         "argv": sys.argv, "candidate": candidate, "steps": steps, "train_seconds": seconds,
-        "eval_seconds": time.perf_counter() - start, "tournament": results,
+        "eval_seconds": time.perf_counter() - start, "tournament": results, "bots": bots,
+        "games": args.games,
     }  # fmt: skip
     path = args.out / f"{name}.json"
     path.write_text(json.dumps(record, indent=1))
-    print(HEADER, row(record), sep="\n", flush=True)
+    if tuple(bots) == SHIPPED_BOTS:
+        print(SHIPPED_HEADER, shipped_row(record), sep="\n", flush=True)
+    else:
+        print(HEADER, row(record), sep="\n", flush=True)
     print(f"(tournament {record['eval_seconds']:.0f}s; written to {path})", flush=True)
 
 
 def run_table(args: argparse.Namespace) -> None:
     """Print the table of every record in ``OUT``."""
-    records = [json.loads(p.read_text()) for p in sorted(args.out.glob("*.json"))]
-    print(HEADER)
-    for record in records:
-        print(row(record))
+    paths = dict.fromkeys(p.resolve() for p in sorted(args.out.glob("*.json")))
+    paths.update(dict.fromkeys(sorted(SHIPPED.glob("*.json"))))  # in every checkout
+    records = [json.loads(p.read_text()) for p in paths]
+    shipped = [r for r in records if tuple(r.get("bots", ())) == SHIPPED_BOTS]
+    others = [r for r in records if r not in shipped]
+    if others or not shipped:
+        print(HEADER)
+        for record in others:
+            print(row(record))
+    if shipped:
+        print(SHIPPED_HEADER)
+        for record in shipped:
+            print(shipped_row(record))
 
 
 def one_thread() -> None:
@@ -157,6 +208,29 @@ def run_ppo(args: argparse.Namespace) -> None:
     print(f"trained {model.num_timesteps} steps in {seconds:.0f}s -> {path}", flush=True)
     method = f"MaskablePPO against {args.opponent}"
     report(name, method, args, f"policy:{path}", model.num_timesteps, seconds)
+
+
+def run_batched(args: argparse.Namespace) -> None:
+    """MaskablePPO on the batched simulator (``BatchedVecEnv``, no wrapper): the shipped
+    baselines, measured against random, easy and medium."""
+    one_thread()
+    from sb3_contrib import MaskablePPO
+
+    from sequence.env.sb3 import BatchedVecEnv
+
+    envs = BatchedVecEnv(args.envs, args.game, opponents=args.opponent, seed=args.seed, players=2)
+    model = MaskablePPO(
+        "MlpPolicy", envs, n_steps=args.n_steps, batch_size=args.batch_size,
+        n_epochs=args.epochs, seed=args.seed, device="cpu", verbose=0,
+    )  # fmt: skip
+    start = time.perf_counter()
+    model.learn(args.steps)
+    seconds = time.perf_counter() - start
+    path = args.out / f"{args.game}.zip"
+    model.save(path)
+    print(f"trained {model.num_timesteps} steps in {seconds:.0f}s -> {path}", flush=True)
+    method = f"MaskablePPO on BatchedVecEnv against {args.opponent}"
+    report(args.game, method, args, f"policy:{path}", model.num_timesteps, seconds, SHIPPED_BOTS)
 
 
 def run_selfplay(args: argparse.Namespace) -> None:
@@ -213,6 +287,17 @@ def main(argv: list[str] | None = None) -> int:
         "--n-steps", type=int, default=2048, help="steps per environment between PPO updates (2048)"
     )
     ppo.set_defaults(run=run_ppo)
+    bat = sub.add_parser(
+        "batched", parents=[common], help="MaskablePPO on the batched simulator (shipped)"
+    )
+    bat.add_argument("--opponent", default="random", choices=["random", "greedy"],
+                     help="the batched bot it trains against (random)")  # fmt: skip
+    bat.add_argument("--steps", type=int, default=300_000, help="training steps (300,000)")
+    bat.add_argument("--envs", type=int, default=64, help="games stepped at once (64)")
+    bat.add_argument("--n-steps", type=int, default=64, help="steps per game an update (64)")
+    bat.add_argument("--batch-size", type=int, default=512, help="PPO's minibatch (512)")
+    bat.add_argument("--epochs", type=int, default=4, help="PPO's epochs an update (4)")
+    bat.set_defaults(run=run_batched)
     sp = sub.add_parser("selfplay", parents=[common], help="MaskablePPO against its snapshots")
     sp.add_argument("--generations", type=int, default=5, help="snapshots (5)")
     sp.add_argument("--steps", type=int, default=20_000, help="steps a snapshot (20,000)")

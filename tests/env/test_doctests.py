@@ -18,12 +18,14 @@ from sequence.env import (
     batched_cards,
     batched_dice,
     batched_draft,
+    batched_greedy,
     environment,
     gym,
     observation,
     observation_layout,
     openspiel,
     policy,
+    vector,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
         batched_cards,
         batched_dice,
         batched_draft,
+        batched_greedy,
+        vector,
         openspiel,
         policy,
     ],

@@ -178,3 +178,13 @@ def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> Non
         assert record["tournament"]["forfeits"] == []
     method = json.loads((tmp_path / "selfplay-kids.json").read_text())["method"]
     assert method == "MaskablePPO self-play (1 snapshots; random, greedy 50% of games)"
+    batched = ["batched", "--steps", "64", "--envs", "4", "--n-steps", "16", "--batch-size", "32"]
+    assert baselines.main([*batched, *common]) == 0
+    record = json.loads((tmp_path / "kids.json").read_text())
+    assert {r["bot"] for r in record["tournament"]["ratings"]} == {
+        "random",
+        "easy",
+        "medium",
+        f"policy:{tmp_path / 'kids.zip'}",
+    }
+    assert baselines.shipped_row(record).startswith("| kids | `policy:")

@@ -109,4 +109,16 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, view: View) -> Move:
-        return self.rng.choice(view.legal_moves)
+        return view.legal_moves[self.choose_index(len(view.legal_moves))]
+
+    def choose_index(self, count: int) -> int:
+        """The place among ``count`` legal moves of the move :meth:`choose` makes (the same
+        draw from :attr:`rng`): a caller that holds the seat's legal moves (a learning
+        environment) needs no view for it.
+
+        >>> RandomBot(seed=3).choose_index(10) == RandomBot(seed=3).choose_index(10)
+        True
+        """
+        if count < 1:
+            raise IndexError("no legal move to choose from")
+        return self.rng.randrange(count)

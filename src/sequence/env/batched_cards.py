@@ -29,11 +29,14 @@ It gives what the single environment gives, number for number:
   ``tests/env/test_batched.py`` plays batched games beside the engine, move for move, and
   checks every mask, observation, reward and end.
 
-Two ways to play (``opponents``):
+Three ways to play (``opponents``):
 
 - ``"random"`` (the default): the agent holds ``agent_seat`` in every game; the other seats
   choose uniformly among their legal actions, as the ``random`` bot does. One step is the
   agent's move and the other seats' moves up to its next decision, as in the Gymnasium env.
+- ``"greedy"``: as ``"random"``, but the other seats play as the ``greedy`` bot plays, batched
+  (:class:`~sequence.env.batched_greedy.BatchedGreedy`: its move values, ties at random);
+  classic and Kids only.
 - ``"self"``: the agent plays every seat. One step is one move, by the seat to move in each
   game; observations and masks are that seat's, ``info["seat"]`` says which.
 
@@ -47,7 +50,8 @@ teams) and Sequence for Kids, with options ``max_turns``, ``chips_per_colour``, 
 that ends a game) and ``difficult``; :class:`~sequence.env.batched_dice.BatchedDiceEnv` plays
 Dice and :class:`~sequence.env.batched_draft.BatchedDraftEnv` the draft variant
 (:func:`sequence.env.batched.batched_env` gives the right one), every one with the flat, planes
-and history observations. Not (yet): table-talk penalties, bots other than random.
+and history observations. Not (yet): table-talk penalties, bots other than random and
+greedy (greedy: not at Dice or in the draft variant).
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)
@@ -81,6 +85,7 @@ from ..engine.setup import opening
 from ..engine.tables import game_tables
 from .actions import ActionSpace, action_space
 from .arrays import Observer
+from .batched_greedy import BatchedGreedy
 from .observation import ObservationLayout, observation_layout
 
 IntArray = NDArray[np.int64]
@@ -168,7 +173,7 @@ class BatchedSequenceEnv:
         num_envs: int,
         config: Config | str | None = None,
         *,
-        opponents: Literal["random", "self"] = "random",
+        opponents: Literal["random", "greedy", "self"] = "random",
         agent_seat: int = 0,
         seed: int | None = 0,
         log: bool = False,
@@ -186,8 +191,8 @@ class BatchedSequenceEnv:
             raise ValueError(why)
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if opponents not in ("random", "self"):
-            raise ValueError(f"opponents must be 'random' or 'self', not {opponents!r}")
+        if opponents not in ("random", "greedy", "self"):
+            raise ValueError(f"opponents must be 'random', 'greedy' or 'self', not {opponents!r}")
         if not 0 <= agent_seat < config.players:
             raise ValueError(f"no seat {agent_seat} in a {config.players}-player game")
         self.config = config
@@ -266,6 +271,7 @@ class BatchedSequenceEnv:
         """With ``log``: per game, the other seats' actions at the start of the game now in
         the slot, before the agent's first decision (when the slot started a game this step)."""
         self._game_arrays()
+        self._greedy = BatchedGreedy(self) if opponents == "greedy" else None
 
     def _game_arrays(self) -> None:
         """Make the per-game arrays a subclass's game adds to these (none here)."""
@@ -574,7 +580,7 @@ class BatchedSequenceEnv:
         self._new_games(ended)
 
     def _play_opponents(self, finish: bool) -> None:
-        """With random opponents: play the other seats until the agent is to move in every
+        """With bot opponents: play the other seats until the agent is to move in every
         game (with ``finish``, games that end meanwhile are scored and start again)."""
         if self.self_play:
             return
@@ -585,8 +591,11 @@ class BatchedSequenceEnv:
             idx = np.flatnonzero(~self.over & (self.to_move != agent))
             if not idx.size:
                 return
-            _, legal, counts = self._legal_ids(self._legal_by_action(idx))
-            actions = self._sample(legal, counts, self._np_rng)
+            if self._greedy is not None:
+                actions = self._greedy.choose(idx, self._np_rng)
+            else:
+                _, legal, counts = self._legal_ids(self._legal_by_action(idx))
+                actions = self._sample(legal, counts, self._np_rng)
             if self.log:
                 new = self._out["done"][idx] if finish else np.ones(len(idx), dtype=np.bool_)
                 for g, a, fresh in zip(idx.tolist(), actions.tolist(), new.tolist(), strict=True):

@@ -45,7 +45,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from ..bots import Bot, bot_maker
+from ..bots import Bot, RandomBot, bot_maker
 from ..engine import (
     TEAM_LETTERS,
     Config,
@@ -335,6 +335,12 @@ class SequenceEnv:
             if seat == agent:
                 return
             bot = self._bots[seat]
+            if type(bot) is RandomBot:
+                # It reads nothing but the count of its seat's legal moves: no view to build.
+                state.push_index(
+                    bot.choose_index(len(state.legal_moves_of(seat))), seat, undo=False
+                )
+                continue
             view = state.view(seat)
             move = bot.choose(view)
             try:

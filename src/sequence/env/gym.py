@@ -11,7 +11,9 @@ registers ``sequence/Classic-v0``, ``sequence/Kids-v0``, ``sequence/Dice-v0`` an
 ``sequence/Draft-v0``; their keywords go to ``SequenceEnv`` (``players``, ``teams``,
 ``opponents``, ``illegal``, rule options, ...). In a process that has not imported it (a
 ``SubprocVecEnv`` worker), ``"sequence.env.gym:sequence/Classic-v0"`` makes Gymnasium import it
-first: Gymnasium 1.x loads no package's ids by itself.
+first: Gymnasium 1.x loads no package's ids by itself. It also registers
+``sequence/ClassicBatched-v0`` (``Kids``, ``Dice``, ``Draft``) for ``gymnasium.make_vec``: the
+batched simulator as one vector env (:class:`~sequence.env.vector.BatchedVectorEnv`).
 
 Needs the ``gym`` extra: ``.venv/bin/pip install -e '.[gym]'`` in the
 checkout (Gymnasium and numpy).
@@ -254,16 +256,35 @@ def board_picture(view: View) -> NDArray[np.uint8]:
     return image
 
 
+BATCHED_IDS = {
+    "sequence/ClassicBatched-v0": "classic",
+    "sequence/KidsBatched-v0": "kids",
+    "sequence/DiceBatched-v0": "dice",
+    "sequence/DraftBatched-v0": "draft",
+}
+"""Ids for ``gymnasium.make_vec`` only: the batched simulator as one vector env
+(:class:`~sequence.env.vector.BatchedVectorEnv`), keywords its own."""
+
+
 def register_envs() -> None:
-    """Register the ids of :data:`ENV_IDS` with Gymnasium (done on import; idempotent)."""
+    """Register the ids of :data:`ENV_IDS` and :data:`BATCHED_IDS` with Gymnasium (done on
+    import; idempotent)."""
     for env_id, game in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=GymSequenceEnv, kwargs={"game": game})
+    for env_id, game in BATCHED_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                env_id,
+                vector_entry_point="sequence.env.vector:BatchedVectorEnv",
+                kwargs={"game": game},
+            )
 
 
 register_envs()
 
 __all__ = [
+    "BATCHED_IDS",
     "ENV_IDS",
     "GymSequenceEnv",
     "board_picture",
