@@ -87,7 +87,7 @@ class MovePlayer:
             raise RequestError("illegal", N_("dice are rolled and penalties imposed by the server"))
         async with table.lock:
             await self._ahead(table, version)
-            if self._acked(table, conn, seat, mid):
+            if self._acked(table, conn, seat, mid, move):
                 return
             self._current(table, version)
             await self.apply(table, move, seat, by_person=True, move_id=mid, ack=conn)
@@ -107,11 +107,25 @@ class MovePlayer:
         return seat
 
     @staticmethod
-    def _acked(table: Table, conn: Connection, seat: int, mid: str | None) -> bool:
-        """Acknowledge a move id already applied (and apply nothing); ``False``: a new one."""
+    def _acked(
+        table: Table, conn: Connection, seat: int, mid: str | None, move: Move | None = None
+    ) -> bool:
+        """Acknowledge a move id already applied (and apply nothing); ``False``: a new one.
+        The id sent again with another ``move`` than the one it was applied as is refused: it
+        is not a resend, and acknowledging it would tell the player a move was made that was
+        not."""
         if mid is None or (seat, mid) not in table.move_ids:
             return False
-        conn.send(protocol.ack_payload(mid, table.move_ids[(seat, mid)], duplicate=True))
+        ply = table.move_ids[(seat, mid)]
+        stack = table.state.move_stack if table.state is not None else []
+        if move is not None and 0 < ply <= len(stack) and str(stack[ply - 1]) != str(move):
+            raise RequestError(
+                "bad_message",
+                N_("move id {id} was already used for another move ({move}); nothing was done"),
+                id=mid,
+                move=str(stack[ply - 1]),
+            )
+        conn.send(protocol.ack_payload(mid, ply, duplicate=True))
         return True
 
     async def roll(self, table: Table, conn: Connection, version: Any, move_id: Any = None) -> None:
@@ -184,9 +198,10 @@ class MovePlayer:
             # game. This move is a resend of that one, or stale.
             await self.core.sync(table, force=True)
             if move_id is not None and seat is not None and (seat, move_id) in table.move_ids:
-                if ack is not None:
-                    ply = table.move_ids[(seat, move_id)]
-                    ack.send(protocol.ack_payload(move_id, ply, duplicate=True))
+                if ack is not None:  # the same id, stored by another process first
+                    self._acked(
+                        table, ack, seat, move_id, None if move.kind is MoveKind.ROLL else move
+                    )
                 return
             if table.status == "finished":  # a resignation stored by another process
                 raise RequestError("game_over", N_("the game is over")) from None

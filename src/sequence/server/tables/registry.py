@@ -108,7 +108,10 @@ class TableRegistry:
             if table.status == "finished":
                 table.active = time.monotonic()  # recently used: kept in memory longer
             return table
-        data = await self.store.run(self.store.load, code) if 0 < len(code) <= 16 else None
+        # A code no table can have (a NUL byte, which PostgreSQL refuses in text) is unknown,
+        # not asked of the database.
+        known = 0 < len(code) <= 16 and code.isprintable()
+        data = await self.store.run(self.store.load, code) if known else None
         if data is None:
             raise RequestError("unknown_table", N_("there is no table {code}"), 404, code=code)
         # Another request may have loaded it meanwhile: every request must share one table

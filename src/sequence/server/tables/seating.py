@@ -32,12 +32,17 @@ seat to a bot (``sequence serve --away-seconds``)."""
 
 
 def clean_name(name: Any) -> str:
-    """A player's display name: trimmed, printable, at most :data:`NAME_LENGTH` characters."""
+    """A player's display name: trimmed and printable; refused if empty or over
+    :data:`NAME_LENGTH` characters."""
     if not isinstance(name, str):
         raise RequestError("bad_message", N_("a name is text"))
-    shown = "".join(ch for ch in name if ch.isprintable()).strip()[:NAME_LENGTH]
+    shown = "".join(ch for ch in name if ch.isprintable()).strip()
     if not shown:
         raise RequestError("bad_message", N_("choose a name"))
+    if len(shown) > NAME_LENGTH:  # refused, not cut: the player chooses what is shown
+        raise RequestError(
+            "bad_message", N_("a name is at most {limit} characters"), limit=NAME_LENGTH
+        )
     return shown
 
 
