@@ -300,51 +300,6 @@ def own_redis() -> Iterator[tuple[str, Any]]:
             p.wait(10)
 
 
-def test_redis_lost_and_back() -> None:
-    """Redis goes away mid-game (``kill -9``) and comes back empty: a move made meanwhile is
-    stored and shown where it was made, and the other process shows it once Redis is back."""
-    with (
-        own_redis() as (url, up),
-        fresh_postgres() as db,
-        ServeCluster(db, url, processes=2, extra=BOTS) as cluster,
-    ):
-        a, b = cluster.servers
-        t = create_table(a, game="classic", players=2, name="Ann", seat=0)
-        code = t["code"]
-        bob = join(b, code, "Bob", 1)
-        start(a, code, t["host_token"])
-        players = {0: Client(a, code, t["seat_token"]), 1: Client(b, code, bob["seat_token"])}
-        watchers = {a: Client(a, code), b: Client(b, code)}
-
-        def move(v: int) -> Client:
-            st = watchers[a].wait(lambda s: s["version"] == v and s["view"] is not None)
-            seat = st["view"]["to_move"]
-            # A player who connected to the other process before it heard of the start was
-            # first sent the lobby (version 0 too): wait for the game.
-            mine = players[seat].wait(lambda s: s["version"] == v and s["view"] is not None)
-            players[seat].send(
-                {"type": "move", "move": mine["view"]["legal_moves"][0], "version": v}
-            )
-            return players[seat]
-
-        for v in range(2):
-            move(v)
-        for w in watchers.values():
-            w.wait(lambda s: s["version"] == 2)
-        up(False)
-        mover = move(2)
-        where = a if mover is players[0] else b
-        elsewhere = b if where is a else a
-        watchers[where].wait(lambda s: s["version"] == 3)  # stored and shown there
-        up(True)  # an empty Redis: no lease, no owner, nobody subscribed
-        watchers[elsewhere].wait(lambda s: s["version"] == 3, timeout=30)
-        for v in range(3, 6):  # and the game goes on through both
-            move(v)
-        for w in watchers.values():
-            w.wait(lambda s: s["version"] == 6)
-        stored_plies_are_the_game(cluster, code, 6)
-
-
 def test_a_seat_a_start_and_a_rematch_asked_of_two_processes_at_once() -> None:
     """Also: a process started later learns who is connected to the others."""
     with running(2, *BOTS) as cluster:
