@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 
 # command -> (module, one-line help). The module defines add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "simulate": ("sequence.cli.simulate", "play games between bots (random, or --bot SPEC) and report how they ended"),
+    "simulate": (
+        "sequence.cli.simulate",
+        "play games between bots (random, or --bot SPEC) and report how they ended",
+    ),
     "bench": ("sequence.cli.bench", "measure the engine's speed"),
     "replay": ("sequence.cli.replay", "check a game record and show its final position"),
     "tournament": ("sequence.cli.tournament", "play bots against each other and rate them"),
