@@ -80,8 +80,10 @@ def test_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read" in capsys.readouterr().err
     assert main(["review", str(unfinished), "--deals", "0"]) == 2
     assert "--deals must be 1 or more" in capsys.readouterr().err
-    assert main(["review", str(unfinished), "--lang", "xx"]) == 2
-    assert "unknown language xx" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["review", str(unfinished), "--lang", "xx"])
+    assert exited.value.code == 2
+    assert "unknown language 'xx'; choose one of en, ru" in capsys.readouterr().err
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["review", str(empty)]) == 2

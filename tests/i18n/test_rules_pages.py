@@ -134,6 +134,8 @@ def test_cli_rules_errors(
 ) -> None:
     monkeypatch.setenv("LANGUAGE", "de")
     assert main(["rules", "chess"]) == 2
-    assert "unbekanntes Spiel chess" in capsys.readouterr().err
-    assert main(["rules", "kids", "--lang", "es"]) == 2
-    assert "unbekannte Sprache es" in capsys.readouterr().err
+    assert "sequence rules: unbekanntes Spiel chess" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["rules", "kids", "--lang", "es"])
+    assert exited.value.code == 2
+    assert "--lang: unbekannte Sprache 'es'" in capsys.readouterr().err

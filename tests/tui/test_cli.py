@@ -126,8 +126,10 @@ async def test_replay_shows_the_review_of_each_move(lang: str) -> None:
 def test_more_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.run(parse("--players", "0", "--vs", "easy")) == 2
     assert "0 players" in capsys.readouterr().err
-    assert cli.run(parse("--vs", "easy", "--lang", "xx")) == 2
-    assert "unknown language 'xx'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        parse("--vs", "easy", "--lang", "xx")
+    assert exited.value.code == 2
+    assert "argument --lang: unknown language 'xx'" in capsys.readouterr().err
     assert cli.run(parse("--vs", "random", "--bot-delay", "-1")) == 2
     assert "--bot-delay is 0 seconds or more" in capsys.readouterr().err
 

@@ -65,7 +65,9 @@ def test_sequence_learn_prints_the_walkthrough_off_a_terminal(
     assert main(["learn", "dice", "--lang", "uk"]) == 0
     out = capsys.readouterr().out
     assert "10 — захист" in out and "@f3" in out and out.count("roll:") >= 6
-    assert main(["learn", "kids", "--lang", "xx"]) == 2
+    with pytest.raises(SystemExit) as exited:
+        main(["learn", "kids", "--lang", "xx"])
+    assert exited.value.code == 2
 
 
 def waiting(*keys: str) -> Callable[[Pilot[Any]], Any]:

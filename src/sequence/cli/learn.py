@@ -10,10 +10,9 @@ answer, in the chosen language.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 
-from ..i18n import SUPPORTED, normalise, system_language, translator
+from ..i18n import SUPPORTED, language_option, system_language, translator
 from ..learn import LESSONS, LessonGame, step_words
 
 OpenLesson = Callable[[str, str | None], int | None]
@@ -25,7 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", default="classic", choices=sorted(LESSONS),
                         help="the game to learn (default: classic)")  # fmt: skip
     parser.add_argument(
-        "--lang", help=f"the language: {', '.join(SUPPORTED)} (default: the system's)"
+        "--lang",
+        type=language_option,
+        help=f"the language: {', '.join(SUPPORTED)} (default: the system's)",
     )
     parser.add_argument("--print", dest="print_only", action="store_true",
                         help="print the lesson's steps instead of playing them")  # fmt: skip
@@ -51,11 +52,7 @@ def walkthrough(game: str, lang: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.lang is not None and normalise(args.lang) is None:
-        print(f"sequence learn: unknown language {args.lang!r}; choose one of"
-              f" {', '.join(SUPPORTED)}", file=sys.stderr)  # fmt: skip
-        return 2
-    lang = normalise(args.lang) if args.lang else system_language()
+    lang = args.lang or system_language()
     if not args.print_only and args.open_lesson is not None:
         status = args.open_lesson(args.game, lang)
         if status is not None:

@@ -32,7 +32,7 @@ from typing import Any
 from ..bots.explain import Note
 from ..bots.review import GameReview, Reviewer, summarise
 from ..engine import TEAM_LETTERS, GameRecord, RecordError
-from ..i18n import SUPPORTED, normalise, system_language
+from ..i18n import language_option, system_language
 from ..i18n.notes import translate_note
 
 
@@ -42,7 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game record (JSON or text), - for standard input, or a folder of"
                         " records (several: a summary per agent)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
-    parser.add_argument("--lang", default=None, help="language of the notes: en, ru, de, uk or fr")
+    parser.add_argument(
+        "--lang", type=language_option, help="language of the notes: en, ru, de, uk or fr"
+    )
     parser.add_argument("--deals", type=int, default=None, metavar="N",
                         help="deals each decision is searched over (default: expert's, 32 in"
                         " classic)")  # fmt: skip
@@ -53,9 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    lang = normalise(args.lang) if args.lang else system_language()
-    if lang is None:
-        return _fail(f"unknown language {args.lang}: choose one of {', '.join(SUPPORTED)}", 2)
+    lang = args.lang or system_language()
     if args.deals is not None and args.deals < 1:
         return _fail(f"--deals must be 1 or more, not {args.deals}", 2)
     if args.chance_deals < 0:

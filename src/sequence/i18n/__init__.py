@@ -22,6 +22,7 @@ marked string (Python and the web client's ``t("...")``) and updates all five ca
 
 from __future__ import annotations
 
+import argparse
 import gettext as _gettext
 import os
 from collections.abc import Callable
@@ -54,6 +55,9 @@ def N_(message: str) -> str:
 def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a plural pair for extraction; show it with ``translator(lang).ngettext(*pair, n)``."""
     return singular, plural
+
+
+_UNKNOWN_LANGUAGE = N_("unknown language {lang}; choose one of {languages}")
 
 
 def po_path(lang: str) -> Path:
@@ -159,6 +163,24 @@ def normalise(lang: str | None) -> str | None:
     return code if code in SUPPORTED else None
 
 
+def language_option(text: str) -> str:
+    """An argparse ``type`` for ``--lang``: the supported code, or an error naming the choices.
+
+    >>> language_option("ru_RU.UTF-8")
+    'ru'
+
+    Every command's ``--lang`` uses it, so each refuses an unknown language the same way
+    (``sequence rules: error: argument --lang: unknown language 'xx'; choose one of ...``).
+    """
+    code = normalise(text)
+    if code is None:
+        message = translator(system_language()).gettext(_UNKNOWN_LANGUAGE)
+        raise argparse.ArgumentTypeError(
+            message.format(lang=repr(text), languages=", ".join(SUPPORTED))
+        )
+    return code
+
+
 def negotiate(accept_language: str | None) -> str:
     """The best supported language for an HTTP ``Accept-Language`` header (English if none)."""
     if not accept_language:
@@ -207,6 +229,7 @@ __all__ = [
     "SUPPORTED",
     "Nn_",
     "catalog_json",
+    "language_option",
     "load_catalog",
     "negotiate",
     "normalise",

@@ -14,11 +14,10 @@ import sys
 from rich.console import Console
 from rich.markdown import Markdown
 
-from . import N_, SUPPORTED, normalise, system_language, translator
+from . import N_, language_option, system_language, translator
 from .howto import ALIASES, GAMES, rules_markdown
 
 _UNKNOWN_GAME = N_("unknown game {game}: choose one of {games}")
-_UNKNOWN_LANG = N_("unknown language {lang}: choose one of {langs}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,22 +28,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="classic",
         help=_("the game: classic (with the draft variant), kids or dice"),
     )
-    parser.add_argument("--lang", default=None, help=_("language: en, ru, de, uk or fr"))
+    parser.add_argument("--lang", type=language_option, help=_("language: en, ru, de, uk or fr"))
     parser.add_argument(
         "--markdown", action="store_true", help=_("print the page's Markdown source")
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    requested = getattr(args, "lang", None)
-    lang = normalise(requested) if requested else system_language()
-    _ = translator(lang or system_language()).gettext
-    if lang is None:
-        print(_(_UNKNOWN_LANG).format(lang=requested, langs=", ".join(SUPPORTED)), file=sys.stderr)
-        return 2
+    lang = getattr(args, "lang", None) or system_language()
+    _ = translator(lang).gettext
     game = str(getattr(args, "game", None) or "classic")
     if game.lower() not in GAMES and game.lower() not in ALIASES:
-        print(_(_UNKNOWN_GAME).format(game=game, games=", ".join(GAMES)), file=sys.stderr)
+        reason = _(_UNKNOWN_GAME).format(game=game, games=", ".join(GAMES))
+        print(f"sequence rules: {reason}", file=sys.stderr)  # i18n: ignore (the command's name)
         return 2
     text = rules_markdown(game, lang)
     if getattr(args, "markdown", False):

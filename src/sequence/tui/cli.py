@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..bots.isolated import is_user_bot
 from ..engine import GameRecord, SequenceError, make_config
-from ..i18n import N_, SUPPORTED, normalise, system_language
+from ..i18n import N_, language_option, system_language
 from . import on_a_terminal
 from .session import (
     GAME_CHOICES,
@@ -93,7 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--setup", action="store_true", help="open the start screen even when options are given"
     )
     parser.add_argument(
-        "--lang", help="language of the interface (en, ru, de, uk, fr; default: the system's)"
+        "--lang",
+        type=language_option,
+        help="language of the interface (en, ru, de, uk, fr; default: the system's)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -190,12 +192,6 @@ def run(args: argparse.Namespace) -> int:
 
     session: Session | None = None
     try:
-        if args.lang is not None and normalise(args.lang) is None:
-            raise BadSetup(
-                N_("unknown language {lang}; choose one of {languages}"),
-                lang=repr(args.lang),
-                languages=", ".join(SUPPORTED),
-            )
         if not args.bot_delay >= 0:
             raise BadSetup(N_("--bot-delay is 0 seconds or more"))
         if args.load:
