@@ -108,7 +108,9 @@ def test_serve_on_the_network_says_the_address_friends_open(
     assert capsys.readouterr().out.startswith(f"Sequence: open http://127.0.0.1:{port}/")
     monkeypatch.setenv("SEQUENCE_PUBLIC_URL", "https://example.org")  # as in sequence.env
     _served(monkeypatch, ["--port", port, "--db", db])
-    assert capsys.readouterr().out.startswith("Sequence: open https://example.org/ (database")
+    assert capsys.readouterr().out.startswith(
+        f"Sequence: open https://example.org/ (listening on http://127.0.0.1:{port}, database"
+    )
     monkeypatch.delenv("SEQUENCE_PUBLIC_URL")
     assert main(["serve", "--port", port, "--db", db, "--public-url", "example.org"]) == 2
     err = capsys.readouterr().err

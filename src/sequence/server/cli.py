@@ -293,10 +293,14 @@ def run(args: argparse.Namespace) -> int:
     )
     # For whoever runs the server, like its log: English. Where friends open it, when it is
     # not this machine only: the address the invite links use.
+    # Behind a public URL the process itself still listens here: say both, so whoever runs it
+    # can check it directly (or find it in the proxy's settings).
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    where = f"{links or f'http://{shown}:{args.port}'}/ (database {args.db.split('@')[-1]}"
-    where += f", Redis {args.redis.split('@')[-1]})" if args.redis else ")"
-    print(f"Sequence: open {where}")  # i18n: ignore
+    listening = f"http://{shown}:{args.port}"
+    details = [f"listening on {listening}"] if args.public_url else []
+    details.append(f"database {args.db.split('@')[-1]}")
+    details += [f"Redis {args.redis.split('@')[-1]}"] if args.redis else []
+    print(f"Sequence: open {links or listening}/ ({', '.join(details)})")  # i18n: ignore
     # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with the
     # handler found before it started. SIGTERM's default would kill the process there, before
     # the pool below is shut down, orphaning its workers (systemctl stop, docker stop): make it
