@@ -82,6 +82,14 @@ def test_the_table_tells_the_entries_apart(capsys: pytest.CaptureFixture[str]) -
     assert "random #1" in out and "random #2" in out
 
 
+def test_piped_tables_keep_long_names_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Piped (``| less``, ``> results.txt``), a bot's full name is one line, not folded at 80."""
+    name = "sequence.bots.greedy:GreedyBot"
+    assert main([*TINY, "--bot", "random", "--bot", name, "--bot", "easy", "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(name in line and "random" in line for line in lines), "\n".join(lines)
+
+
 # --- stopped before any game finished -----------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,10 @@ def render(summary: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(stderr=summary.get("_stderr", False))
+    to_stderr = bool(summary.get("_stderr", False))
+    # Piped or redirected, nothing limits a line: rich's 80 columns would wrap long bot names.
+    stream = sys.stderr if to_stderr else sys.stdout
+    console = Console(stderr=to_stderr, width=None if stream.isatty() else 400)
     config = config_from_dict(summary["config"])
     title = f"{describe(config)}: {summary['games']} games in {summary['seconds']:.0f} s"
     if "seed" in summary:
