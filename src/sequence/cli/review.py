@@ -167,9 +167,11 @@ def review_text(review: GameReview, lang: str) -> str:
     for m in flagged:
         lines.append(f"  {m.index + 1}. {who(m.seat)} {m.move}: {m.verdict}, loss {m.loss:.0f}"
                      f" - {_said(m.flags, lang)}")  # fmt: skip
+    # Every verdict, counted: inaccuracies alone are not flagged, so the two numbers differ.
     counts = {v: sum(m.verdict == v for m in review.moves) for v in ("inaccuracy", "mistake",
                                                                       "blunder")}  # fmt: skip
-    lines.append("  " + ", ".join(f"{k}: {v}" for k, v in counts.items()))
+    lines.append("  all verdicts: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+                 + " (an inaccuracy alone is not flagged)")  # fmt: skip
     if review.chances:
         lines += ["", "Turning points:" if review.turning_points else "Turning points: none"]
         for t in review.turning_points:
