@@ -554,3 +554,30 @@ def test_a_guest_seat_claimed_twice_at_once() -> None:
         [won] = seats[0] or seats[1]
         assert won["seat"] == 1 and all(s in ([], [won]) for s in seats), seats
         assert max_browser.post(f"/api/account/seats/{code}").json()["seats"] == [won]
+
+
+def test_host_rights_pass_after_the_away_time_whichever_process_the_host_left() -> None:
+    """The table's owner decides, on its own timer: the host, connected through the other
+    process, drops; the rights pass once the host has been away 2 s, not before, with nothing
+    else happening; the host back through that process takes them back."""
+    with running(2, "--away-seconds", "2") as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="kids", players=2, name="Ann", seat=0)
+        code, host = t["code"], t["host_token"]
+        assert cluster.owner(code) is a
+        bob_seat = join(a, code, "Bob", 1)["seat_token"]
+        ann = Client(b, code, t["seat_token"], host)
+        bob = Client(a, code, bob_seat)
+        bob.wait(lambda s: s["table"]["seats"][0]["connected"])
+        ann.close()
+        gone = time.monotonic()
+        st = bob.wait(lambda s: not s["table"]["seats"][0]["connected"])
+        assert not st["you"]["host"]
+        st = bob.wait(lambda s: s["you"]["host"])
+        assert time.monotonic() - gone >= 1.9 and st["table"]["host_seat"] == 1
+        Client(b, code, t["seat_token"], host)
+        st = bob.wait(lambda s: not s["you"]["host"])
+        assert st["table"]["host_seat"] is None
+        assert [(e.kind, e.seat) for e in events(cluster, code, "host")] == [
+            ("host", 1), ("host", None)
+        ]  # fmt: skip

@@ -47,8 +47,8 @@ from ..ratings.ranked import Ranked
 from ..social.api import SocialService, social_router
 from ..tables.hub import Hub
 from ..tables.scheduler import offer_bots
-from ..tables.seating import AWAY_SECONDS
 from ..tables.store import TableStore
+from ..tables.table import AWAY_SECONDS
 from ..tables.websocket import websocket_router
 from .health import health_router
 from .http import BodyGuard, client_address, error_answers, error_response, limit
