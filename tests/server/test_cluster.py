@@ -581,3 +581,21 @@ def test_host_rights_pass_after_the_away_time_whichever_process_the_host_left() 
         assert [(e.kind, e.seat) for e in events(cluster, code, "host")] == [
             ("host", 1), ("host", None)
         ]  # fmt: skip
+
+
+def test_a_client_gets_each_rate_limit_once_across_processes() -> None:
+    """The limits per client are buckets in the shared Redis: tables made through two
+    processes in turn count against one limit (10 at once), not one per process."""
+    with running(2) as cluster:
+        a, b = cluster.servers
+        answers = []
+        for i in range(14):
+            with (a if i % 2 else b).http() as http:
+                answers.append(http.post("/api/tables", json={"game": "kids", "players": 2}))
+        made = [r.status_code for r in answers]
+        # 10 at once, then one every 6 s (one more may have come while these were made).
+        assert made[:10] == [200] * 10 and made.count(200) <= 11, made
+        refused = next(r for r in answers if r.status_code == 429)
+        assert refused.json()["error"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
+        keys = list(cluster.redis_client().scan_iter(f"{cluster.prefix}:limits:creates:*"))
+        assert len(keys) == 1

@@ -125,14 +125,17 @@ def create_app(
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
-    creates = ClientLimiter(create_rate, create_burst)
-    joins = ClientLimiter(join_rate, join_burst)
+    creates = ClientLimiter(create_rate, create_burst, "creates")
+    joins = ClientLimiter(join_rate, join_burst, "joins")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = TableStore(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
         cluster = RedisCluster(redis, redis_prefix) if redis else None
+        if cluster is not None:  # every process takes from the same buckets
+            for limiter in (creates, joins):
+                limiter.share(cluster.redis, f"{redis_prefix}:limits:")
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
         state["store"] = store
