@@ -66,7 +66,7 @@ def json_depth(text: str | bytes) -> int:
     return deepest
 
 
-TAKE_SCRIPT: Final = """
+TAKE_SCRIPT: Final = """-- i18n: ignore (a Lua script)
 local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
