@@ -10,6 +10,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from sequence.engine import GameRecord
+
 from .conftest import Client, ServerThread, answer, create_table, join, start
 from .test_protocol import two_humans
 
@@ -197,8 +199,15 @@ def test_resigning_alone_loses_the_game_and_is_in_the_record(server: ServerThrea
     assert stored.status == "finished" and stored.result == "A wins"
     with server.http() as http:
         rec = http.get(f"/api/tables/{code}/record").json()
+        last = http.get(f"/api/tables/{code}/replay/0").json()  # the web replay's last move
     assert rec["events"][-1]["kind"] == "resign"  # nothing changes hands after the end
-    assert "A wins" in rec["text"] and "0 resign 1 1 lost" in rec["text"]
+    assert "0 resign 1 1 lost" in rec["text"]
+    # The record says who won and how, and reads back so (sequence replay, review, export).
+    assert rec["record"]["result"] == "A wins" and rec["record"]["termination"] == "resignation"
+    assert '[Result "A wins"]' in rec["text"] and '[Termination "resignation"]' in rec["text"]
+    for read in (GameRecord.load(rec["text"]), GameRecord.from_dict(rec["record"])):
+        assert read.result == "A wins" and read.winner == 0 and read.replay().outcome is None
+    assert (last["plies"], last["result"], last["termination"]) == (0, "A wins", "resignation")
 
 
 def test_resigning_in_a_team_gives_the_seat_to_a_bot(server: ServerThread) -> None:

@@ -15,7 +15,7 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ...engine import ConfigError, GameRecord, Move, make_config
+from ...engine import ConfigError, Move, make_config
 from ...i18n import N_
 from ..accounts.api import AccountService
 from ..common.errors import RequestError, engine_refusal
@@ -247,12 +247,18 @@ def tables_router(
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
             raise RequestError("not_found", N_("the game has {n} moves"), 404, n=len(moves))
-        rec = GameRecord(table.config, table.seed, moves)
+        rec = protocol.finished_record(table)
         view = protocol.view_dict(rec.replay(upto=ply), None)
         seats = protocol.table_meta(table)["seats"]
-        return Response(
-            protocol.dumps({"ply": ply, "plies": len(moves), "view": view, "seats": seats}),
-            media_type="application/json",
-        )
+        last = ply == len(moves)
+        answer = {
+            "ply": ply,
+            "plies": len(moves),
+            "view": view,
+            "seats": seats,
+            "result": rec.result if last else None,
+            "termination": rec.termination if last else None,
+        }
+        return Response(protocol.dumps(answer), media_type="application/json")
 
     return router
