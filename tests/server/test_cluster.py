@@ -599,3 +599,34 @@ def test_a_client_gets_each_rate_limit_once_across_processes() -> None:
         assert refused.json()["error"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
         keys = list(cluster.redis_client().scan_iter(f"{cluster.prefix}:limits:creates:*"))
         assert len(keys) == 1
+
+
+def test_each_table_keeps_the_clock_lengths_it_was_made_with_on_every_process() -> None:
+    """``--time-control`` sets the lengths of the tables a process makes: two processes
+    started with different ones make different tables, each shown the same everywhere and run
+    by its stored lengths by whichever process runs it (here the other one, after the first
+    stopped)."""
+    with running(1, *BOTS, "--time-control", "quick=6,0") as cluster:
+        cluster.serve_args = [*BOTS, "--time-control", "quick=300,30"]
+        a, b = cluster.servers[0], cluster.add()
+        short = create_table(
+            a, game="classic", players=2, bots=[None, "random"], name="Ann", seat=0,
+            clock="quick", bot_level="random",
+        )  # fmt: skip
+        long = create_table(b, game="kids", players=2, name="Bob", clock="quick")
+        for server in (a, b):
+            with server.http() as http:
+                got = http.get(f"/api/tables/{short['code']}").json()["time_control"]
+                assert got == {"name": "quick", "turn": 6.0, "reserve": 0.0}
+                got = http.get(f"/api/tables/{long['code']}").json()["time_control"]
+                assert got == {"name": "quick", "turn": 300.0, "reserve": 30.0}
+        code = short["code"]
+        start(a, code, short["host_token"])
+        ann = Client(b, code, short["seat_token"])  # on the process whose quick is 300 s
+        ann.wait(lambda s: s["clock"] is not None and s["clock"]["seat"] == 0)
+        a.stop()  # b runs the table from now on, by the lengths stored with it
+        stopped = time.monotonic()
+        st = ann.wait(lambda s: s["table"]["seats"][0]["timeouts"] == 1, timeout=40)
+        assert cluster.owner(code) is b
+        assert time.monotonic() - stopped < 20  # 6 s a turn, not 300
+        assert st["table"]["time_control"]["turn"] == 6.0
