@@ -72,3 +72,50 @@ def test_while_redis_is_away_each_process_counts_alone_and_says_so(
     assert waits[:3] == [0.0] * 3 and waits[3] > 90  # the limit, in this process
     said = [r.getMessage() for r in caplog.records if "rate limit" in r.getMessage()]
     assert len(said) == 1 and "joins counted in this process only" in said[0], said
+
+
+def test_sign_in_attempts_are_counted_here_while_redis_is_away(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from sequence.server.accounts.attempts import Limit, RedisCounter
+
+    async def run() -> tuple[list[float], float]:
+        counter = RedisCounter.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nobody there
+        limit = Limit("signin-name", 2, 600.0)
+        try:
+            hits = [await limit.hit(counter, "anna") for _ in range(3)]
+            return hits, await limit.wait(counter, "anna")
+        finally:
+            await counter.close()
+
+    with caplog.at_level(logging.WARNING, "sequence.server"):
+        hits, wait = asyncio.run(run())
+    assert hits[:2] == [0.0, 0.0] and hits[2] > 500 and wait > 500  # the limit, here
+    said = [r.getMessage() for r in caplog.records if "sign-in attempts" in r.getMessage()]
+    assert len(said) == 1 and "counted in this process only" in said[0], said
+
+
+def test_the_counts_go_back_to_redis_when_it_is_back(caplog: pytest.LogCaptureFixture) -> None:
+    from redis.asyncio import Redis
+
+    from .faults import OwnRedis
+
+    with OwnRedis() as own, caplog.at_level(logging.WARNING, "sequence.server"):
+
+        async def take() -> float:
+            redis = Redis.from_url(own.url)
+            try:
+                limiter.share(redis, "x:")
+                return await limiter.take("203.0.113.9")
+            finally:
+                await redis.aclose()
+
+        limiter = ClientLimiter(0.01, 10, "creates")
+        assert asyncio.run(take()) == 0.0 and not limiter.shared_down
+        own.kill()
+        assert asyncio.run(take()) == 0.0 and limiter.shared_down  # counted here meanwhile
+        own.start()  # empty: a fresh bucket
+        assert asyncio.run(take()) == 0.0 and not limiter.shared_down
+    said = [r.getMessage() for r in caplog.records if "rate limit creates" in r.getMessage()]
+    assert said == [said[0], "rate limit creates counted in Redis again"], said
+    assert "counted in this process only" in said[0]
