@@ -89,3 +89,19 @@ def test_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty.mkdir()
     assert main(["review", str(empty)]) == 2
     assert "holds no records" in capsys.readouterr().err
+
+
+def test_a_resigned_game_is_replayed_and_reviewed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = State.new(make_config("kids", players=2), seed=5)
+    for _ in range(6):
+        state.push(state.legal_moves[0])
+    path = tmp_path / "resigned.txt"
+    path.write_text(GameRecord.from_state(state, resigned="A wins").to_text(), encoding="utf-8")
+    assert main(["replay", str(path), "--print"]) == 0
+    assert "result: A wins (resignation)" in capsys.readouterr().out
+    assert main(["review", str(path), *FAST, "--json", "--lang", "en"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert review["result"] == "A wins"
+    assert review["chances"][-1]["chances"] == [1.0, 0.0]  # the end is the result

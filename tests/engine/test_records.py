@@ -297,3 +297,53 @@ def test_loading_says_what_is_wrong_with_a_record() -> None:
     ]:
         with pytest.raises(RecordError, match=re.escape(says)):
             GameRecord.load(bad)
+
+
+def _resigned_record() -> GameRecord:
+    state = State.new(make_config("classic", players=2), seed=3)
+    for _ in range(6):
+        state.push(state.legal_moves[0])
+    return GameRecord.from_state(state, {"Seat1": "Ann"}, resigned="B wins")
+
+
+def test_a_resigned_game_has_a_result_and_says_how_it_ended() -> None:
+    rec = _resigned_record()
+    assert (rec.result, rec.termination, rec.winner) == ("B wins", "resignation", 1)
+    text = rec.to_text()
+    assert '[Result "B wins"]' in text and '[Termination "resignation"]' in text
+    assert rec.to_dict()["result"] == "B wins" and rec.to_dict()["termination"] == "resignation"
+    for again in (GameRecord.load(text), GameRecord.load(rec.to_json())):
+        assert again == rec and again.termination == "resignation"
+        state = again.replay()  # to the position the side gave up in: no outcome from the moves
+        assert state.outcome is None and len(state.move_stack) == 6
+
+
+def test_an_older_record_of_a_resigned_game_reads_as_resigned() -> None:
+    # Before: "result": null, and the result in a Resigned tag (the server's records of 2026).
+    data = _resigned_record().to_dict()
+    data["result"] = None
+    del data["termination"]
+    data["tags"]["Resigned"] = "B wins"
+    old = GameRecord.from_dict(data)
+    assert (old.result, old.termination, old.tags) == ("B wins", "resignation", {"Seat1": "Ann"})
+    text = _resigned_record().to_text().replace('[Result "B wins"]', '[Result "*"]')
+    text = text.replace('[Termination "resignation"]', '[Resigned "B wins"]')
+    assert GameRecord.load(text) == old
+    # A record that simply is unfinished stays so.
+    data["tags"] = {}
+    assert GameRecord.from_dict(data).result is None
+
+
+def test_a_resignation_that_cannot_be_is_refused() -> None:
+    data = _resigned_record().to_dict()
+    with pytest.raises(RecordError, match="unknown termination 'timeout'"):
+        GameRecord.from_dict({**data, "termination": "timeout"})
+    for result in ("draw", None, "C wins"):
+        with pytest.raises(RecordError, match="has a winner"):
+            GameRecord.from_dict({**data, "result": result})
+    # A game the moves ended cannot also have been resigned.
+    state = play(make_config("kids", players=2), 1)
+    assert state.outcome is not None
+    over = GameRecord.from_state(state).to_dict()
+    with pytest.raises(RecordError, match=r"\(resignation\) but the moves give"):
+        GameRecord.from_dict({**over, "termination": "resignation"}).replay()

@@ -267,6 +267,8 @@ RECORD_TRIGGERS: dict[str, Trigger] = {
     "move_not_text": _record(moves=[5]),
     "result_differs": lambda: _finished("A wins").replay(),
     "result_unfinished": lambda: GameRecord(KIDS, 1, (), "A wins").replay(),
+    "termination_unknown": _record(termination="timeout"),
+    "resignation_result": _record(termination="resignation", result="draw"),
     "record_not_object": lambda: GameRecord.from_dict([]),
     "record_format": _record(format="sequence-record/0"),
     "record_missing": lambda: GameRecord.from_dict({"seed": 1, "moves": []}),

@@ -4,6 +4,9 @@ counted, a SIGTERM timed, and the figures printed.
 
 The Redis is a ``redis-server`` this module starts on a free port, without persistence (a
 restart comes back empty, as a Redis that lost its machine does); never the shared one on 6379.
+The PostgreSQL is a cluster of its own (:class:`OwnPostgres`): ``initdb`` into a temporary
+folder with Debian's ``/usr/lib/postgresql/*/bin``, as the ``postgres`` user when the tests run
+as root, on a free port; never the shared one on 5432.
 Each figure is printed as one ``fault figure:`` line (``pytest -s`` shows them) and, when
 ``SEQUENCE_FAULT_FIGURES`` names a file, added to it as a JSON line.
 """
@@ -11,11 +14,14 @@ Each figure is printed as one ``fault figure:`` line (``pytest -s`` shows them) 
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
+import pwd
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +34,66 @@ import pytest
 
 from .cluster import ServeProcess, redis_available
 from .conftest import Client, answer, free_port
+
+
+class OwnPostgres:
+    """A PostgreSQL cluster of the test's own on a free loopback port, in a temporary folder:
+    :meth:`stop` (``pg_ctl stop -m immediate``: every connection breaks, the port closes) and
+    :meth:`start` again, with its data. Skips the test when the server binaries are missing."""
+
+    def __init__(self) -> None:
+        found = sorted(
+            glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+            key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+        )
+        if not found:
+            pytest.skip(
+                "PostgreSQL's server binaries are not installed (/usr/lib/postgresql/*/bin;"
+                " apt-get install postgresql)"
+            )
+        self.bin = Path(found[-1]).parent
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            try:
+                self._owner = pwd.getpwnam("postgres")
+            except KeyError:
+                pytest.skip("running as root, and there is no postgres user to run initdb as")
+        self.folder = Path(tempfile.mkdtemp(prefix="sequence-pg-"))
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        if self.as_root:
+            os.chown(self.folder, self._owner.pw_uid, self._owner.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E",
+                  "UTF8", "--no-sync")  # fmt: skip
+
+    def _run(self, tool: str, *args: str) -> None:
+        cmd = [str(self.bin / tool), *args]
+        if self.as_root:  # initdb and postgres refuse to run as root
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"{tool} failed: {done.stdout}{done.stderr}"
+
+    def start(self) -> float:
+        """Start it; return once it accepts connections, with the seconds that took."""
+        began = time.monotonic()
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o",
+                  options, "-w", "start")  # fmt: skip
+        return time.monotonic() - began
+
+    def stop(self) -> None:
+        """``pg_ctl stop -m immediate``: gone at once, as a crashed or unplugged server."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
+
+    def __enter__(self) -> OwnPostgres:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with contextlib.suppress(AssertionError, subprocess.TimeoutExpired):
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class OwnRedis:

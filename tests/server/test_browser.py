@@ -221,3 +221,24 @@ def test_waiting_room_says_why_start_waits_and_adds_a_bot_of_the_chosen_level(
     page.click("#start")
     page.wait_for_selector("#board")
     assert page.get_by_text("A: 0 of 1 sequence", exact=True).count() == 1  # one, not "sequences"
+
+
+def test_the_replay_of_a_resigned_game_says_who_won_and_how(
+    browser: Any, web: ServerThread
+) -> None:
+    from .conftest import Client, create_table, join, start
+
+    created = create_table(web, game="kids", players=2, name="Ann", seat=0)
+    code = created["code"]
+    bob = join(web, code, "Bob", 1)
+    start(web, code, created["host_token"])
+    client = Client(web, code, bob["seat_token"])
+    client.wait(lambda s: s["view"] is not None)
+    client.send({"type": "resign"})
+    client.wait(lambda s: s["table"]["status"] == "finished")
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(web.url + f"/replay/{code}")
+    page.wait_for_selector("#resigned")  # no move was made: the first view is the last
+    assert page.text_content("#resigned") == "Team A wins by resignation"
+    ctx.close()

@@ -554,3 +554,79 @@ def test_a_guest_seat_claimed_twice_at_once() -> None:
         [won] = seats[0] or seats[1]
         assert won["seat"] == 1 and all(s in ([], [won]) for s in seats), seats
         assert max_browser.post(f"/api/account/seats/{code}").json()["seats"] == [won]
+
+
+def test_host_rights_pass_after_the_away_time_whichever_process_the_host_left() -> None:
+    """The table's owner decides, on its own timer: the host, connected through the other
+    process, drops; the rights pass once the host has been away 2 s, not before, with nothing
+    else happening; the host back through that process takes them back."""
+    with running(2, "--away-seconds", "2") as cluster:
+        a, b = cluster.servers
+        t = create_table(a, game="kids", players=2, name="Ann", seat=0)
+        code, host = t["code"], t["host_token"]
+        assert cluster.owner(code) is a
+        bob_seat = join(a, code, "Bob", 1)["seat_token"]
+        ann = Client(b, code, t["seat_token"], host)
+        bob = Client(a, code, bob_seat)
+        bob.wait(lambda s: s["table"]["seats"][0]["connected"])
+        ann.close()
+        gone = time.monotonic()
+        st = bob.wait(lambda s: not s["table"]["seats"][0]["connected"])
+        assert not st["you"]["host"]
+        st = bob.wait(lambda s: s["you"]["host"])
+        assert time.monotonic() - gone >= 1.9 and st["table"]["host_seat"] == 1
+        Client(b, code, t["seat_token"], host)
+        st = bob.wait(lambda s: not s["you"]["host"])
+        assert st["table"]["host_seat"] is None
+        assert [(e.kind, e.seat) for e in events(cluster, code, "host")] == [
+            ("host", 1), ("host", None)
+        ]  # fmt: skip
+
+
+def test_a_client_gets_each_rate_limit_once_across_processes() -> None:
+    """The limits per client are buckets in the shared Redis: tables made through two
+    processes in turn count against one limit (10 at once), not one per process."""
+    with running(2) as cluster:
+        a, b = cluster.servers
+        answers = []
+        for i in range(14):
+            with (a if i % 2 else b).http() as http:
+                answers.append(http.post("/api/tables", json={"game": "kids", "players": 2}))
+        made = [r.status_code for r in answers]
+        # 10 at once, then one every 6 s (one more may have come while these were made).
+        assert made[:10] == [200] * 10 and made.count(200) <= 11, made
+        refused = next(r for r in answers if r.status_code == 429)
+        assert refused.json()["error"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
+        keys = list(cluster.redis_client().scan_iter(f"{cluster.prefix}:limits:creates:*"))
+        assert len(keys) == 1
+
+
+def test_each_table_keeps_the_clock_lengths_it_was_made_with_on_every_process() -> None:
+    """``--time-control`` sets the lengths of the tables a process makes: two processes
+    started with different ones make different tables, each shown the same everywhere and run
+    by its stored lengths by whichever process runs it (here the other one, after the first
+    stopped)."""
+    with running(1, *BOTS, "--time-control", "quick=6,0") as cluster:
+        cluster.serve_args = [*BOTS, "--time-control", "quick=300,30"]
+        a, b = cluster.servers[0], cluster.add()
+        short = create_table(
+            a, game="classic", players=2, bots=[None, "random"], name="Ann", seat=0,
+            clock="quick", bot_level="random",
+        )  # fmt: skip
+        long = create_table(b, game="kids", players=2, name="Bob", clock="quick")
+        for server in (a, b):
+            with server.http() as http:
+                got = http.get(f"/api/tables/{short['code']}").json()["time_control"]
+                assert got == {"name": "quick", "turn": 6.0, "reserve": 0.0}
+                got = http.get(f"/api/tables/{long['code']}").json()["time_control"]
+                assert got == {"name": "quick", "turn": 300.0, "reserve": 30.0}
+        code = short["code"]
+        start(a, code, short["host_token"])
+        ann = Client(b, code, short["seat_token"])  # on the process whose quick is 300 s
+        ann.wait(lambda s: s["clock"] is not None and s["clock"]["seat"] == 0)
+        a.stop()  # b runs the table from now on, by the lengths stored with it
+        stopped = time.monotonic()
+        st = ann.wait(lambda s: s["table"]["seats"][0]["timeouts"] == 1, timeout=40)
+        assert cluster.owner(code) is b
+        assert time.monotonic() - stopped < 20  # 6 s a turn, not 300
+        assert st["table"]["time_control"]["turn"] == 6.0

@@ -253,3 +253,17 @@ def test_a_tables_sockets_go_to_one_process_and_tables_spread_over_all(tmp_path:
         cluster.kill(next(i for i, s in enumerate(cluster.servers) if s.port == port))
         play_whole_game(behind, "kids", 2, {}, [None, None], seed=40)
     assert cluster.leftovers() == []
+
+
+@pytest.mark.postgres
+def test_the_rate_limit_holds_across_the_processes_behind_nginx(tmp_path: Path) -> None:
+    """nginx spreads one player's requests over three processes; their limit is counted in the
+    shared Redis, so the player gets 10 tables at once in all, not 10 from each process."""
+    with _three_processes(tmp_path, spread=False) as cluster:
+        with Behind(cluster).http("127.0.0.2") as ann, Behind(cluster).http("127.0.0.3") as bob:
+            made = [_create(ann).status_code for _ in range(16)]
+            assert made[:10] == [200] * 10 and made.count(200) <= 11, made
+            assert _create(bob).status_code == 200  # another client is not held up by Ann
+        log = (tmp_path / "access.log").read_text().splitlines()
+        served = {line.rsplit(" ", 1)[1] for line in log if '"POST /api/tables ' in line}
+        assert len(served) == 3, served  # the requests went to all three processes

@@ -238,7 +238,7 @@ def test_out_of_turn_stale_duplicate_and_spectator_moves(server: ServerThread) -
     c.send({"type": "move", "move": move, "version": v})
     err = c.error()
     assert err["code"] == "stale" and f"version {v}" in err["message"] and err["version"] == v + 1
-    # Nobody held the host token: its rights went to a connected player until the host is back.
+    # The host is here (the host token held again): the rights are the host's, nobody else's.
     h = Client(server, _code, server.tokens[0], host)
     h.wait(lambda s: s["you"]["host"])
     c.wait(lambda s: not s["you"]["host"])

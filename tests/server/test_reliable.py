@@ -5,8 +5,12 @@ change a recorded event."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import httpx
+import pytest
+
+from sequence.engine import GameRecord
 
 from .conftest import Client, ServerThread, answer, create_table, join, start
 from .test_protocol import two_humans
@@ -45,7 +49,15 @@ def test_a_move_id_is_applied_once_even_after_a_restart(sqlite_url: str) -> None
         assert len(server.stored(code).moves) == 1
 
 
-def test_host_rights_pass_to_a_connected_player_and_come_back(server: ServerThread) -> None:
+@pytest.fixture
+def quick_away(sqlite_url: str) -> Iterator[ServerThread]:
+    """A server whose players count as away after 1 s (not 60)."""
+    with ServerThread(sqlite_url, bot_delay=0, away_seconds=1.0) as server:
+        yield server
+
+
+def test_host_rights_pass_to_a_connected_player_and_come_back(quick_away: ServerThread) -> None:
+    server = quick_away
     code, host, tokens = two_humans(server)
     ann = Client(server, code, tokens[0], host)
     bob = Client(server, code, tokens[1])
@@ -75,8 +87,55 @@ def test_host_rights_pass_to_a_connected_player_and_come_back(server: ServerThre
     assert [e.kind for e in server.stored(code).events] == ["host", "host"]
 
 
+def test_host_rights_wait_for_the_host_to_be_away_as_long_as_a_seat_must_be(
+    sqlite_url: str,
+) -> None:
+    # 3 s: long enough that the checks during the host's blip come before it on a loaded machine.
+    with ServerThread(sqlite_url, bot_delay=0, away_seconds=3.0) as server:
+        code, host, tokens = two_humans(server)
+        start(server, code, host)
+        ann = Client(server, code, tokens[0], host)
+        bob = Client(server, code, tokens[1])
+        bob.wait(lambda s: s["view"] is not None and s["table"]["seats"][0]["connected"])
+        ann.close()  # the host's connection drops for a second
+        st = bob.wait(lambda s: not s["table"]["seats"][0]["connected"])
+        assert not st["you"]["host"] and st["table"]["host_seat"] is None
+        with server.http() as http:  # Bob may not hand the host's seat to a bot, as host or not
+            for body in ({"token": tokens[1]}, {"host_token": tokens[1], "level": "random"}):
+                r = http.post(f"/api/tables/{code}/seats/0/bot", json=body)
+                assert r.status_code in (403, 409), r.text
+        time.sleep(1.0)
+        ann = Client(server, code, tokens[0], host)  # back in time: the host keeps everything
+        ann.wait(lambda s: s["you"]["host"])
+        bob.wait(lambda s: s["table"]["seats"][0]["connected"])
+        time.sleep(3.0)
+        bob.drain()
+        assert bob.state is not None and not bob.state["you"]["host"]
+        assert bob.state["table"]["events"] == []
+        assert bob.state["table"]["seats"][0]["kind"] == "human"
+        # Away for good: the rights pass once the 3 s are over, with nothing else happening.
+        ann.close()
+        gone = time.monotonic()
+        st = bob.wait(lambda s: s["you"]["host"])
+        assert time.monotonic() - gone >= 2.9
+        assert st["table"]["host_seat"] == 1
+        # Bob, holding them, may now hand the seat to a bot (the host's seat is away 3 s too).
+        with server.http() as http:
+            r = http.post(
+                f"/api/tables/{code}/seats/0/bot", json={"host_token": tokens[1], "level": "random"}
+            )
+            assert r.status_code == 200, r.text
+        # The host is back: the seat and the rights go back to them.
+        Client(server, code, tokens[0], host)
+        st = bob.wait(lambda s: not s["you"]["host"] and s["table"]["seats"][0]["kind"] == "human")
+        assert st["table"]["host_seat"] is None
+        assert [(e.kind, e.seat) for e in server.stored(code).events] == [
+            ("host", 1), ("bot", 0), ("host", None)
+        ]  # fmt: skip
+
+
 def test_host_rights_and_events_survive_a_restart(sqlite_url: str) -> None:
-    with ServerThread(sqlite_url, bot_delay=0) as server:
+    with ServerThread(sqlite_url, bot_delay=0, away_seconds=1.0) as server:
         code, host, tokens = two_humans(server)
         start(server, code, host)
         bob = Client(server, code, tokens[1])
@@ -140,8 +199,15 @@ def test_resigning_alone_loses_the_game_and_is_in_the_record(server: ServerThrea
     assert stored.status == "finished" and stored.result == "A wins"
     with server.http() as http:
         rec = http.get(f"/api/tables/{code}/record").json()
+        last = http.get(f"/api/tables/{code}/replay/0").json()  # the web replay's last move
     assert rec["events"][-1]["kind"] == "resign"  # nothing changes hands after the end
-    assert "A wins" in rec["text"] and "0 resign 1 1 lost" in rec["text"]
+    assert "0 resign 1 1 lost" in rec["text"]
+    # The record says who won and how, and reads back so (sequence replay, review, export).
+    assert rec["record"]["result"] == "A wins" and rec["record"]["termination"] == "resignation"
+    assert '[Result "A wins"]' in rec["text"] and '[Termination "resignation"]' in rec["text"]
+    for read in (GameRecord.load(rec["text"]), GameRecord.from_dict(rec["record"])):
+        assert read.result == "A wins" and read.winner == 0 and read.replay().outcome is None
+    assert (last["plies"], last["result"], last["termination"]) == (0, "A wins", "resignation")
 
 
 def test_resigning_in_a_team_gives_the_seat_to_a_bot(server: ServerThread) -> None:

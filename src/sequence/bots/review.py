@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import (
+    RESIGNATION,
     TEAM_LETTERS,
     CardKind,
     Config,
@@ -461,7 +462,10 @@ class Reviewer:
                     if self.chance_deals:
                         points.append(self.chances(state.view(None), index))
             state.push(move)
-        if self.chance_deals:
+        if self.chance_deals and record.termination == RESIGNATION:
+            # A side gave up: the end is the result, whatever the position still allowed.
+            points.append(ChancePoint(len(record.moves), _result(record.winner, cfg.teams), 0.0, 0))
+        elif self.chance_deals:
             points.append(self.chances(state.view(None), len(record.moves)))
         return GameReview(
             config=cfg,

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..engine import TEAM_LETTERS, GameRecord, RecordError, State
+from ..engine import RESIGNATION, TEAM_LETTERS, GameRecord, RecordError, State
 
 OpenViewer = Callable[[GameRecord, int | None], int | None]
 """Opens the interactive viewer on a record after move N (``None``: the last) and returns the exit
@@ -32,8 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(open_viewer=None)  # an OpenViewer, given by the entry point
 
 
-def describe(state: State, forfeit: str | None = None) -> str:
-    """The position in words; ``forfeit``: why a bot lost the game (a tournament record's tag)."""
+def describe(state: State, forfeit: str | None = None, resigned: str | None = None) -> str:
+    """The position in words; ``forfeit``: why a bot lost the game (a tournament record's tag);
+    ``resigned``: the result of a game a side resigned (the record's)."""
     lines = [state.board_text(), ""]
     for team in range(state.config.teams):
         colour = state.config.spec.colours[team]
@@ -43,6 +44,8 @@ def describe(state: State, forfeit: str | None = None) -> str:
     outcome = state.outcome
     if forfeit and not outcome:
         lines.append(f"result: ended by a forfeit: {forfeit}")
+    elif resigned and not outcome:
+        lines.append(f"result: {resigned} (resignation)")
     else:
         lines.append(f"result: {outcome.result()} ({outcome.termination.value})" if outcome else
                      f"game goes on: seat {state.to_move + 1} to act"
@@ -75,5 +78,7 @@ def run(args: argparse.Namespace) -> int:
         status = open_viewer(record, args.to)
         if status is not None:
             return status
-    print(describe(state, record.tags.get("Forfeit") if args.to is None else None))
+    whole = args.to is None or args.to == len(record.moves)
+    resigned = record.result if whole and record.termination == RESIGNATION else None
+    print(describe(state, record.tags.get("Forfeit") if args.to is None else None, resigned))
     return 0

@@ -56,7 +56,7 @@ from .games import (
 )
 from .moves import Move, MoveKind, draw_move
 from .narrate import history, roll_meaning, roll_reason
-from .record import GameRecord
+from .record import RESIGNATION, GameRecord
 from .state import (
     CHANCE,
     Outcome,
@@ -78,6 +78,7 @@ __all__ = [
     "GAME_NAMES",
     "KIDS_BOARD",
     "OPTIONS",
+    "RESIGNATION",
     "SPECS",
     "TEAM_LETTERS",
     "VARIANTS",

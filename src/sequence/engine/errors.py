@@ -181,6 +181,12 @@ MESSAGES: dict[str, str] = {
     "move_not_text": _m("move {n} is not text: {value}"),
     "result_differs": _m("the record says {said} but the moves give {gives}"),
     "result_unfinished": _m("the record says {said} but the moves leave the game unfinished"),
+    "termination_unknown": _m(
+        "unknown termination '{text}': a record's termination is resignation, or none"
+    ),
+    "resignation_result": _m(
+        "a game ended by resignation has a winner (A wins, B wins...), not {said}"
+    ),
     "record_not_object": _m("a record is a JSON object with config, seed and moves"),
     "record_format": _m("unknown record format '{text}' (expected {expected})"),
     "record_missing": _m("the record has no {text}"),

@@ -13,6 +13,11 @@ The text form, for people (like PGN)::
 
     1. 5H@c3 2. JSxc3 3. dead:9D 4. 7C@a3 ...
 
+A game a side resigned (online play) ends before its moves do: its record says who won and
+``termination`` ``resignation`` (``[Termination "resignation"]``), and replays to the position
+where the side gave up. Older records of such games (``result`` ``null`` and a ``Resigned``
+tag holding the result) are read as the same.
+
 >>> from sequence.engine import State, make_config
 >>> state = State.new(make_config("kids", players=3), seed=2)
 >>> record = GameRecord.from_state(state)
@@ -27,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .board import TEAM_LETTERS
 from .errors import (
     ConfigError,
     IllegalMoveError,
@@ -40,6 +46,9 @@ from .state import State
 
 FORMAT = "sequence-record/1"
 
+RESIGNATION = "resignation"
+"""The one :attr:`GameRecord.termination` a record may state: the moves do not end the game."""
+
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -49,12 +58,21 @@ class GameRecord:
     seed: int
     moves: tuple[Move, ...]
     result: str | None = None
-    """``A wins``, ``draw``, or ``None`` while unfinished (informative; replay decides)."""
+    """``A wins``, ``draw``, or ``None`` while unfinished (informative; replay decides, but for
+    a resignation)."""
     tags: dict[str, str] = field(default_factory=dict, compare=False)
     """Free-form headers: players' names, event, date (a name is letters, digits and ``_``, and
     not one of the record's own headers such as ``Seed``)."""
+    termination: str | None = None
+    """:data:`RESIGNATION`: a side resigned, and ``result`` names the side that won; ``None``:
+    the moves decide how the game ended (or that it goes on)."""
 
     def __post_init__(self) -> None:
+        if self.termination is not None:
+            if self.termination != RESIGNATION:
+                raise RecordError("termination_unknown", text=str(self.termination))
+            if self.winner is None:
+                raise RecordError("resignation_result", said=repr(self.result))
         for name, value in self.tags.items():
             if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
                 raise RecordError("tag_name", text=str(name))
@@ -63,17 +81,34 @@ class GameRecord:
             if not isinstance(value, str):
                 raise RecordError("tag_not_text", text=name, value=repr(value))
 
+    @property
+    def winner(self) -> int | None:
+        """The team ``result`` names as the winner (``None``: a draw, unfinished, or a result
+        that names no team of the game)."""
+        m = re.fullmatch(r"([A-Z]) wins", self.result or "")
+        team = TEAM_LETTERS.find(m.group(1)) if m else -1
+        return team if 0 <= team < self.config.teams else None
+
     @classmethod
-    def from_state(cls, state: State, tags: dict[str, str] | None = None) -> GameRecord:
+    def from_state(
+        cls, state: State, tags: dict[str, str] | None = None, resigned: str | None = None
+    ) -> GameRecord:
+        """The record of ``state``'s game so far; ``resigned``: the game ended there because
+        a side resigned, and this is its result (``A wins``)."""
         if state.seed is None:
             raise RecordError("not_seeded")
         outcome = state.outcome
+        if resigned is not None and outcome is None:
+            result: str | None = resigned
+        else:
+            result = None if outcome is None else outcome.result()
         return cls(
             config=state.config,
             seed=state.seed,
             moves=state.move_stack,
-            result=None if outcome is None else outcome.result(),
+            result=result,
             tags=dict(tags or {}),
+            termination=RESIGNATION if resigned is not None and outcome is None else None,
         )
 
     def replay(self, upto: int | None = None) -> State:
@@ -92,7 +127,11 @@ class GameRecord:
                 state.push(move)
             except IllegalMoveError as exc:
                 raise self._illegal(number, move, state.to_move, exc) from None
-        if upto is None and self.result is not None:
+        if upto is None and self.termination == RESIGNATION:
+            if state.outcome is not None:  # the moves ended it before anybody resigned
+                said = f"{self.result!r} ({RESIGNATION})"
+                raise RecordError("result_differs", said=said, gives=repr(state.outcome.result()))
+        elif upto is None and self.result is not None:
             outcome = state.outcome
             actual = None if outcome is None else outcome.result()
             if actual != self.result:
@@ -132,6 +171,7 @@ class GameRecord:
             "seed": self.seed,
             "moves": [str(m) for m in self.moves],
             "result": self.result,
+            "termination": self.termination,
             "tags": self.tags,
         }
 
@@ -164,11 +204,12 @@ class GameRecord:
                 moves.append(Move.parse(text))
             except InvalidNotationError as exc:
                 raise RecordError("move_unreadable", n=number, reason=exc) from None
-        result = data.get("result")
         tags = data.get("tags") or {}
         if not isinstance(tags, dict):
             raise RecordError("tags_not_object")
-        return cls(config, seed, tuple(moves), result, {str(k): str(v) for k, v in tags.items()})
+        texts = {str(k): str(v) for k, v in tags.items()}
+        result, termination = _resigned(data.get("result"), data.get("termination"), texts)
+        return cls(config, seed, tuple(moves), result, texts, termination)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -187,6 +228,8 @@ class GameRecord:
             headers[_header(name)] = str(value).lower()
         headers["Seed"] = str(self.seed)
         headers["Result"] = self.result or "*"
+        if self.termination is not None:
+            headers["Termination"] = self.termination
         for k, v in self.tags.items():
             headers[k] = v
         lines = [f'[{k} "{_escape(v)}"]' for k, v in headers.items()]
@@ -213,7 +256,7 @@ class GameRecord:
         options: dict[str, str] = {}
         tags: dict[str, str] = {}
         for k, v in headers.items():
-            if k in ("Game", "Players", "Teams", "Seed", "Result"):
+            if k in ("Game", "Players", "Teams", "Seed", "Result", "Termination"):
                 continue
             name = _option(k)
             if name is None:
@@ -243,8 +286,11 @@ class GameRecord:
                 moves.append(Move.parse(token))
             except InvalidNotationError as exc:
                 raise RecordError("move_unreadable", n=len(moves) + 1, reason=exc) from None
-        result = headers.get("Result")
-        return cls(config, seed, tuple(moves), None if result in (None, "*") else result, tags)
+        said = headers.get("Result")
+        result, termination = _resigned(
+            None if said in (None, "*") else said, headers.get("Termination"), tags
+        )
+        return cls(config, seed, tuple(moves), result, tags, termination)
 
     @classmethod
     def load(cls, text: str) -> GameRecord:
@@ -276,7 +322,23 @@ _OPTION_HEADERS = {
 }
 
 
-_RESERVED = frozenset({"Game", "Players", "Teams", "Seed", "Result", *_OPTION_HEADERS.values()})
+_RESERVED = frozenset(
+    {"Game", "Players", "Teams", "Seed", "Result", "Termination", *_OPTION_HEADERS.values()}
+)
+
+
+def _resigned(result: Any, termination: Any, tags: dict[str, str]) -> tuple[Any, Any]:
+    """A record's result and termination as read; an older record of a resigned game (no
+    result, the result in a ``Resigned`` tag) gets them from the tag, which it loses."""
+    if (
+        result is None
+        and termination is None
+        and re.fullmatch(r"[A-Z] wins", tags.get("Resigned", ""))
+    ):
+        return tags.pop("Resigned"), RESIGNATION
+    return result, termination
+
+
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _UNESCAPES = {v[1]: k for k, v in _ESCAPES.items()}
 

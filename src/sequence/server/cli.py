@@ -86,8 +86,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--away-seconds",
         type=float,
         default=60.0,
-        help="seconds a player must be gone before another may hand their seat to a bot"
-        " (default 60)",
+        help="seconds a player must be gone before another may hand their seat to a bot,"
+        " and the host before their rights pass to a player who is here (default 60)",
     )
     parser.add_argument(
         "--message-rate",

@@ -19,12 +19,15 @@ window allows; over the limit, the request is refused before any password is loo
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
+
+log = logging.getLogger("sequence.server")
 
 
 class Counter(Protocol):
@@ -77,7 +80,11 @@ class MemoryCounter:
 
 class RedisCounter:
     """Counts in Redis (``INCR`` and ``PEXPIRE`` in one transaction): every server process
-    using the same Redis sees the same counts, and Redis forgets a window when it ends."""
+    using the same Redis sees the same counts, and Redis forgets a window when it ends.
+
+    While Redis cannot be reached it counts in this process (:attr:`fallback`; a client may
+    then get a limit from each process) and says so in the log, once when it starts and once
+    when Redis is back: no sign-in is refused, nor fails, because Redis is away."""
 
     def __init__(
         self, redis: Redis, prefix: str = "sequence:attempts:", *, owned: bool = False
@@ -87,6 +94,22 @@ class RedisCounter:
         self.owned = owned
         """Whether :meth:`close` closes ``redis`` (made by :meth:`from_url`); a client given
         here is its giver's to close (the app shares the cluster's)."""
+        self.fallback = MemoryCounter()
+        """The counts kept while Redis is away."""
+        self.down = False
+        """Whether Redis failed the last count."""
+
+    def _lost(self, exc: Exception) -> None:
+        if not self.down:
+            self.down = True
+            log.warning(  # i18n: ignore
+                "sign-in attempts counted in this process only: Redis is unreachable (%s)", exc
+            )
+
+    def _back(self) -> None:
+        if self.down:
+            self.down = False
+            log.warning("sign-in attempts counted in Redis again")  # i18n: ignore
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "sequence:attempts:") -> RedisCounter:
@@ -98,20 +121,30 @@ class RedisCounter:
 
     async def add(self, key: str, window: float) -> tuple[int, float]:
         name = self.prefix + key
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.incr(name)
-            # NX: only a new key gets an expiry, so a window is never stretched.
-            pipe.pexpire(name, max(1, int(window * 1000)), nx=True)
-            pipe.pttl(name)
-            count, _, ttl = await pipe.execute()
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.incr(name)
+                # NX: only a new key gets an expiry, so a window is never stretched.
+                pipe.pexpire(name, max(1, int(window * 1000)), nx=True)
+                pipe.pttl(name)
+                count, _, ttl = await pipe.execute()
+        except Exception as exc:  # any failure of Redis: never a failed sign-in
+            self._lost(exc)
+            return await self.fallback.add(key, window)
+        self._back()
         return int(count), max(0.0, int(ttl) / 1000)
 
     async def get(self, key: str, window: float) -> tuple[int, float]:
         name = self.prefix + key
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(name)
-            pipe.pttl(name)
-            count, ttl = await pipe.execute()
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.get(name)
+                pipe.pttl(name)
+                count, ttl = await pipe.execute()
+        except Exception as exc:
+            self._lost(exc)
+            return await self.fallback.get(key, window)
+        self._back()
         return (int(count) if count else 0), max(0.0, int(ttl) / 1000)
 
     async def close(self) -> None:

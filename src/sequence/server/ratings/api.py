@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -123,7 +123,7 @@ def ratings_router(
     accounts: Callable[[], AccountService],
     errors: Callable[..., dict[int | str, dict[str, Any]]],
     limiter: ClientLimiter,
-    limit: Callable[[ClientLimiter, Request], None],
+    limit: Callable[[ClientLimiter, Request], Awaitable[None]],
 ) -> APIRouter:
     """The routes (``ranked`` gives the running :class:`~.ranked.Ranked`, ``accounts`` who is
     signed in; ``errors`` declares a route's error answers; ``limit`` applies ``limiter`` to a
@@ -143,7 +143,7 @@ def ratings_router(
     @router.post("/api/players", response_model=PlayerCreated, responses=errors(400, 413, 429))
     async def new_player(body: NewPlayer, request: Request) -> dict[str, Any]:
         """A guest player: its token rates the games it sits at (no account needed)."""
-        limit(limiter, request)
+        await limit(limiter, request)
         player, token = await ranked().new_guest(body.name)
         return {"player": player.id, "name": player.name, "player_token": token}
 
@@ -170,7 +170,7 @@ def ratings_router(
     @router.post("/api/quickplay", response_model=Queued, responses=errors(400, 403, 413, 429))
     async def quickplay(body: QuickPlay, request: Request) -> dict[str, Any]:
         """Wait for a rated game with players of a similar rating; bots after ``wait`` s."""
-        limit(limiter, request)
+        await limit(limiter, request)
         r = ranked()
         pick = Pick.of(body.game, body.players)
         wait = r.queue.check_wait(body.wait)

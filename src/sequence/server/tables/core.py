@@ -27,7 +27,7 @@ from .hosts import HostChanges
 from .registry import TableRegistry
 from .scheduler import Scheduler
 from .store import SeatChange
-from .table import Event, Table
+from .table import AWAY_SECONDS, Event, Table
 
 log = logging.getLogger("sequence.server")
 
@@ -38,7 +38,13 @@ CHANGE_TRIES = 3
 class HubCore:
     """The state and the steps every job of the hub shares (see the module's docstring)."""
 
-    def __init__(self, registry: TableRegistry, scheduler: Scheduler, cluster: Cluster) -> None:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        scheduler: Scheduler,
+        cluster: Cluster,
+        away_seconds: float = AWAY_SECONDS,
+    ) -> None:
         self.registry = registry
         """Every table in memory, by code, and the store behind them."""
         self.scheduler = scheduler
@@ -56,6 +62,9 @@ class HubCore:
         (:mod:`..ratings.ranked`)."""
         self.watchers: list[Callable[[Table], None]] = []
         """Called with a table whenever its change is shown (:meth:`broadcast`): notifications."""
+        self.away_seconds = away_seconds
+        """Seconds a person must be gone before another player may hand their seat to a bot,
+        and before the host's rights they hold pass on (:func:`.table.away_wait`)."""
         self.hosts = HostChanges(self)
         """Who holds the host's rights: any change of who is connected may pass them on."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -95,6 +104,8 @@ class HubCore:
             spectators += watching
             hosts += holding
         now = time.monotonic()
+        if table.host_connections > 0 and hosts == 0:
+            table.host_left_at = now
         for s, n in zip(table.seats, seats, strict=True):
             if s.connections > 0 and n == 0:
                 s.left_at = now

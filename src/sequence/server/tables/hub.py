@@ -40,10 +40,10 @@ from .notices import NoticeReader
 from .presence import Presence
 from .registry import TableRegistry
 from .scheduler import Scheduler
-from .seating import AWAY_SECONDS, Seating
+from .seating import Seating
 from .standins import StandIns
 from .store import TableStore
-from .table import Table
+from .table import AWAY_SECONDS, Table
 from .talk import TableTalk
 
 
@@ -71,8 +71,8 @@ class Hub:
             save_clock=self.registry.save_clock,
             owns=lambda table: self.cluster.owns(table.code),
         )
-        self.core = HubCore(self.registry, self.scheduler, self.cluster)
-        self.seating = Seating(self.core, away_seconds)
+        self.core = HubCore(self.registry, self.scheduler, self.cluster, away_seconds)
+        self.seating = Seating(self.core)
         self.claims = SeatClaims(self.core)
         self.moves = MovePlayer(self.core)
         self.stand_ins = StandIns(self.core)
@@ -149,6 +149,7 @@ class Hub:
         """Stop the bots and clocks (storing what each clock has left), hand this process's
         tables to the others, and close every connection."""
         await self.scheduler.stop(list(self.registry.tables.values()))
+        self.core.hosts.stop()
         for room in self.core.rooms.values():
             for conn in list(room):
                 conn.close()

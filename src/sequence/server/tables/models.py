@@ -291,6 +291,12 @@ class Replay(Answer):
         " public facts (sequence.engine.history), which the page puts into words"
     )
     seats: list[SeatInfo] = Field(description="the table's seats: who played each (the names)")
+    result: str | None = Field(
+        description="how the game ended (A wins, draw), once at its last move (null before)"
+    )
+    termination: str | None = Field(
+        description="resignation: a side resigned (the moves did not end it); else null"
+    )
 
 
 class GameMeta(Answer):

@@ -208,17 +208,23 @@ def event_text(event: Event) -> str:
     return " ".join("-" if p is None else str(p) for p in parts)
 
 
+def finished_record(table: Table, tags: dict[str, str] | None = None) -> GameRecord:
+    """A finished game's record with ``tags``: its result as the moves give it, or, where a
+    resignation ended it, the stored result and the termination ``resignation``."""
+    assert table.state is not None and table.status == "finished"
+    resigned = table.result if table.state.outcome is None and table.result else None
+    return GameRecord.from_state(table.state, tags=tags, resigned=resigned)
+
+
 def record_dict(table: Table) -> dict[str, Any]:
     """A finished game's record (``GET /api/tables/{code}/record``, and each game of an
     account's export): ``{"record": RECORD, "text": TEXT, "events": [...]}``. It holds the
     seed: the caller serves it only once the game is over."""
     assert table.state is not None and table.status == "finished"
     tags = {f"Seat{s.seat + 1}": s.name or "" for s in table.seats}
-    if table.result and table.state.outcome is None:
-        tags["Resigned"] = table.result  # a resignation ended it, not a move
     for i, e in enumerate(table.events, 1):
         tags[f"Event{i}"] = event_text(e)
-    rec = GameRecord.from_state(table.state, tags={"Table": table.code, **tags})
+    rec = finished_record(table, {"Table": table.code, **tags})
     return {
         "record": rec.to_dict(),
         "text": rec.to_text(),

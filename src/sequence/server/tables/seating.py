@@ -22,13 +22,9 @@ from . import access
 from .core import HubCore
 from .scheduler import check_level, table_level
 from .store import EventData, SeatChange, SeatData
-from .table import Seat, Table, TimeControl
+from .table import Seat, Table, TimeControl, away_wait
 
 NAME_LENGTH = 24
-
-AWAY_SECONDS = 60.0
-"""Seconds a seat's player must have been disconnected before any seated player may hand the
-seat to a bot (``sequence serve --away-seconds``)."""
 
 
 def clean_name(name: Any) -> str:
@@ -121,10 +117,8 @@ def take_seats(
 class Seating:
     """A table from its creation to its start, and its rematch."""
 
-    def __init__(self, core: HubCore, away_seconds: float = AWAY_SECONDS) -> None:
+    def __init__(self, core: HubCore) -> None:
         self.core = core
-        self.away_seconds = away_seconds
-        """Seconds a player must be gone before another player may hand their seat to a bot."""
 
     async def create(
         self,
@@ -230,7 +224,7 @@ class Seating:
     async def set_bot(self, table: Table, seat: int, level: str | None, token: str | None) -> None:
         """The host seats a bot, reopens a seat (lobby) or gives an absent player's seat to one;
         in play, any seated player may also hand a seat whose player has been away for
-        :attr:`away_seconds` to a bot (a recorded ``bot`` event)."""
+        :attr:`.core.HubCore.away_seconds` to a bot (a recorded ``bot`` event)."""
         host = access.acting_host(table, token)
         by_seat = access.seat_of(table, token)
         if not host and (table.status != "playing" or by_seat is None):
@@ -264,15 +258,16 @@ class Seating:
         level = table_level(table) if level is None else check_level(level)
         if table.rated:  # a stand-in plays for a rated seat: one of the rated levels
             check_rated_bot(level)
-        gone = time.monotonic() - target.left_at
-        if not host and target.kind == "human" and gone < self.away_seconds:
+        now = time.monotonic()
+        wait = away_wait(target.left_at, self.core.away_seconds, now)
+        if not host and target.kind == "human" and wait > 0:
             raise RequestError(
                 "bad_message",
                 N_("the player of seat {n} left only {gone} s ago: wait {wait} s more"),
                 409,
                 n=seat,
-                gone=int(gone),
-                wait=int(self.away_seconds - gone) + 1,
+                gone=int(now - target.left_at),
+                wait=int(wait) + 1,
             )
         if target.kind != "human" and (not host or target.bot == level):
             # Whoever asks again (a second process, a resend) finds it done: applied once.

@@ -15,6 +15,17 @@ from dataclasses import dataclass, field
 from ...engine import Config, State
 from .store import SeatData
 
+AWAY_SECONDS = 60.0
+"""Seconds a person must have been disconnected before what they hold passes on: any seated
+player may then hand their seat to a bot, and the host's rights (the host's, or a player's who
+holds them) pass to a player who is here (``sequence serve --away-seconds``)."""
+
+
+def away_wait(left_at: float, away_seconds: float, now: float) -> float:
+    """Seconds still to wait before someone whose last connection went at ``left_at``
+    (``time.monotonic``) has been away ``away_seconds`` (0: they have)."""
+    return max(0.0, left_at + away_seconds - now)
+
 
 @dataclass
 class Seat:
@@ -39,7 +50,8 @@ class Seat:
     gets the seat's token on any device (:mod:`.accounts`)."""
     left_at: float = field(default_factory=time.monotonic)
     """When the seat's player last lost their last connection (``time.monotonic``): after
-    :attr:`.seating.Seating.away_seconds` any seated player may hand the seat to a bot."""
+    :attr:`.core.HubCore.away_seconds` any seated player may hand the seat to a bot, and
+    the host's rights this player holds pass on (:func:`away_wait`)."""
 
     @property
     def kind(self) -> str:
@@ -153,6 +165,9 @@ class Table:
     connected (``None``: the host's own)."""
     host_connections: int = 0
     """Connections holding the host token."""
+    host_left_at: float = field(default_factory=time.monotonic)
+    """When the last connection holding the host token went (``time.monotonic``; at first when
+    the table was made or loaded): the host's rights pass on only :func:`away_wait` later."""
     spectators: int = 0
     """Connections that hold no seat (a pass-and-play device between turns holds its seats)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

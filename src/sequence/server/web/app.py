@@ -47,8 +47,8 @@ from ..ratings.ranked import Ranked
 from ..social.api import SocialService, social_router
 from ..tables.hub import Hub
 from ..tables.scheduler import offer_bots
-from ..tables.seating import AWAY_SECONDS
 from ..tables.store import TableStore
+from ..tables.table import AWAY_SECONDS
 from ..tables.websocket import websocket_router
 from .health import health_router
 from .http import BodyGuard, client_address, error_answers, error_response, limit
@@ -125,14 +125,17 @@ def create_app(
     """
     offer_bots(bots or {})
     state: dict[str, Any] = {}
-    creates = ClientLimiter(create_rate, create_burst)
-    joins = ClientLimiter(join_rate, join_burst)
+    creates = ClientLimiter(create_rate, create_burst, "creates")
+    joins = ClientLimiter(join_rate, join_burst, "joins")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = TableStore(db)
         pool = executor or ThreadPoolExecutor(max_workers=2, thread_name_prefix="sequence-bot")
         cluster = RedisCluster(redis, redis_prefix) if redis else None
+        if cluster is not None:  # every process takes from the same buckets
+            for limiter in (creates, joins):
+                limiter.share(cluster.redis, f"{redis_prefix}:limits:")
         hub = Hub(store, pool, bot_delay=bot_delay, away_seconds=away_seconds, cluster=cluster)
         state["hub"] = hub
         state["store"] = store

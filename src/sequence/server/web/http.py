@@ -118,9 +118,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def limit(limiter: ClientLimiter, request: Request) -> None:
+async def limit(limiter: ClientLimiter, request: Request) -> None:
     """Count a request against ``limiter`` (``rate_limited`` when over it)."""
-    wait = limiter.take(client_address(request))
+    wait = await limiter.take(client_address(request))
     if wait:
         raise RateLimited(limiter.retry_after(wait))
 

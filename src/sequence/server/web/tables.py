@@ -15,7 +15,7 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ...engine import ConfigError, GameRecord, Move, make_config
+from ...engine import ConfigError, Move, make_config
 from ...i18n import N_
 from ..accounts.api import AccountService
 from ..common.errors import RequestError, engine_refusal
@@ -71,7 +71,7 @@ def tables_router(
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table in the lobby; with a ``name``, its creator takes a seat (the account's,
         when signed in)."""
-        limit(creates, request)
+        await limit(creates, request)
         owner = await accounts().owner(request) if body.name is not None else None
         options = body.options.model_dump(exclude_none=True) if body.options else {}
         spec: dict[str, Any] = {"game": body.game, "players": body.players}
@@ -151,7 +151,7 @@ def tables_router(
     async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
         """Take a seat in the lobby: the answer holds the seat's secret token (when signed in,
         the seat is the account's, and its token the same on every device)."""
-        limit(joins, request)
+        await limit(joins, request)
         owner = await accounts().owner(request)
         table = await hub().get(code)
         player = await ranked().player(body.player_token, owner)
@@ -198,7 +198,7 @@ def tables_router(
     )
     async def rematch(code: str, body: Rematch, request: Request) -> dict[str, Any]:
         """A player (or the host) of a finished game opens a new table with the same people."""
-        limit(creates, request)
+        await limit(creates, request)
         table = await hub().get(code)
         new = await hub().rematch(table, body.token)
         await ranked().rematched(table, new)
@@ -247,12 +247,18 @@ def tables_router(
         moves: tuple[Move, ...] = table.state.move_stack
         if not 0 <= ply <= len(moves):
             raise RequestError("not_found", N_("the game has {n} moves"), 404, n=len(moves))
-        rec = GameRecord(table.config, table.seed, moves)
+        rec = protocol.finished_record(table)
         view = protocol.view_dict(rec.replay(upto=ply), None)
         seats = protocol.table_meta(table)["seats"]
-        return Response(
-            protocol.dumps({"ply": ply, "plies": len(moves), "view": view, "seats": seats}),
-            media_type="application/json",
-        )
+        last = ply == len(moves)
+        answer = {
+            "ply": ply,
+            "plies": len(moves),
+            "view": view,
+            "seats": seats,
+            "result": rec.result if last else None,
+            "termination": rec.termination if last else None,
+        }
+        return Response(protocol.dumps(answer), media_type="application/json")
 
     return router

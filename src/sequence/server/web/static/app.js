@@ -740,6 +740,10 @@ async function replayPage(code) {
       holder.append(h("section", { class: ["panel", "board"] }, boardSvg(r.view, new Set(), () => {})),
         h("p", { id: "replay-move", "data-move": r.view.last_move || "" }, last));
       if (r.view.outcome) holder.append(h("p", { class: "result" }, resultText(r.view.outcome.result)));
+      else if (r.termination === "resignation" && r.result) {
+        holder.append(h("p", { class: "result", id: "resigned" },
+          t("Team {team} wins by resignation", { team: r.result.split(" ")[0] })));
+      }
       holder.append(logPanel(m, () => show(ply)));
       const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
