@@ -297,9 +297,9 @@ def run(args: argparse.Namespace) -> int:
     # can check it directly (or find it in the proxy's settings).
     shown = f"[{args.host}]" if ":" in args.host else args.host
     listening = f"http://{shown}:{args.port}"
-    details = [f"listening on {listening}"] if args.public_url else []
-    details.append(f"database {args.db.split('@')[-1]}")
-    details += [f"Redis {args.redis.split('@')[-1]}"] if args.redis else []
+    details = [f"listening on {listening}"] if args.public_url else []  # i18n: ignore (the log)
+    details.append(f"database {args.db.split('@')[-1]}")  # i18n: ignore
+    details += [f"Redis {args.redis.split('@')[-1]}"] if args.redis else []  # i18n: ignore
     print(f"Sequence: open {links or listening}/ ({', '.join(details)})")  # i18n: ignore
     # uvicorn stops gracefully on SIGINT or SIGTERM, then raises the signal again with the
     # handler found before it started. SIGTERM's default would kill the process there, before
