@@ -157,6 +157,10 @@ def test_days_run_out_a_bot_plays_the_player_is_told_and_my_games_shows_the_dead
         [theirs] = anna.get("/api/account/turns").json()["turns"]
         assert not theirs["your_turn"] and theirs["deadline"] == mine["deadline"]
         assert Browser(srv).get("/api/account/turns").status_code == 401
+        for who in (anna, ben):  # public facts only: no card of any hand, no token
+            text = who.get("/api/account/turns").text
+            assert_no_card(text, hidden_cards(srv, code))
+            assert anna_token not in text and ben_token not in text
         # Twenty-three hours later the turn is still his; a day and a minute, and a bot plays.
         test_clock.advance(23 * HOUR)
         a.drain(0.3)
