@@ -188,8 +188,12 @@ def test_days_run_out_a_bot_plays_the_player_is_told_and_my_games_shows_the_dead
         assert anna.get("/api/account/turns").json()["turns"][0]["your_turn"]
         b = Client(srv, code, ben_token)
         b.wait(lambda s: not s["table"]["seats"][1]["stand_in"])
-        a.close()
         b.close()
+        # Away is how a game over days is played: nobody hands his seat to a bot meanwhile.
+        r = anna.post(f"/api/tables/{code}/seats/1/bot", {"host_token": host, "level": None})
+        assert r.status_code == 409 and "days run out" in r.json()["message"]
+        assert srv.stored(code).seats[1].bot is None
+        a.close()
 
 
 class OneServer(Cluster):

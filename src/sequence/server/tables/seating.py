@@ -276,6 +276,14 @@ class Seating:
         before = target.data()
         if table.status == "finished":
             raise RequestError("game_over", N_("the game is over"))
+        days = table.clock is not None and table.clock.correspondence
+        if table.status == "playing" and target.kind == "human" and days:
+            # Away is how a game over days is played: only the days running out hand it on.
+            raise RequestError(
+                "bad_message",
+                N_("at a table with days a move, a seat goes to a bot only when its days run out"),
+                409,
+            )
         if target.kind == "human" and target.connections > 0:
             # A player who took a seat and left can be replaced; one who is here cannot.
             raise RequestError("bad_message", N_("the player of seat {n} is here"), 409, n=seat)

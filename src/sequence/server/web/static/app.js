@@ -493,6 +493,8 @@ function penaltyDialog(m) {
   document.body.append(dialog);
   dialog.showModal();
 }
+/* A table with days a move: away is how it is played (no "Hand to a bot"; the days decide). */
+const days = (m) => !!(m.table.time_control && m.table.time_control.name.startsWith("days"));
 function eventText(m, e) {
   const name = e.seat === null ? "" : seatLabel(m, e.seat);
   if (e.kind === "host") return e.seat === null ? t("The host is back.") : t("{name} holds the host's rights while the host is away.", { name });
@@ -704,7 +706,7 @@ function renderTable() {
       !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
-      (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
+      (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o && !days(m) ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", tn("{team}: {n} of {need} sequence", "{team}: {n} of {need} sequences", v.sequences_to_win, { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),

@@ -244,7 +244,7 @@ const social = (() => {
       } catch (e) { say(e.message, "error"); }
     };
     pushSubscription().then((sub) => { if (sub) { pushBtn.hidden = true; pushStop.hidden = false; } }).catch(() => {});
-    box.append(
+    box.append(...[ // the DOM append would show a null as text
       h("p", { class: "muted" }, t("When you are away from the page: your turn, a friend's challenge, the end of a game. Never a card of anyone's hand.")),
       note,
       h("label", {}, t("E-mail address"), email),
@@ -252,7 +252,7 @@ const social = (() => {
       s.email_available ? null : h("p", { class: "muted" }, t("This server sends no e-mail.")),
       h("label", { class: "choice" }, emailOn, " ", t("By e-mail")),
       h("label", { class: "choice" }, pushOn, " ", t("By push notification")),
-      h("div", { class: "actions" }, h("button", { class: "primary", id: "notify-save", onclick: () => save().catch((e) => say(e.message, "error")) }, t("Save")), pushBtn, pushStop));
+      h("div", { class: "actions" }, h("button", { class: "primary", id: "notify-save", onclick: () => save().catch((e) => say(e.message, "error")) }, t("Save")), pushBtn, pushStop)].filter(Boolean));
     return box;
   }
 
