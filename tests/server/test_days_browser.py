@@ -67,6 +67,14 @@ def test_friends_challenge_accept_and_play_over_days_with_pages_closed_between(
     ann.click(f'#asking-me li[data-name="{names[1]}"] .friend-accept')
     ann.wait_for_selector(f'#friends li[data-name="{names[1]}"] .dot.online')  # he was just here
 
+    # Ben wants push notifications: the account page's toggle, saved.
+    ben.goto(site.url + "/account")
+    ben.check("#notify-push-on")
+    ben.click("#notify-save")
+    ben.wait_for_selector("#notify [role=status] .notice")
+    assert ben.evaluate("() => fetch('/api/notify').then(r => r.json())")["push_on"] is True
+    ben.goto(site.url + "/friends")
+
     # Ann challenges Ben: classic, two players, a day a move, a game lost when the days run out.
     ann.check(f'.challenge-friend[value="{names[1]}"]')
     ann.select_option("#challenge-game", "classic")
