@@ -15,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
+from sequence.engine import State, make_config
 from sequence.server.cluster.launcher import Cluster
 from sequence.server.common.clock import CLOCK_FILE_VARIABLE, FileClock, use_clock
+from sequence.server.tables.registry import table_from
+from sequence.server.tables.store import TableStore
 
 from .cluster import ServeProcess
-from .conftest import Client, ServerThread, start
+from .conftest import Client, ServerThread, old_database, start
 from .notify_parts import Browser as PushBrowser
 from .notify_parts import Inbox, PushService, decrypt, parts
 from .test_accounts import Browser, account_server, unique
@@ -263,3 +267,40 @@ def test_a_correspondence_game_is_played_to_its_end_over_days_across_a_restart(
         watcher.close()
     finally:
         second.stop()
+
+
+def test_an_upgrade_from_0007_keeps_a_clock_game_going(tmp_path: Path) -> None:
+    """A database of revision 0007 with a quick-clock game in play is upgraded to 0008: the game
+    replays, its clock goes on from what was left (a live clock), and it has no timeout choice."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    config = make_config("classic", players=2)
+    state = State.new(config, 7)
+    for _ in range(4):
+        state.push(state.legal_moves[0], seat=state.next_step().seat)
+    engine = old_database(url, "0007", config)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE game_tables SET time_control = 'quick', turn_seconds = 30,"
+                          " reserve_seconds = 60, clock_seat = 0, clock_left = 42.5"))  # fmt: skip
+        for seat in range(2):
+            conn.execute(
+                text("INSERT INTO seats (table_id, seat, name, token_hash, bot, stand_in,"
+                     " reserve, timeouts) VALUES (1, :seat, :name, 'x', NULL, FALSE, 60, 0)"),
+                {"seat": seat, "name": f"p{seat}"},
+            )  # fmt: skip
+        for ply, move in enumerate(state.move_stack, 1):
+            conn.execute(
+                text("INSERT INTO moves (table_id, ply, move, seat, created_at)"
+                     " VALUES (1, :ply, :move, NULL, '2025-01-01')"),
+                {"ply": ply, "move": str(move)},
+            )  # fmt: skip
+    engine.dispose()
+    store = TableStore(url)  # migrates to the newest revision
+    try:
+        data = store.load("OLDONE")
+        assert data is not None and data.on_timeout is None and data.clock_deadline is None
+        table = table_from(data)
+        assert table.clock is not None and not table.clock.correspondence
+        assert table.turn is not None and table.turn.left == 42.5
+        assert table.state is not None and len(table.state.move_stack) == 4
+    finally:
+        store.close()
