@@ -177,7 +177,7 @@ def test_many_games_batch_into_one_message_within_the_rate_limit(
         assert time.monotonic() - sent >= 1.5  # not before the push interval
         message = decrypt(two, laptop)
         assert message["body"] == "Du bist an 2 Tischen am Zug."
-        assert message["url"] == "/account"
+        assert message["url"] == "/games"
         time.sleep(1.0)
         assert len(service.received) == 2
 

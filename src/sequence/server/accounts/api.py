@@ -27,6 +27,7 @@ from ..storage.store import Store
 from ..tables import protocol
 from ..tables.hub import Hub
 from ..tables.models import ErrorAnswer
+from ..tables.scheduler import step_seat
 from ..tables.table import Table
 from .account import (
     NAME_KEY_MAX,
@@ -41,6 +42,7 @@ from .attempts import AttemptLimits, Counter, Limit
 from .models import (
     AccountGames,
     AccountInfo,
+    AccountTurns,
     ChangePassword,
     Claim,
     DeleteAccount,
@@ -263,6 +265,26 @@ class AccountService:
             ]
         }
 
+    async def turns(self, request: Request) -> dict[str, Any]:
+        """Every table of the account not yet over, where it is their turn first."""
+        account, _ = await self.require(request, changes=False)
+        games = await self.store.run(self.accounts.games, account.id)
+        out = []
+        for g in games:
+            if g.status == "finished":
+                continue
+            try:
+                table = await self.hub.get(g.code)
+            except RequestError:  # gone meanwhile
+                continue
+            await self.hub.refresh(table)  # another process may have moved a moment ago
+            if table.status != "finished":
+                out.append(turn_info(table, account.id))
+        order = {id(row): i for i, row in enumerate(out)}
+        out.sort(key=lambda row: (not row["your_turn"], row["deadline"] is None,
+                                  row["deadline"] or 0, order[id(row)]))  # fmt: skip
+        return {"turns": out}
+
     async def export(self, request: Request) -> Response:
         account, _ = await self.require(request, changes=False)
         games = await self.store.run(self.accounts.games, account.id)
@@ -305,6 +327,29 @@ class AccountService:
         table = await self.hub.get(code)
         await self.hub.refresh(table)  # another process may have claimed or freed a seat
         return {"seats": owned_seats(table, Owner(account.id, account.name, account.seat_key))}
+
+
+def turn_info(table: Table, account_id: int) -> dict[str, Any]:
+    """Where ``table`` stands for the account: whose step, the deadline (public facts only)."""
+    mine = [s.seat for s in table.seats if s.account_id == account_id]
+    seat = step_seat(table)
+    turn = table.turn
+    deadline = None
+    if turn is not None and turn.seat == seat and not turn.timed_out:
+        deadline = int(turn.deadline() * 1000)
+    return {
+        "code": table.code,
+        "status": table.status,
+        "game": table.config.game,
+        "players": [s.name for s in table.seats],
+        "seats": mine,
+        "to_move": seat,
+        "your_turn": seat is not None and seat in mine and table.seats[seat].kind == "human",
+        "time_control": None if table.clock is None else table.clock.name,
+        "on_timeout": table.on_timeout,
+        "deadline": deadline,
+        "version": table.version,
+    }
 
 
 def owned_seats(table: Table, owner: Owner) -> list[dict[str, Any]]:
@@ -384,6 +429,12 @@ def account_router(service: Callable[[], AccountService]) -> APIRouter:
     async def games(request: Request) -> dict[str, Any]:
         """Every table the account holds a seat at, newest first."""
         return await service().games(request)
+
+    @router.get("/api/account/turns", response_model=AccountTurns, responses=_errors(401))
+    async def turns(request: Request) -> dict[str, Any]:
+        """Every table of the account in the lobby or in play: where it is their turn first
+        (the nearest deadline first), with whose step it is and when its time runs out."""
+        return await service().turns(request)
 
     @router.get("/api/account/export", response_model=Export, responses=_errors(401))
     async def export(request: Request) -> Response:

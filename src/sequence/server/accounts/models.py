@@ -98,6 +98,31 @@ class AccountGames(Answer):
     games: list[AccountGame]
 
 
+class AccountTurn(Answer):
+    """A table in the lobby or in play where the account holds a seat, and whose step it is."""
+
+    code: str
+    status: str = Field(json_schema_extra={"enum": ["lobby", "playing"]})
+    game: str = Field(description="classic, kids or dice")
+    players: list[str | None] = Field(description="the seats' names, in seat order")
+    seats: list[int] = Field(description="the account's seats at this table (from 0)")
+    to_move: int | None = Field(description="the seat whose step it is (null: in the lobby)")
+    your_turn: bool = Field(description="the step is one of the account's seats' own")
+    time_control: str | None = Field(description="the clock (days1 ... days7: days a move)")
+    on_timeout: str | None = Field(description="with days a move: bot or lost")
+    deadline: int | None = Field(
+        description="when the running turn's time ends, as a Unix time in milliseconds"
+    )
+    version: int = Field(description="moves made")
+
+
+class AccountTurns(Answer):
+    """Every table of the account not yet over: where it is their turn first (the nearest
+    deadline first), then the others, newest first."""
+
+    turns: list[AccountTurn]
+
+
 class ExportedGame(Answer):
     code: str
     record: dict[str, Any] = Field(description="the game record (GameRecord.to_dict)")

@@ -42,8 +42,8 @@ class Message:
     title: str
     text: str
     path: str
-    """Where on the site it leads: a table (``/t/CODE``), or the account page (its games list)
-    for a challenge or several tables."""
+    """Where on the site it leads: a table (``/t/CODE``), the friends page (``/friends``) for
+    a challenge, or "my games" (``/games``) for several tables."""
 
 
 _ENDS = {
@@ -83,7 +83,7 @@ def render(notices: list[Notice], lang: str) -> Message:
         lines.insert(0, tr.ngettext(*_TURNS, len(turns)).format(n=len(turns)))
     if len(notices) == 1:
         only = notices[0]
-        path = "/account" if only.kind == "invite" else f"/t/{only.code}"
-    else:
-        path = "/account"
+        path = "/friends" if only.kind == "invite" else f"/t/{only.code}"
+    else:  # "my games": every table, the player's turn first
+        path = "/friends" if all(n.kind == "invite" for n in notices) else "/games"
     return Message(tr.gettext("Sequence"), "\n".join(lines), path)

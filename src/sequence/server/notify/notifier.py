@@ -87,6 +87,8 @@ class Notifier:
         """A live table by code (the hub's registry), to check a "your turn" still holds."""
         self._queues: dict[tuple[int, str], _Queue] = {}
         self._seen: dict[str, tuple[object, ...]] = {}
+        self._events: dict[str, int] = {}
+        """How many of each table's events were looked at (a ``timeout`` among them is told)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.push: PushSender | None = None
         self.secret = b""
@@ -122,6 +124,14 @@ class Notifier:
             log.exception("watching %s", table.code)
 
     def _watch(self, table: Table) -> None:
+        for event in table.events[self._events.get(table.code, 0) :]:
+            seat = event.seat
+            if event.kind == "timeout" and seat is not None:
+                account_id = table.seats[seat].account_id
+                if account_id is not None:  # sent once per key, across restarts too
+                    key = f"timeout:{table.code}:{event.ply}:{seat}"
+                    self.tell(account_id, Notice("timeout", key, table.code, outcome=event.detail))
+        self._events[table.code] = len(table.events)
         state = table.state
         if state is None or table.status == "lobby":
             return

@@ -24,7 +24,7 @@ from ..notify.messages import Notice
 from ..notify.notifier import Notifier
 from ..tables.hub import Hub
 from ..tables.models import ErrorAnswer
-from ..tables.scheduler import check_time_control
+from ..tables.scheduler import check_on_timeout, check_time_control
 from ..tables.seating import seat_bots
 from .models import ChallengeInfo, Challenges, FriendName, FriendsInfo, NewChallenge
 from .store import Challenge, SocialStore
@@ -106,7 +106,9 @@ class SocialService:
             config = make_config(**spec, **options)
         except ConfigError as exc:
             raise engine_refusal("bad_message", exc) from None
-        check_time_control(body.clock)
+        on_timeout = check_on_timeout(
+            check_time_control(body.clock), body.on_timeout, config.teams, True
+        )
         bots = seat_bots(body.bots, config.players)
         people = [i for i, b in enumerate(bots) if b is None]
         if len(people) != 1 + len(body.friends):
@@ -129,7 +131,7 @@ class SocialService:
                 "bad_message", N_("{name} is not your friend"), name=", ".join(strangers)
             )
         settings = {**spec, "options": options, "bots": bots, "clock": body.clock,
-                    "seat": people[0]}  # fmt: skip
+                    "on_timeout": on_timeout, "seat": people[0]}  # fmt: skip
         challenge_id = await self.store.run(self.social.challenge, me.id, settings, invited)
         for account_id, _ in invited:
             notice = Notice("invite", f"invite:{challenge_id}", name=me.name)
@@ -176,6 +178,7 @@ class SocialService:
                 config, s["bots"], False, sender.name, s["seat"],
                 check_time_control(s["clock"]), None, (),
                 Owner(sender.id, sender.name, sender.seat_key),
+                on_timeout=s.get("on_timeout"),
             )  # fmt: skip
             if await self.store.run(self.social.settle, c.id, "accepted", table.code):
                 for account_id, name, seat, _ in c.invited:

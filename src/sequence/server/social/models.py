@@ -43,6 +43,11 @@ class NewChallenge(Request):
         None, max_length=12, description="one per seat: a bot level, or null for a person"
     )
     clock: str = Field("off", max_length=20)
+    on_timeout: str | None = Field(
+        None,
+        max_length=8,
+        description="with days a move: bot (a bot plays for a seat whose days ran out) or lost",
+    )
 
 
 class Invited(Answer):

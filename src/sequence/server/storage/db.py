@@ -66,7 +66,7 @@ class TableRow(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     time_control: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
-    """The turn clock chosen at creation: ``off``, ``casual`` or ``quick``."""
+    """The turn clock chosen at creation: ``off``, ``casual``, ``quick`` or ``days1`` ..."""
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds a turn (``None``: no clock); kept with the table, whatever the presets become."""
     reserve_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -77,6 +77,12 @@ class TableRow(Base):
     """The seat whose turn clock was running when last stored."""
     clock_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Seconds that seat had left then: a restart goes on from there, not from a full turn."""
+    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When that turn ends, as a Unix time by the server's clock: a correspondence table's
+    turn (days) goes on from it, the time the server was down included."""
+    on_timeout: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """What a correspondence table does when a seat's days run out: ``bot`` (a bot plays for
+    the seat) or ``lost`` (its team loses); ``None`` for the other clocks."""
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The result moves its players' ratings (chosen at creation: see :mod:`.ratings`)."""
 

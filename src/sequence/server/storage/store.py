@@ -56,6 +56,9 @@ class ClockData:
     """What that turn had left, in seconds, when it was stored."""
     seats: tuple[tuple[int, float, int], ...]
     """Each seat's ``(seat, reserve, timeouts)``."""
+    deadline: float | None = None
+    """When that turn ends, as a Unix time by the server's clock (a correspondence table goes
+    on from it after a restart)."""
 
 
 @dataclass
@@ -120,9 +123,18 @@ class Store:
             conn.execute(
                 update(TableRow)
                 .where(TableRow.id == bindparam("tid"))
-                .values(clock_seat=bindparam("turn_seat"), clock_left=bindparam("turn_left")),
+                .values(
+                    clock_seat=bindparam("turn_seat"),
+                    clock_left=bindparam("turn_left"),
+                    clock_deadline=bindparam("turn_deadline"),
+                ),
                 [
-                    {"tid": tid, "turn_seat": c.seat, "turn_left": c.left}
+                    {
+                        "tid": tid,
+                        "turn_seat": c.seat,
+                        "turn_left": c.left,
+                        "turn_deadline": c.deadline,
+                    }
                     for tid, c in clocks.items()
                 ],
             )

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import GAME_NAMES, OPTIONS
 from .protocol import ERROR_CODES
-from .scheduler import TIME_CONTROLS
+from .scheduler import ON_TIMEOUT, TIME_CONTROLS
 
 
 class Request(BaseModel):
@@ -100,6 +100,14 @@ class CreateTable(Request):
     )
     bot_level: str | None = Field(
         None, max_length=40, description="the bot that plays for a seat whose time ran out"
+    )
+    on_timeout: str | None = Field(
+        None,
+        max_length=8,
+        json_schema_extra={"enum": list(ON_TIMEOUT)},
+        description="a table with days a move (signed-in players only): what happens when a"
+        " seat's days run out -- bot (a bot plays for it until its player is back, the"
+        " default) or lost (its team loses; two teams only)",
     )
     rated: bool = Field(
         False, description="the result moves the players' ratings (a clock, the usual rules)"
@@ -239,7 +247,7 @@ class EventInfo(Answer):
     """A table event (sequence.server.tables.table.Event)."""
 
     ply: int = Field(description="the game's version when it happened")
-    kind: str = Field(json_schema_extra={"enum": ["host", "bot", "resign"]})
+    kind: str = Field(json_schema_extra={"enum": ["host", "bot", "resign", "timeout"]})
     seat: int | None
     by: int | None
     detail: str | None
@@ -256,6 +264,10 @@ class TableInfo(Answer):
     seats: list[SeatInfo]
     time_control: TimeControlInfo | None
     bot_level: str | None
+    on_timeout: str | None = Field(
+        json_schema_extra={"enum": [*ON_TIMEOUT, None]},
+        description="a table with days a move: what happens when a seat's days run out",
+    )
     rated: bool = Field(description="the result moves the players' ratings")
     host_seat: int | None = Field(
         description="the seat holding the host's rights while the host is away"

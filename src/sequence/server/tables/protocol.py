@@ -62,10 +62,10 @@ Server to client:
 from __future__ import annotations
 
 import json
-import time
 from typing import Any, Final, final
 
 from ...engine import GameRecord, State, StepKind, history, roll_reason
+from ..common.clock import clock
 from .table import Event, Table
 
 MAX_MESSAGE: Final = 4096
@@ -193,6 +193,7 @@ def table_meta(table: Table) -> dict[str, Any]:
         if table.clock is None
         else {"name": table.clock.name, "turn": table.clock.turn, "reserve": table.clock.reserve},
         "bot_level": table.bot_level,
+        "on_timeout": table.on_timeout,
         "rated": table.rated,
         "host_seat": table.host_seat,
         "events": [e.to_dict() for e in table.events],
@@ -253,7 +254,7 @@ def clock_info(table: Table) -> dict[str, Any] | None:
     return {
         "seat": None if turn is None else turn.seat,
         "left": left,
-        "deadline": None if left is None else int((time.time() + left) * 1000),
+        "deadline": None if left is None else int((clock().time() + left) * 1000),
         "timed_out": turn is not None and turn.timed_out,
         "reserves": [round(s.reserve, 1) for s in table.seats],
     }

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...engine import Config, Move, State, config_from_dict
 from ...i18n import N_
+from ..common.clock import clock
 from ..common.errors import RequestError
 from ..storage.store import ClockData
 from .store import EventData, SeatChange, SeatData, TableData, TableStore
@@ -54,6 +55,7 @@ def table_from(data: TableData) -> Table:
         result=data.result,
         rematch_code=data.rematch_code,
         bot_level=data.bot_level,
+        on_timeout=data.on_timeout,
         rated=data.rated,
         events=[Event(e.ply, e.kind, e.seat, e.by_seat, e.detail) for e in data.events],
         move_ids={(seat, mid): ply for ply, seat, mid in data.move_ids if seat is not None},
@@ -63,17 +65,25 @@ def table_from(data: TableData) -> Table:
         table.host_seat = hosts[-1].seat
     if data.turn_seconds is not None:
         table.clock = TimeControl(data.time_control, data.turn_seconds, data.reserve_seconds or 0)
-        if data.clock_seat is not None and data.clock_left is not None:
-            # The clock goes on from what was left when it was last stored (a turn's start or
-            # the server's last stop), not from a full turn, and the time the server was down
-            # does not count.
-            table.turn = Turn(data.clock_seat, data.clock_left)
+        table.turn = stored_turn(table.clock, data)
     if data.status in ("playing", "finished"):
         state = State.new(config, data.seed)
         for text in data.moves:
             state.push(Move.parse(text))
         table.state = state
     return table
+
+
+def stored_turn(control: TimeControl, data: TableData) -> Turn | None:
+    """The running turn as stored. A live clock goes on from what was left when it was last
+    stored (a turn's start or the server's last stop), not from a full turn, and the time the
+    server was down does not count; a correspondence turn (days) ends at its stored deadline,
+    whatever happened meanwhile."""
+    if data.clock_seat is None or data.clock_left is None:
+        return None
+    if control.correspondence and data.clock_deadline is not None:
+        return Turn(data.clock_seat, max(0.0, data.clock_deadline - clock().time()))
+    return Turn(data.clock_seat, data.clock_left)
 
 
 class TableRegistry:
@@ -203,10 +213,7 @@ class TableRegistry:
         if stale_clock and table.clock is not None:
             for s, d in zip(table.seats, data.seats, strict=True):
                 s.reserve = d.reserve
-            if data.clock_seat is not None and data.clock_left is not None:
-                table.turn = Turn(data.clock_seat, data.clock_left)
-            else:
-                table.turn = None
+            table.turn = stored_turn(table.clock, data)
             changed = True
         for s, d in zip(table.seats, data.seats, strict=True):
             now = (d.name, d.token_hash, d.bot, d.stand_in, d.timeouts, d.account_id)
@@ -259,10 +266,12 @@ class TableRegistry:
         clock: TimeControl | None = None,
         bot_level: str | None = None,
         rated: bool = False,
+        on_timeout: str | None = None,
     ) -> Table:
         """Store a new table (a fresh code and seed) and keep it; a ``playing`` one is dealt.
 
-        With a ``clock``, every seat starts with its full reserve."""
+        With a ``clock``, every seat starts with its full reserve; ``on_timeout`` is a
+        correspondence table's choice when a seat's days run out (``bot`` or ``lost``)."""
         for seat in seats:
             seat.reserve, seat.timeouts = (clock.reserve if clock else 0.0), 0
         data = TableData(
@@ -281,6 +290,7 @@ class TableRegistry:
             turn_seconds=None if clock is None else clock.turn,
             reserve_seconds=None if clock is None else clock.reserve,
             bot_level=bot_level,
+            on_timeout=on_timeout,
             rated=rated,
         )
         self.forget_idle_lobbies()  # a flood of new lobbies pushes the idle ones out of memory
@@ -306,6 +316,7 @@ class TableRegistry:
                 None if turn is None else turn.seat,
                 None if turn is None else turn.remaining(),
                 tuple((s.seat, s.reserve, s.timeouts) for s in table.seats),
+                None if turn is None else turn.deadline(),
             ),
         )
 

@@ -13,9 +13,11 @@ Each table has at most one bot task and one clock here, keyed by its code. A tab
 control (:data:`TIME_CONTROLS`) runs a clock for the person whose step it is: their turn's
 seconds plus what is left of their reserve. When it runs out, the rest of that turn is played
 by a bot of the table's level and the hub marks the seat away (``timed_out``); after two such
-turns in a row the bot keeps the seat until its player takes it back. Every step goes through
-the hub's version check, so a person's move that beats the clock by a hair wins, and the bot's
-is dropped.
+turns in a row the bot keeps the seat until its player takes it back. A correspondence table
+(days a move, no reserve) does what it chose at once instead: a bot keeps the seat, or the
+seat's team loses (:meth:`.standins.StandIns.timed_out`). Every step goes through the hub's
+version check, so a person's move that beats the clock by a hair wins, and the bot's is
+dropped. Time is the server's clock (:func:`..common.clock.clock`), which a test may replace.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ import asyncio
 import logging
 import random
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 
 from ...bots import BOTS, make_bot
 from ...engine import Move, Step, StepKind, View, draw_move
 from ...i18n import N_
+from ..common.clock import clock
 from ..common.errors import RequestError
 from .table import Table, TimeControl, Turn
 
@@ -44,12 +46,23 @@ TableHook = Callable[[Table], Awaitable[None]]
 """A hub callback on a table: ``timed_out`` (called with the table's lock held, after
 :attr:`Table.turn` was marked timed out) and ``save_clock``."""
 
+DAY = 86400.0
+"""Seconds in a day."""
+
 TIME_CONTROLS: dict[str, TimeControl | None] = {
     "off": None,
     "casual": TimeControl("casual", 120.0, 0.0),
     "quick": TimeControl("quick", 30.0, 60.0),
+    "days1": TimeControl("days1", 1 * DAY, 0.0),
+    "days2": TimeControl("days2", 2 * DAY, 0.0),
+    "days3": TimeControl("days3", 3 * DAY, 0.0),
+    "days7": TimeControl("days7", 7 * DAY, 0.0),
 }
-"""The time controls a table may be created with: seconds a turn, and a reserve per seat."""
+"""The time controls a table may be created with: seconds a turn, and a reserve per seat. The
+``days`` ones are correspondence tables (:attr:`TimeControl.correspondence`)."""
+
+ON_TIMEOUT = ("bot", "lost")
+"""What a correspondence table may do when a seat's days run out (:attr:`Table.on_timeout`)."""
 
 DEFAULT_LEVEL = "medium"
 """The bot that plays for a seat whose clock ran out, unless the table chose another."""
@@ -65,6 +78,43 @@ def check_time_control(name: object) -> TimeControl | None:
             names=", ".join(TIME_CONTROLS),
         )
     return TIME_CONTROLS[name]
+
+
+def check_on_timeout(
+    control: TimeControl | None, on_timeout: object, teams: int, signed_in: bool
+) -> str | None:
+    """What a table with the clock ``control`` does when a seat's days run out: ``on_timeout``
+    checked (``bot`` when left out at a correspondence table; ``None`` at the others, which
+    refuse it); a correspondence table is for signed-in players (``signed_in``), and a game
+    lost on time needs two teams."""
+    if control is None or not control.correspondence:
+        if on_timeout is not None:
+            raise RequestError(
+                "bad_message", N_("on_timeout is for tables with days a move (days1 to days7)")
+            )
+        return None
+    if not signed_in:
+        raise RequestError(
+            "signed_out",
+            N_("tables with days a move are for signed-in players: sign in first"),
+            401,
+        )
+    if on_timeout is None:
+        return "bot"
+    if not isinstance(on_timeout, str) or on_timeout not in ON_TIMEOUT:
+        raise RequestError(
+            "bad_message",
+            N_("unknown on_timeout {name}; choose one of {names}"),
+            name=repr(on_timeout)[:20],
+            names=", ".join(ON_TIMEOUT),
+        )
+    if on_timeout == "lost" and teams != 2:
+        raise RequestError(
+            "bad_message",
+            N_("a game lost when the days run out needs two teams; choose bot with {n}"),
+            n=teams,
+        )
+    return on_timeout
 
 
 OFFERED: dict[str, str] = {}
@@ -160,6 +210,15 @@ def next_step(table: Table) -> Step | None:
     return None if step.seat is None else step
 
 
+def step_seat(table: Table) -> int | None:
+    """The seat whose step it is at ``table`` in play (a roll's too), or ``None``."""
+    state = table.state
+    if state is None or table.status != "playing":
+        return None
+    step = state.next_step()
+    return state.to_move if step.kind is StepKind.ROLL else step.seat
+
+
 def bot_step(table: Table) -> Step | None:
     """The step a bot at ``table`` takes now, or ``None`` when no bot has one to take."""
     step = next_step(table)
@@ -211,7 +270,7 @@ class Scheduler:
 
     def _run_clock(self, table: Table) -> None:
         """Keep :attr:`Table.turn` on the person whose step it is, and a timer on its end."""
-        now = time.monotonic()
+        now = clock().monotonic()
         step = next_step(table) if table.clock is not None else None
         seat = None
         if step is not None and step.seat is not None and not table.seats[step.seat].bot:
@@ -221,11 +280,11 @@ class Scheduler:
             if turn is not None:  # that turn is over: what went past its time comes off the reserve
                 s = table.seats[turn.seat]
                 s.reserve = max(0.0, min(s.reserve, turn.remaining(now)))
-            clock = table.clock
+            control = table.clock
             table.turn = turn = (
                 None
-                if seat is None or clock is None
-                else Turn(seat, clock.turn + table.seats[seat].reserve, now)
+                if seat is None or control is None
+                else Turn(seat, control.turn + table.seats[seat].reserve, now)
             )
             self._save(table)
         timer = self._clocks.get(table.code)
@@ -253,7 +312,7 @@ class Scheduler:
 
     async def _expire(self, table: Table, turn: Turn) -> None:
         """Wait out ``turn``; then a bot of the table's level plays the rest of it."""
-        await asyncio.sleep(turn.remaining())
+        await clock().sleep(turn.remaining())
         async with table.lock:
             if table.turn is not turn or not self.owns(table):  # the turn ended just in time
                 return

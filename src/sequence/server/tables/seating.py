@@ -114,6 +114,22 @@ def take_seats(
     return tokens
 
 
+def correspondence_seats(owner: Owner | None, local: Sequence[tuple[Any, Any]]) -> None:
+    """Refuse a seat at a correspondence table (days a move) that would not be a signed-in
+    player's own: a guest's (``owner`` ``None``: not signed in, or a second seat of one
+    account) or pass-and-play seats (``local``)."""
+    if owner is None:
+        raise RequestError(
+            "signed_out",
+            N_("tables with days a move are for signed-in players, one seat each: sign in first"),
+            401,
+        )
+    if local:
+        raise RequestError(
+            "bad_message", N_("tables with days a move have no seats on this device")
+        )
+
+
 class Seating:
     """A table from its creation to its start, and its rematch."""
 
@@ -132,6 +148,7 @@ class Seating:
         local: Sequence[tuple[Any, Any]] = (),
         owner: Owner | None = None,
         rated: bool = False,
+        on_timeout: str | None = None,
     ) -> tuple[Table, str, str | None, int | None, list[tuple[int, str]]]:
         """Create a table; return it, the host token, the creator's seat token and seat, and
         the seat and token of each seat in ``local``.
@@ -142,9 +159,13 @@ class Seating:
         whose time ran out. ``local`` holds more (seat, name) pairs the creator's device takes
         for pass-and-play: every one is checked before any is taken. ``owner`` is the signed-in
         creator, whose account the creator's seat is (the ``local`` seats are guests').
-        ``rated``: the result moves the players' ratings (:class:`.ranked.Ranked` checked it)."""
+        ``rated``: the result moves the players' ratings (:class:`.ranked.Ranked` checked it).
+        ``on_timeout``: a correspondence table's choice when a seat's days run out
+        (:func:`.scheduler.check_on_timeout` checked it)."""
         if bot_level is not None:
             check_level(bot_level)
+        if clock is not None and clock.correspondence and name is not None:
+            correspondence_seats(owner, local)
         seats = [Seat(i) for i in range(config.players)]
         for i, level in enumerate(seat_bots(bots, config.players)):
             if level:
@@ -167,8 +188,9 @@ class Seating:
         )
         own_token = tokens[0][1] if claims else None
         table = await self.core.registry.create(
-            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level, rated
-        )
+            config, [s.data() for s in seats], public, host_hash, "lobby", clock, bot_level, rated,
+            on_timeout,
+        )  # fmt: skip
         await self.core.created(table)
         return table, host_token, own_token, seat if claims else None, tokens[len(claims) :]
 
@@ -199,6 +221,8 @@ class Seating:
                 # An account has one seat at a table: a signed-in device seating another
                 # player of its own ("Sit here too", pass-and-play) gives them a guest's seat.
                 owner = None
+            if table.clock is not None and table.clock.correspondence:
+                correspondence_seats(owner, local)
             taken = N_("seat {n} is taken")
             claims = check_claims(table.seats, [(seat, name), *local], taken, 409)
             tokens = [
@@ -246,6 +270,14 @@ class Seating:
         before = target.data()
         if table.status == "finished":
             raise RequestError("game_over", N_("the game is over"))
+        days = table.clock is not None and table.clock.correspondence
+        if table.status == "playing" and target.kind == "human" and days:
+            # Away is how a game over days is played: only the days running out hand it on.
+            raise RequestError(
+                "bad_message",
+                N_("at a table with days a move, a seat goes to a bot only when its days run out"),
+                409,
+            )
         if target.kind == "human" and target.connections > 0:
             # A player who took a seat and left can be replaced; one who is here cannot.
             raise RequestError("bad_message", N_("the player of seat {n} is here"), 409, n=seat)
@@ -330,6 +362,7 @@ class Seating:
                 table.clock,
                 table.bot_level,
                 table.rated,
+                table.on_timeout,
             )
             code = await self.core.registry.set_rematch(table, new)
             if code != new.code:  # another process made the rematch first: that one it is

@@ -1,7 +1,10 @@
 """Stand-ins: a bot keeps the seat of a player who is gone, until the player takes it back.
 
 A seat whose clock ran out twice in a row is played by a bot of the table's level until its
-player takes it back (a ``take_back`` message, or coming back to the table). A player who
+player takes it back (a ``take_back`` message, or coming back to the table). At a
+correspondence table (days a move) a seat whose days ran out once gets what the table chose at
+its creation: a bot keeps it the same way, or its team loses the game; either way a ``timeout``
+event in the table's log says so (and the notifier tells the player). A player who
 resigns alone on a side of a two-sided game loses it; otherwise a bot of the table's level plays
 the seat to the end. (The host, or in play any seated player, handing an away player's seat to a
 bot is :meth:`.seating.Seating.set_bot`.)
@@ -68,9 +71,13 @@ class StandIns:
         """The scheduler's hook (the table's lock held): the clock of :attr:`Table.turn` ran out.
 
         The seat is marked away; after two such turns in a row a bot of the table's level keeps
-        it until its player takes it back."""
+        it until its player takes it back. At a correspondence table, what it chose at once
+        (:meth:`_days_out`)."""
         assert table.turn is not None
         s = table.seats[table.turn.seat]
+        if table.clock is not None and table.clock.correspondence and s.kind == "human":
+            await self._days_out(table, s)
+            return
         before = s.data()
         after = replace(before, timeouts=s.timeouts + 1)
         if after.timeouts >= 2 and s.kind == "human":
@@ -84,6 +91,31 @@ class StandIns:
         table.touch()
         self.core.broadcast(table)
         self.core.cluster.publish({"k": "table", "t": table.code, "out": s.seat})
+
+    async def _days_out(self, table: Table, s: Seat) -> None:
+        """A seat's days ran out at a correspondence table (the table's lock held): with
+        ``lost`` chosen, the game ends and the other team wins; with ``bot``, a bot of the
+        table's level keeps the seat until its player is back. A ``timeout`` event records it,
+        in the same transaction."""
+        before = s.data()
+        after = replace(before, timeouts=s.timeouts + 1)
+        if table.on_timeout == "lost" and table.config.teams == 2:
+            winner = TEAM_LETTERS[1 - table.config.team_of(s.seat)]
+            event = EventData(table.version, "timeout", s.seat, None, "lost")
+            change = SeatChange(before, after, "playing", event, f"{winner} wins")
+        else:
+            after.bot, after.stand_in = table_level(table), True
+            event = EventData(table.version, "timeout", s.seat, None, "bot")
+            change = SeatChange(before, after, "playing", event)
+        if not await self.core.registry.change_seat(table, change):
+            await self.core.sync(table, force=True)  # its player moved through another process
+            return
+        s.timeouts, s.bot, s.stand_in = after.timeouts, after.bot, after.stand_in
+        if change.result is not None:
+            table.status, table.result, table.turn = "finished", change.result, None
+            self.core.finished(table)
+        table.touch()
+        self.core.changed(table, reset=s.seat)
 
     async def resign(self, table: Table, conn: Connection) -> None:
         """A player resigns. Alone on a side of a two-sided game (no other person on the team),

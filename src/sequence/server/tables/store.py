@@ -67,6 +67,10 @@ class TableData:
     bot_level: str | None = None
     clock_seat: int | None = None
     clock_left: float | None = None
+    clock_deadline: float | None = None
+    """When the running turn ends (a Unix time by the server's clock)."""
+    on_timeout: str | None = None
+    """A correspondence table's choice when a seat's days run out: ``bot`` or ``lost``."""
     move_ids: list[tuple[int, int | None, str]] = field(default_factory=list)
     """(ply, seat, move id) of every move a client gave an id."""
     events: list[EventData] = field(default_factory=list)
@@ -139,6 +143,8 @@ def _data(row: TableRow, with_moves: bool = True) -> TableData:
         bot_level=row.bot_level,
         clock_seat=row.clock_seat,
         clock_left=row.clock_left,
+        clock_deadline=row.clock_deadline,
+        on_timeout=row.on_timeout,
         rated=row.rated,
     )
 
@@ -171,6 +177,7 @@ class TableStore(Store):
                 turn_seconds=data.turn_seconds,
                 reserve_seconds=data.reserve_seconds,
                 bot_level=data.bot_level,
+                on_timeout=data.on_timeout,
                 rated=data.rated,
                 seats=[
                     SeatRow(

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from ...engine import Config, State
+from ..common.clock import clock
 from .store import SeatData
 
 AWAY_SECONDS = 60.0
@@ -79,14 +80,22 @@ class TimeControl:
     :attr:`reserve`, which is spent over the whole game and never refilled."""
 
     name: str
-    """``casual`` or ``quick`` (``off`` is no clock at all: :attr:`Table.clock` is ``None``)."""
+    """``casual``, ``quick``, or ``days1``, ``days2``, ``days3``, ``days7`` (``off`` is no clock
+    at all: :attr:`Table.clock` is ``None``)."""
     turn: float
     """Seconds a turn."""
     reserve: float
     """Seconds each seat may spend beyond its turns, over the game."""
 
+    @property
+    def correspondence(self) -> bool:
+        """Days a move (a correspondence table): for signed-in players only; the turn's
+        deadline is kept across restarts, the time the server was down included, and the
+        table's :attr:`Table.on_timeout` says what happens when it passes."""
+        return self.name.startswith("days")
 
-EVENT_KINDS = ("host", "bot", "resign")
+
+EVENT_KINDS = ("host", "bot", "resign", "timeout")
 """What a table's :class:`Event` may record."""
 
 
@@ -97,7 +106,9 @@ class Event:
     ``host``: the host's rights passed to ``seat``'s player (``None``: back to the host);
     ``bot``: ``by_seat``'s player (``None``: the host) handed ``seat``, away a while, to a bot
     (``detail``: its level); ``resign``: ``seat``'s player resigned, and ``detail`` says what
-    followed (``lost``: the game ended, ``bot``: a bot plays the seat for its team)."""
+    followed (``lost``: the game ended, ``bot``: a bot plays the seat for its team);
+    ``timeout``: ``seat``'s days ran out at a correspondence table, and ``detail`` says what
+    followed, as the table chose (``lost`` or ``bot``)."""
 
     ply: int
     """The game's version when it happened (after that many moves; 0 in the lobby)."""
@@ -123,14 +134,18 @@ class Turn:
     seat: int
     left: float
     """Seconds the seat had when this turn (or the server) started: its turn plus its reserve."""
-    started: float = field(default_factory=time.monotonic)
-    """When the clock started (``time.monotonic``)."""
+    started: float = field(default_factory=lambda: clock().monotonic())
+    """When the clock started (the server clock's :meth:`~..common.clock.Clock.monotonic`)."""
     timed_out: bool = False
     """The time ran out: a bot of the table's level plays the rest of this turn."""
 
     def remaining(self, now: float | None = None) -> float:
         """Seconds left on this turn now (never below 0)."""
-        return max(0.0, self.left - ((time.monotonic() if now is None else now) - self.started))
+        return max(0.0, self.left - ((clock().monotonic() if now is None else now) - self.started))
+
+    def deadline(self) -> float:
+        """When this turn ends, as a Unix time by the server's clock."""
+        return clock().time() + self.remaining()
 
 
 @dataclass(eq=False)
@@ -152,6 +167,10 @@ class Table:
     bot_level: str | None = None
     """The level of the bot that plays for a seat whose time ran out, who resigned in a team or
     was handed to a bot."""
+    on_timeout: str | None = None
+    """A correspondence table's choice when a seat's days run out: ``bot`` (a bot of the
+    table's level plays the seat until its player takes it back) or ``lost`` (the seat's team
+    loses); ``None`` for the other clocks (two turns run out in a row: a bot keeps the seat)."""
     turn: Turn | None = None
     """The person's turn the clock is running for (set by the scheduler)."""
     result: str | None = None

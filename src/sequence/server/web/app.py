@@ -19,6 +19,7 @@ WebSocket ``/ws/{code}``: see :mod:`sequence.server.tables.protocol`.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
@@ -37,6 +38,7 @@ from ..accounts.account import Passwords
 from ..accounts.api import AccountService, account_router
 from ..accounts.attempts import AttemptLimits, Counter, MemoryCounter, RedisCounter
 from ..cluster.notices import RedisCluster
+from ..common.clock import CLOCK_FILE_VARIABLE, clock_from_environment, use_clock
 from ..common.errors import RateLimited, RequestError, invalid_request, request_language
 from ..common.limits import ClientLimiter
 from ..notify.api import notify_router
@@ -124,6 +126,14 @@ def create_app(
     (:class:`~sequence.server.notify.notifier.NotifyConfig`; default: no e-mail, push only).
     """
     offer_bots(bots or {})
+    test_clock = clock_from_environment()
+    if test_clock is not None:  # a test moves time on (correspondence tables over days)
+        use_clock(test_clock)
+        logging.getLogger("sequence.server").warning(
+            "the server's clock is the real time plus %s (%s: for tests only)",  # i18n: ignore
+            test_clock.path,
+            CLOCK_FILE_VARIABLE,
+        )
     state: dict[str, Any] = {}
     creates = ClientLimiter(create_rate, create_burst, "creates")
     joins = ClientLimiter(join_rate, join_burst, "joins")

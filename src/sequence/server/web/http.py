@@ -133,6 +133,7 @@ def error_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 ERROR_STATUSES: dict[int, str] = {
     400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
+    401: "signed_out: a table with days a move is for signed-in players",  # i18n: ignore
     403: "not_host, not_seated, not_finished: the token lacks this right;"  # i18n: ignore
     " cross_site: a signed-in request without its CSRF token or from another site",
     404: "unknown_table, unknown_player; not_found: a game, language or ply"  # i18n: ignore

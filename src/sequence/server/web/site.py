@@ -62,6 +62,14 @@ def site_router(invite_base: str | None = None) -> APIRouter:
     async def replay_page(code: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @router.get("/games", include_in_schema=False)
+    async def games_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @router.get("/friends", include_in_schema=False)
+    async def friends_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
     @router.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")

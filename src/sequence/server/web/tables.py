@@ -40,7 +40,7 @@ from ..tables.models import (
     TableInfo,
 )
 from ..tables.models import Record as RecordAnswer
-from ..tables.scheduler import check_level, check_time_control
+from ..tables.scheduler import check_level, check_on_timeout, check_time_control
 from ..tables.seating import seat_bots
 from .http import error_answers, limit
 
@@ -67,7 +67,9 @@ def tables_router(
     invite links' QR codes (``None``: the address the request reached this server at)."""
     router = APIRouter()
 
-    @router.post("/api/tables", response_model=Created, responses=error_answers(400, 403, 413, 429))
+    @router.post(
+        "/api/tables", response_model=Created, responses=error_answers(400, 401, 403, 413, 429)
+    )
     async def create(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table in the lobby; with a ``name``, its creator takes a seat (the account's,
         when signed in)."""
@@ -82,6 +84,9 @@ def tables_router(
         except ConfigError as exc:
             raise engine_refusal("bad_message", exc) from None
         clock = check_time_control(body.clock)
+        if clock is not None and clock.correspondence and owner is None and body.name is None:
+            owner = await accounts().owner(request)  # a correspondence table is theirs only
+        on_timeout = check_on_timeout(clock, body.on_timeout, config.teams, owner is not None)
         if body.bot_level is not None:
             check_level(body.bot_level)
         player = await ranked().player(body.player_token, owner)
@@ -102,6 +107,7 @@ def tables_router(
             local,
             owner,
             rated=body.rated,
+            on_timeout=on_timeout,
         )
         await ranked().created(table, seat, player)
         return {
@@ -146,7 +152,7 @@ def tables_router(
     @router.post(
         "/api/tables/{code}/join",
         response_model=Joined,
-        responses=error_answers(400, 403, 404, 409, 413, 429),
+        responses=error_answers(400, 401, 403, 404, 409, 413, 429),
     )
     async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
         """Take a seat in the lobby: the answer holds the seat's secret token (when signed in,

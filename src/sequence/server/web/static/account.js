@@ -20,6 +20,8 @@ const account = (() => {
     if (!a) return;
     a.textContent = me.signed_in ? me.name : t("Sign in");
     a.setAttribute("aria-label", me.signed_in ? t("Your account: {name}", { name: me.name }) : t("Sign in or sign up"));
+    const games = document.getElementById("games-link");
+    if (games) games.hidden = !me.signed_in; // "my games": social.js
   }
 
   /* The guest seats this browser holds become the account's; their new tokens replace the old. */
@@ -95,6 +97,7 @@ const account = (() => {
     await load();
     if (!me.signed_in) return signInPage();
     const games = h("section", { class: "panel", id: "account-games" }, h("h2", {}, t("Your games")));
+    app.append(social.nav()); // social.js: my games, friends and challenges
     app.append(
       h("section", { class: PANEL },
         h("h2", {}, t("Signed in as {name}", { name: me.name })),
@@ -104,6 +107,7 @@ const account = (() => {
             await api("POST", "/api/account/signout", {}); adopt({ signed_in: false }); go("/");
           } }, t("Sign out")))),
       games,
+      await social.notifyPanel(),
       h("section", { class: PANEL },
         form("password-form", t("Change password"), [
           field("old-password", t("Current password"), "password", "current-password"),

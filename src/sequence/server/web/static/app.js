@@ -137,9 +137,14 @@ async function lobby() {
   const pub = h("input", { type: "checkbox", id: "public", checked: true });
   // The turn clock, and the bot that plays for a seat whose time runs out.
   const clockText = (n, tc) => n === "casual" ? t("Casual: {turn} s a turn", { turn: tc.turn })
-    : n === "quick" ? t("Quick: {turn} s a turn, {reserve} s reserve", tc) : t("No clock");
-  const clockSel = h("select", { id: "clock" }, Object.entries(meta.time_controls || { off: null }).map(([n, tc]) =>
-    h("option", { value: n }, clockText(n, tc))));
+    : n === "quick" ? t("Quick: {turn} s a turn, {reserve} s reserve", tc) : n.startsWith("days") ? social.clockName(n) : t("No clock");
+  // Days a move (correspondence) are for signed-in players only (account.js, social.js).
+  const clockSel = h("select", { id: "clock" }, Object.entries(meta.time_controls || { off: null })
+    .filter(([n]) => account.me.signed_in || !n.startsWith("days")).map(([n, tc]) => h("option", { value: n }, clockText(n, tc))));
+  const timeoutSel = h("select", { id: "on-timeout" },
+    h("option", { value: "bot" }, t("A bot plays for them")), h("option", { value: "lost" }, t("Their team loses")));
+  const timeoutLabel = h("label", { hidden: true }, t("When the days run out"), timeoutSel);
+  clockSel.addEventListener("change", () => { timeoutLabel.hidden = !clockSel.value.startsWith("days"); });
   const levelSel = h("select", { id: "bot-level" }, meta.bots.map((b) => h("option", { value: b, selected: b === "medium" }, t(b))));
   // Labels come translated from the call sites, so the extractor sees each t("...").
   const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), label);
@@ -183,6 +188,7 @@ async function lobby() {
       const r = await api("POST", "/api/tables", {
         game: g, players: Number(playersSel.value), teams: Number(teamsSel.value), options, bots,
         clock: clockSel.value, bot_level: levelSel.value,
+        on_timeout: clockSel.value.startsWith("days") ? timeoutSel.value : null,
         public: pub.checked, name: mine >= 0 ? passplay.creatorName(seatsBox, mine, name.value || t("Player")) : null, seat: mine >= 0 ? mine : null,
         local: passplay.localSeats(seatsBox, mine), // the other seats on this device
         ...(await ratedCreateFields(name.value)), // ratings.js
@@ -198,7 +204,7 @@ async function lobby() {
     h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
       h("label", {}, t("Your name"), name),
       h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
-      h("label", {}, t("Turn clock"), clockSel), h("label", {}, t("Bot for a player out of time"), levelSel),
+      h("label", {}, t("Turn clock"), clockSel), timeoutLabel, h("label", {}, t("Bot for a player out of time"), levelSel),
       h("label", {}, pub, t("Public")), ratedOption(), opts, h("div", {}, seatsBox),
       h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
     h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
@@ -361,7 +367,8 @@ function tickClock() {
   if (!el || !m || !m.clock || m.clock.timed_out || table.deadline == null) return;
   const left = Math.max(0, Math.ceil((table.deadline - performance.now()) / 1000));
   const sec = left % 60;
-  const time = Math.floor(left / 60) + ":" + (sec < 10 ? "0" : "") + sec;
+  // Days a move: days and hours (social.js), not a count of minutes.
+  const time = left >= 3600 ? social.leftText(left * 1000) : Math.floor(left / 60) + ":" + (sec < 10 ? "0" : "") + sec;
   el.textContent = t("{name}: {time}", { name: seatLabel(m, m.clock.seat), time });
   el.classList.toggle("low", left <= 10);
 }
@@ -442,7 +449,9 @@ function adoptResignation(msg) {
   const v = msg.view;
   if (!v || v.outcome || msg.table.status !== "finished" || !msg.table.result) return;
   const letter = msg.table.result.split(" ")[0];
-  v.outcome = { winner: v.teams.findIndex((tm) => tm.letter === letter), termination: "resigned" };
+  const last = (msg.table.events || []).slice(-1)[0];
+  const how = last && last.kind === "timeout" && last.detail === "lost" ? "timeout" : "resigned";
+  v.outcome = { winner: v.teams.findIndex((tm) => tm.letter === letter), termination: how };
   v.legal_moves = [];
 }
 function resignButton(m) {
@@ -484,11 +493,14 @@ function penaltyDialog(m) {
   document.body.append(dialog);
   dialog.showModal();
 }
+/* A table with days a move: away is how it is played (no "Hand to a bot"; the days decide). */
+const days = (m) => !!(m.table.time_control && m.table.time_control.name.startsWith("days"));
 function eventText(m, e) {
   const name = e.seat === null ? "" : seatLabel(m, e.seat);
   if (e.kind === "host") return e.seat === null ? t("The host is back.") : t("{name} holds the host's rights while the host is away.", { name });
   if (e.kind === "bot") return e.by === null ? t("The host handed {name}'s seat to a bot.", { name }) : t("{by} handed {name}'s seat to a bot.", { by: seatLabel(m, e.by), name });
   if (e.kind === "resign") return e.detail === "lost" ? t("{name} resigned: the game is lost.", { name }) : t("{name} resigned: a bot plays the seat.", { name });
+  if (e.kind === "timeout") return e.detail === "lost" ? t("{name}'s days ran out: the game is lost.", { name }) : t("{name}'s days ran out: a bot plays the seat until they are back.", { name });
   return e.kind;
 }
 function eventsPanel(m) {
@@ -694,7 +706,7 @@ function renderTable() {
       !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
       v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
-      (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
+      (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o && !days(m) ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", tn("{team}: {n} of {need} sequence", "{team}: {n} of {need} sequences", v.sequences_to_win, { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),
     h("p", {}, t("Link:"), " ", h("span", { class: "code" }, m.table.code), " · ", t("{n} watching", { n: m.table.spectators })),
@@ -803,6 +815,8 @@ function route() {
   if ((m = /^\/replay\/([A-Za-z0-9]+)/.exec(p))) return replayPage(m[1].toUpperCase());
   if ((m = /^\/rules\/([a-z]+)/.exec(p))) return rulesPage(m[1]);
   if (p === "/account") return account.accountPage(); // account.js
+  if (p === "/games") return social.gamesPage(); // social.js
+  if (p === "/friends") return social.friendsPage();
   return lobby();
 }
 window.addEventListener("popstate", route);

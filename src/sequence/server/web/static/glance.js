@@ -278,7 +278,9 @@ function endPanel(m) {
     deck_empty: t("The draw pile ran out."),
   };
   // A resignation says who resigned (from the table events).
-  const resigned = o.termination === "resigned" ? (m.table.events || []).filter((e) => e.kind === "resign" && e.detail === "lost").pop() : null;
+  // Or whose days ran out, at a correspondence table that chose so.
+  const ended = { resigned: "resign", timeout: "timeout" }[o.termination];
+  const resigned = ended ? (m.table.events || []).filter((e) => e.kind === ended && e.detail === "lost").pop() : null;
   if (resigned) box.append(h("p", { id: "end-reason" }, eventText(m, resigned)));
   if (reasons[o.termination]) box.append(h("p", { id: "end-reason" }, reasons[o.termination]));
   if (o.winner !== null && v.sequences[o.winner].length) {
