@@ -95,7 +95,9 @@ async def seat_loop(
 ) -> None:
     """One seat: on each state where it may act, think, then send a random legal move."""
     rng = random.Random()
-    async with connect(f"{ws_url}/ws/{code}", max_size=2**22) as ws:
+    # A busy machine may take more than websockets' 10 s to answer a handshake: a table that
+    # fails to open counts nothing, so wait as long as the tables may take to open.
+    async with connect(f"{ws_url}/ws/{code}", max_size=2**22, open_timeout=OPEN_TIMEOUT) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "host": host}))
         sent_at: float | None = None
         sent_version = -1

@@ -29,7 +29,7 @@ of :mod:`.messages`, which checks its fields):
 ``{"type": "back"}``
     take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``
-    send me the current state again;
+    send me the whole current state again (a client that missed a ``delta`` asks so);
 ``{"type": "react", "reaction": ID}``
     a quick reaction to everyone at the table, one of ``good_game``, ``well_played``,
     ``hurry_up``, ``oops`` (:mod:`.talk`; one every 2 s);
