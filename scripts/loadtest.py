@@ -42,6 +42,7 @@ import re
 import secrets
 import signal
 import ssl
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -352,12 +353,49 @@ def measure(
         )
 
         def cpu() -> list[float]:
+            if args.py_spy and not profiles:  # the measurement starts: profile it
+                profiles.extend(py_spy(cluster, args, f"{store}{count}-{tables}", code))
             return [*cluster.cpu_seconds(), cluster.nginx_cpu_seconds()]
+
+        profiles: list[subprocess.Popen[bytes]] = []
+        stack.callback(lambda: [p.wait() for p in profiles])
 
         stats = asyncio.run(run(cluster.url, tables, args, cpu))
         stats.nginx = True
     name = f"{count} x {store}" + (" + Redis" if store == "postgres" else "")
     return Row(name if code is None else f"{code[0]}: {name}", tables, stats)
+
+
+def py_spy(
+    cluster: Cluster, args: argparse.Namespace, name: str, code: tuple[str, Path] | None
+) -> list[subprocess.Popen[bytes]]:
+    """py-spy (not a dependency: ``pip install py-spy``) recording each server process for the
+    measured time, into ``--py-spy``'s folder (raw stacks, one file a process)."""
+    folder = Path(args.py_spy)
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = name if code is None else f"{code[0]}-{name}"
+    return [
+        subprocess.Popen(
+            [
+                args.py_spy_binary,
+                "record",
+                "--nonblocking",
+                "--format",
+                "raw",
+                "--rate",
+                "50",
+                "--duration",
+                str(int(args.duration)),
+                "--pid",
+                str(server.pid),
+                "--output",
+                str(folder / f"{tag}-{i}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i, server in enumerate(cluster.servers)
+    ]
 
 
 def restore_pythonpath(value: str | None) -> None:
@@ -394,6 +432,10 @@ def main() -> int:
     parser.add_argument("--nginx", choices=("own", "stock"), default="own",
                         help="own: the launcher's nginx.conf; stock: the shipped site in"
                         f" {STOCK_NGINX} as docs/deploy.md raises it")  # fmt: skip
+    parser.add_argument(
+        "--py-spy", metavar="DIR", help="record each server process with py-spy while measuring"
+    )
+    parser.add_argument("--py-spy-binary", default="py-spy", help="py-spy's path")
     parser.add_argument("--code", type=parse_code,
                         help="compare checkouts side by side, e.g. old=../old,new=. (each setup"
                         " runs each one's server code in turn)")  # fmt: skip

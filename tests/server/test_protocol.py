@@ -607,3 +607,24 @@ def test_a_delta_applies_only_on_its_base() -> None:
     assert apply_delta({**held, "version": 1}, delta) is None
     assert apply_delta(whole, delta) is None
     assert apply_delta(None, delta) is None
+
+
+def test_the_log_is_encoded_once_a_move_and_a_new_copy_of_the_state_keeps_it(
+    server: ServerThread,
+) -> None:
+    code, _, clients, _ = started(server)
+    for _ in range(2):
+        _, c, st = mover(clients)
+        c.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": st["version"]})
+        for other in clients.values():
+            other.wait_version(st["version"] + 1)
+    table = server.hub.registry.tables[code]
+    entries = protocol.log_entries(table)
+    assert [json.loads(e) for e in entries] == history(table.state)
+    # A move is made on a copy of the state: the entries already encoded are kept.
+    first = entries[0]
+    table.state = table.state.copy()
+    assert protocol.log_entries(table)[0] is first
+    # Another game's moves (never at a live table, but the cache must not trust itself): redone.
+    table.log_cache = (["x", "y"], ["{}", "{}"])
+    assert [json.loads(e) for e in protocol.log_entries(table)] == history(table.state)

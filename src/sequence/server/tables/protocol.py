@@ -185,12 +185,15 @@ def log_entries(table: Table) -> list[str]:
     made), so that a move costs one entry, not the whole log again."""
     state = table.state
     assert state is not None
-    held, entries = table.log_cache if table.log_cache is not None else (None, [])
-    if held is not state or len(entries) > len(state.move_stack):
-        entries = []  # another game state (read back from the database): start again
-    if len(entries) < len(state.move_stack):
-        entries += [_dumps(e) for e in history(state, len(entries))]
-    table.log_cache = (state, entries)
+    stack = state.move_stack
+    moves, entries = table.log_cache
+    done = len(entries)
+    if done > len(stack) or (done and moves[-1] != str(stack[done - 1])):
+        moves, entries, done = [], [], 0  # not this game's moves: start again
+    if done < len(stack):
+        entries += [_dumps(e) for e in history(state, done)]
+        moves += [str(m) for m in stack[done:]]
+        table.log_cache = (moves, entries)
     return entries
 
 

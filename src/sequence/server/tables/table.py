@@ -160,8 +160,8 @@ class Table:
     view_cache: dict[tuple[int, int | None], str] = field(default_factory=dict)
     """Views already encoded (without moves and log), by (version, seat): see
     :func:`.protocol.view_part_json`."""
-    log_cache: tuple[State, list[str]] | None = None
-    """The log's entries already encoded, and the game state they are of: see
+    log_cache: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    """The moves whose log entries are already encoded, and those entries: see
     :func:`.protocol.log_entries`."""
     meta_cache: tuple[int, str] | None = None
     """The public facts already encoded, and the :attr:`meta_key` they were encoded at."""
