@@ -370,7 +370,8 @@ def py_spy(
     cluster: Cluster, args: argparse.Namespace, name: str, code: tuple[str, Path] | None
 ) -> list[subprocess.Popen[bytes]]:
     """py-spy (not a dependency: ``pip install py-spy``) recording each server process for the
-    measured time, into ``--py-spy``'s folder (raw stacks, one file a process)."""
+    measured time, into ``--py-spy``'s folder (raw stacks of the threads on the CPU, one file a
+    process; pausing each process 50 times a second costs it a little)."""
     folder = Path(args.py_spy)
     folder.mkdir(parents=True, exist_ok=True)
     tag = name if code is None else f"{code[0]}-{name}"
@@ -378,8 +379,7 @@ def py_spy(
         subprocess.Popen(
             [
                 args.py_spy_binary,
-                "record",
-                "--nonblocking",
+                "record",  # blocking: py-spy tells idle threads apart only when it pauses
                 "--format",
                 "raw",
                 "--rate",
