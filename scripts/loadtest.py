@@ -15,6 +15,11 @@ and the end of the measured time). Then it prints one table::
     .venv/bin/python scripts/loadtest.py                      # sqlite:1, postgres:2, postgres:3
     .venv/bin/python scripts/loadtest.py --setups sqlite:1 --tables 200 --duration 60
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8000   # a running server
+    .venv/bin/python scripts/loadtest.py --nginx stock --code old=../old,new=.  # side by side
+
+``--nginx stock`` puts the shipped site (deploy/nginx/sequence.conf) in Debian's own
+``/etc/nginx/nginx.conf``, raised as docs/deploy.md says and run without root under the cluster's
+folder; ``--code`` runs each setup once with each checkout's server code, one after the other.
 
 One process uses SQLite in a temporary folder; several use a throw-away PostgreSQL database
 (``--postgres``, created and dropped here) and Redis (``--redis``, keys under a prefix of their
@@ -33,13 +38,16 @@ import json
 import math
 import os
 import random
+import re
 import secrets
 import signal
 import ssl
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -88,10 +96,13 @@ async def seat_loop(
 ) -> None:
     """One seat: on each state where it may act, think, then send a random legal move."""
     rng = random.Random()
-    async with connect(f"{ws_url}/ws/{code}", max_size=2**22) as ws:
+    # A busy machine may take more than websockets' 10 s to answer a handshake: a table that
+    # fails to open counts nothing, so wait as long as the tables may take to open.
+    async with connect(f"{ws_url}/ws/{code}", max_size=2**22, open_timeout=OPEN_TIMEOUT) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "host": host}))
         sent_at: float | None = None
         sent_version = -1
+        held: int | None = None  # the version of the last state (deltas build on it)
         while time.monotonic() < stats.stop:
             wait = min(30.0, max(0.1, stats.stop - time.monotonic()))
             try:
@@ -103,8 +114,16 @@ async def seat_loop(
                 stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
                 sent_at = None
                 continue
-            if msg["type"] != "state" or msg["view"] is None:
+            if msg["type"] == "delta":
+                # Only what changed since the last state: its view (less the log, which this
+                # client does not read) is whole. A gap: ask for the whole state, as app.js does.
+                if msg["base"] != held:
+                    stats.errors["resync"] = stats.errors.get("resync", 0) + 1
+                    await ws.send('{"type":"sync"}')
+                    continue
+            elif msg["type"] != "state" or msg["view"] is None:
                 continue
+            held = msg["version"]
             if sent_at is not None and msg["version"] > sent_version:
                 stats.rtts.append(time.perf_counter() - sent_at)
                 stats.moves += 1
@@ -248,24 +267,155 @@ def parse_setups(text: str) -> list[tuple[str, int]]:
     return setups
 
 
-def measure(store: str, count: int, tables: int, args: argparse.Namespace) -> Row:
-    """A fresh cluster of ``count`` processes on ``store``, loaded with ``tables`` tables."""
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED_SITE = ROOT / "deploy" / "nginx" / "sequence.conf"
+STOCK_NGINX = Path("/etc/nginx/nginx.conf")
+RAISED = (
+    # What docs/deploy.md tells an operator to raise in Debian's nginx.conf, and nothing else.
+    (r"worker_connections 768;", "worker_connections 8192;"),
+    (r"(pid [^;]*;)", "worker_rlimit_nofile 20000;\n\\1"),
+)
+NO_ROOT = (
+    # Without root, under the prefix: nginx's pid, logs and temporary files (Debian's are under
+    # /run, /var/log/nginx and /var/lib/nginx), and the sites enabled (the shipped one only).
+    (r"pid [^;]*;", "pid {prefix}/nginx.pid;"),
+    (r"error_log [^;]*;", "error_log {prefix}/error.log;"),
+    (r"access_log [^;]*;", "access_log {prefix}/access.log;"),
+    (r"include /etc/nginx/sites-enabled/\*;", "include {prefix}/sites-enabled/*;"),
+    (
+        r"(http \{)",
+        "\\1\n\tclient_body_temp_path {prefix}/client_body;\n\tproxy_temp_path {prefix}/proxy;"
+        "\n\tfastcgi_temp_path {prefix}/fastcgi;\n\tuwsgi_temp_path {prefix}/uwsgi;"
+        "\n\tscgi_temp_path {prefix}/scgi;",
+    ),
+)
+
+
+def shipped_site(ports: list[int], listen: str) -> str:
+    """deploy/nginx/sequence.conf as shipped, for the processes on ``ports`` (its 8001, 8002,
+    8003 in order; the lines of those not started left out) listening on ``listen``."""
+    out = []
+    for line in SHIPPED_SITE.read_text().splitlines():
+        found = re.search(r"127\.0\.0\.1:(800\d)\b", line)
+        if found:
+            i = int(found.group(1)) - 8001
+            if i >= len(ports):
+                continue
+            line = line.replace(found.group(0), f"127.0.0.1:{ports[i]}")
+        out.append(re.sub(r"^(\s*)listen 80;", f"\\1listen {listen};", line))
+    return "\n".join(out) + "\n"
+
+
+def stock_config(stock: str, prefix: Path) -> str:
+    """Debian's ``nginx.conf`` (``stock``) as docs/deploy.md leaves it (:data:`RAISED`), run
+    without root under ``prefix`` (:data:`NO_ROOT`)."""
+    for pattern, repl in (*RAISED, *NO_ROOT):
+        stock, n = re.subn(pattern, repl.replace("{prefix}", str(prefix)), stock, count=1)
+        if n != 1:
+            raise RuntimeError(f"{STOCK_NGINX} has no {pattern!r}: not Debian's stock file?")
+    return stock
+
+
+class StockCluster(Cluster):
+    """A cluster behind the shipped site in Debian's stock ``nginx.conf`` (two workers on two
+    CPUs, access log on, ``gzip on``...), as an operator following docs/deploy.md has it."""
+
+    def write_nginx_config(self) -> Path:
+        if len(self.servers) > 3:
+            raise RuntimeError("the shipped site names 3 processes")
+        sites = self.workdir / "sites-enabled"
+        sites.mkdir(exist_ok=True)
+        listen = f"127.0.0.1:{self.port}"
+        (sites / "sequence").write_text(shipped_site([s.port for s in self.servers], listen))
+        conf = self.workdir / "nginx.conf"
+        conf.write_text(stock_config(STOCK_NGINX.read_text(), self.workdir))
+        return conf
+
+
+def measure(
+    store: str, count: int, tables: int, args: argparse.Namespace, code: tuple[str, Path] | None
+) -> Row:
+    """A fresh cluster of ``count`` processes on ``store``, loaded with ``tables`` tables;
+    ``code``: a name and a checkout whose ``src`` the servers run (``None``: this one's)."""
     serve_args = ["--bot-threads", "--bot-delay", "0"]
+    kind = StockCluster if args.nginx == "stock" else Cluster
+    before = os.environ.get("PYTHONPATH")
     with contextlib.ExitStack() as stack:
+        if code is not None:  # the servers' Python imports that checkout's sequence
+            os.environ["PYTHONPATH"] = str(code[1] / "src")
+            stack.callback(restore_pythonpath, before)
         db = redis = prefix = None
         if store == "postgres":
             db = stack.enter_context(throwaway_postgres(args.postgres, "sequence_load"))
             redis, prefix = args.redis, f"load-{secrets.token_hex(4)}"
         cluster = stack.enter_context(
-            Cluster(count, db, redis, redis_prefix=prefix, serve_args=serve_args)
+            kind(count, db, redis, redis_prefix=prefix, serve_args=serve_args)
         )
 
         def cpu() -> list[float]:
+            if args.py_spy and not profiles:  # the measurement starts: profile it
+                profiles.extend(py_spy(cluster, args, f"{store}{count}-{tables}", code))
             return [*cluster.cpu_seconds(), cluster.nginx_cpu_seconds()]
+
+        profiles: list[subprocess.Popen[bytes]] = []
+        stack.callback(lambda: [p.wait() for p in profiles])
 
         stats = asyncio.run(run(cluster.url, tables, args, cpu))
         stats.nginx = True
-    return Row(f"{count} x {store}" + (" + Redis" if store == "postgres" else ""), tables, stats)
+    name = f"{count} x {store}" + (" + Redis" if store == "postgres" else "")
+    return Row(name if code is None else f"{code[0]}: {name}", tables, stats)
+
+
+def py_spy(
+    cluster: Cluster, args: argparse.Namespace, name: str, code: tuple[str, Path] | None
+) -> list[subprocess.Popen[bytes]]:
+    """py-spy (not a dependency: ``pip install py-spy``) recording each server process for the
+    measured time, into ``--py-spy``'s folder (raw stacks of the threads on the CPU, one file a
+    process; pausing each process 50 times a second costs it a little)."""
+    folder = Path(args.py_spy)
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = name if code is None else f"{code[0]}-{name}"
+    return [
+        subprocess.Popen(
+            [
+                args.py_spy_binary,
+                "record",  # blocking: py-spy tells idle threads apart only when it pauses
+                "--format",
+                "raw",
+                "--rate",
+                "50",
+                "--duration",
+                str(int(args.duration)),
+                "--pid",
+                str(server.pid),
+                "--output",
+                str(folder / f"{tag}-{i}.txt"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i, server in enumerate(cluster.servers)
+    ]
+
+
+def restore_pythonpath(value: str | None) -> None:
+    """``PYTHONPATH`` back as it was (``None``: unset)."""
+    if value is None:
+        os.environ.pop("PYTHONPATH", None)
+    else:
+        os.environ["PYTHONPATH"] = value
+
+
+def parse_code(text: str) -> list[tuple[str, Path]]:
+    """``old=/work/old,new=.`` -> ``[("old", Path("/work/old")), ("new", Path("."))]``."""
+    trees = []
+    for part in text.split(","):
+        name, _, path = part.strip().partition("=")
+        tree = Path(path).resolve()
+        if not name or not (tree / "src" / "sequence").is_dir():
+            raise argparse.ArgumentTypeError(f"--code takes NAME=CHECKOUT, not {part!r}")
+        trees.append((name, tree))
+    return trees
 
 
 def main() -> int:
@@ -279,6 +429,16 @@ def main() -> int:
     parser.add_argument("--url", help="a running server (no CPU figures; --setups ignored)")
     parser.add_argument("--postgres", default=POSTGRES, help=f"PostgreSQL (default {POSTGRES})")
     parser.add_argument("--redis", default=REDIS, help=f"Redis (default {REDIS})")
+    parser.add_argument("--nginx", choices=("own", "stock"), default="own",
+                        help="own: the launcher's nginx.conf; stock: the shipped site in"
+                        f" {STOCK_NGINX} as docs/deploy.md raises it")  # fmt: skip
+    parser.add_argument(
+        "--py-spy", metavar="DIR", help="record each server process with py-spy while measuring"
+    )
+    parser.add_argument("--py-spy-binary", default="py-spy", help="py-spy's path")
+    parser.add_argument("--code", type=parse_code,
+                        help="compare checkouts side by side, e.g. old=../old,new=. (each setup"
+                        " runs each one's server code in turn)")  # fmt: skip
     args = parser.parse_args()
     # Stopped with SIGTERM (timeout, kill): stop the clusters as Ctrl-C does, leaving nothing.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
@@ -289,9 +449,10 @@ def main() -> int:
             rows.append(Row(args.url, tables, asyncio.run(run(args.url, tables, args, list))))
             continue
         for store, count in args.setups:
-            row = measure(store, count, tables, args)
-            print("| " + " | ".join(row.cells()) + " |", file=sys.stderr, flush=True)
-            rows.append(row)
+            for code in args.code or [None]:  # side by side: one after the other, same load
+                row = measure(store, count, tables, args, code)
+                print("| " + " | ".join(row.cells()) + " |", file=sys.stderr, flush=True)
+                rows.append(row)
     print(f"classic for two, think {args.think} s, {args.duration:.0f} s measured after a"
           f" {args.ramp:.0f} s ramp-up, {os.cpu_count()} CPUs shared by the servers, nginx and"
           " the clients; CPU ms/move: all server processes together")  # fmt: skip

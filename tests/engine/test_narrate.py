@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from sequence.engine import State, history, make_config, roll_reason
 
 
@@ -57,3 +59,15 @@ def test_history_says_which_move_completed_each_sequence() -> None:
         assert log[i]["kind"] in ("place", "replace") and log[i]["space"] in spaces
     # Every other move completed none.
     assert sum(len(e["completed"]) for e in log) == len(completed)
+
+
+def test_history_from_a_move_on_is_the_end_of_the_whole_history_and_never_changes() -> None:
+    state = State.new(make_config("classic", players=2), seed=5)
+    rng = random.Random(5)
+    seen: list[dict[str, object]] = []
+    while not state.is_over() and len(state.move_stack) < 60:
+        state.push(rng.choice(state.legal_moves))
+        seen += history(state, len(seen))  # a client holding the start gets only the rest
+        assert seen == history(state)  # the entries it holds stay true
+    assert history(state, len(state.move_stack)) == []
+    assert history(state, 10) == history(state)[10:]

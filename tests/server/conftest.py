@@ -106,6 +106,20 @@ class ServerThread:
         return load_stored(self.db, code)
 
 
+def apply_delta(held: dict[str, Any] | None, delta: dict[str, Any]) -> dict[str, Any] | None:
+    """The whole state a ``delta`` message makes of the state message ``held``, as the browser
+    (app.js's ``applyDelta``) makes it; ``None`` when ``held`` is not at the delta's base (the
+    client must ask with ``sync``)."""
+    if held is None or held["view"] is None or held["version"] != delta["base"]:
+        return None
+    if len(held["view"]["log"]) != delta["base"]:
+        return None
+    log = held["view"]["log"] + delta["log"]
+    view = {**delta["view"], "log": log, "moves": [e["move"] for e in log]}
+    keys = ("version", "you", "table", "clock")
+    return {"type": "state", **{k: delta[k] for k in keys}, "view": view}
+
+
 class Client:
     """A WebSocket client for one seat (or a spectator) that records everything it receives."""
 
@@ -120,6 +134,8 @@ class Client:
         self.server, self.code, self.token, self.host = server, code, token, host
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        self.whole: dict[str, Any] | None = None
+        """The last state, whole (deltas applied)."""
         url = f"{server.ws_url}/ws/{code}"
         self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**22).__enter__()
         # The server may answer and close before the hello goes out (an unknown table): what it
@@ -134,10 +150,19 @@ class Client:
         self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message; a delta comes back as the whole state it makes of the last one
+        (:func:`apply_delta`: the server sends each connection its deltas in order, so a gap
+        is a bug), its text in :attr:`raw` as sent."""
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
         self.raw.append(text)
         msg = json.loads(text)
+        if msg["type"] == "delta":
+            whole = apply_delta(self.whole, msg)
+            assert whole is not None, f"a delta from {msg['base']} to a client at {self.whole}"
+            msg = whole
+        if msg["type"] == "state":
+            self.whole = msg
         self.received.append(msg)
         return msg
 

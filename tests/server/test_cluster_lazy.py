@@ -27,7 +27,7 @@ from sequence.server.tables.store import TableStore
 from sequence.server.tables.table import Table
 
 from .cluster import REDIS_URL, redis_available
-from .conftest import fresh_postgres
+from .conftest import apply_delta, fresh_postgres
 
 pytestmark = pytest.mark.postgres
 
@@ -40,7 +40,12 @@ class FakeSocket:
         self.sent: list[dict[str, Any]] = []
 
     async def send_text(self, text: str) -> None:
-        self.sent.append(json.loads(text))
+        msg = json.loads(text)
+        if msg["type"] == "delta":  # the whole state it makes, as a client holds it
+            held = next((m for m in reversed(self.sent) if m["type"] == "state"), None)
+            msg = apply_delta(held, msg)
+            assert msg is not None, "a delta that does not follow the last state"
+        self.sent.append(msg)
 
     def states(self) -> list[dict[str, Any]]:
         return [m for m in self.sent if m["type"] == "state"]

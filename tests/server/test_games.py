@@ -108,6 +108,7 @@ def check_messages(
             expected.update(log=history(state), roll_reason=roll_reason(state))
             views[version, seat] = json.loads(json.dumps(expected))
     seed_text = str(stored.seed)
+    deltas = 0
     for seat, client in clients.items():
         assert client.received, "a client got nothing"
         for raw, msg in zip(client.raw, client.received, strict=True):
@@ -120,6 +121,18 @@ def check_messages(
                 continue
             assert msg["type"] == "state"
             assert set(msg) == {"type", "version", "you", "table", "view", "clock"}
+            sent = json.loads(raw)
+            if sent["type"] == "delta":  # msg is the state it made: that is checked below
+                deltas += 1
+                assert set(sent) == DELTA_KEYS
+                assert sent["view"] is not None and set(sent["view"]) == set(msg["view"]) - {
+                    "log",
+                    "moves",
+                }
+                # What it holds of the log is the new moves' public facts, nothing else.
+                want = views[msg["version"], seat]["log"][sent["base"] :]
+                assert sent["log"] == want and sent["base"] <= sent["version"]
+                assert sent["you"]["seat"] == seat
             # The clock says whose turn it times and how long is left: nothing about cards.
             assert msg["clock"] is None or set(msg["clock"]) == CLOCK_KEYS
             assert msg["you"]["seat"] == seat
@@ -136,9 +149,11 @@ def check_messages(
                 assert all(isinstance(n, int) for n in others)
             else:
                 assert msg["view"]["hand"] is None
+    assert deltas, "every move went out as a whole state, not as a delta"
 
 
 CLOCK_KEYS = {"seat", "left", "deadline", "timed_out", "reserves"}
+DELTA_KEYS = {"type", "base", "version", "you", "table", "view", "log", "clock"}
 
 CASES = [
     pytest.param("classic", 2, {}, [None, None], id="classic-2-humans"),

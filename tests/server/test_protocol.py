@@ -22,7 +22,7 @@ from sequence.i18n import catalog_json, translator
 from sequence.i18n.errors import translate_error
 from sequence.server.tables import protocol
 
-from .conftest import Client, ServerThread, create_table, free_port, join, start
+from .conftest import Client, ServerThread, apply_delta, create_table, free_port, join, start
 
 
 def two_humans(server: ServerThread, **options: Any) -> tuple[str, str, dict[int, str]]:
@@ -509,3 +509,122 @@ def test_websocket_errors_in_the_connections_language(server: ServerThread) -> N
     err = waiting.error()
     assert err["code"] == "illegal" and re.search("[а-яё]{3}", err["message"]), err
     assert clients[0].state is not None and clients[0].state["version"] == st["version"]
+
+
+def sent(client: Client) -> list[dict[str, Any]]:
+    """Every message ``client`` got, as the server sent it (deltas as deltas)."""
+    return [json.loads(text) for text in client.raw]
+
+
+def test_after_the_first_state_each_move_is_a_delta_of_what_changed(
+    server: ServerThread,
+) -> None:
+    code, _, clients, watcher = started(server)
+    everyone = [*clients.values(), watcher]
+    for c in everyone:
+        c.raw.clear()
+    for _ in range(3):
+        _, c, st = mover(clients)
+        c.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": st["version"]})
+        for other in everyone:
+            other.wait_version(st["version"] + 1)
+    table = server.hub.registry.tables[code]
+    entries = history(table.state)
+    for who, c in [*clients.items(), (None, watcher)]:
+        deltas = [m for m in sent(c) if m["type"] == "delta"]
+        assert deltas and all(m["type"] != "state" for m in sent(c))  # no whole state again
+        for d in deltas:
+            # The new moves' entries, the view without the parts that only grow.
+            assert d["log"] == entries[d["base"] : d["version"]]
+            assert "log" not in d["view"] and "moves" not in d["view"]
+            assert d["view"]["seat"] == who and d["you"]["seat"] == who
+        # Each delta starts where the one before ended: no version is skipped.
+        assert [d["base"] for d in deltas[1:]] == [d["version"] for d in deltas[:-1]]
+        whole = c.whole
+        assert whole is not None and whole["version"] == 3
+        assert whole["view"] == json.loads(json.dumps(protocol.view_dict(table.state, who)))
+        # A delta is small: it does not grow with the game as the whole state does.
+        assert len(c.raw[-1]) < len(json.dumps(whole))
+
+
+def test_sync_and_a_reconnect_get_the_whole_state_then_deltas_again(server: ServerThread) -> None:
+    code, _, clients, watcher = started(server)
+    seat, c, st = mover(clients)
+    c.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": st["version"]})
+    watcher.wait_version(1)
+    # A client that missed a message (its version is not a delta's base) asks again.
+    watcher.raw.clear()
+    watcher.send({"type": "sync"})
+    whole = watcher.recv()
+    got = sent(watcher)
+    assert [m["type"] for m in got] == ["state"] and got[0]["version"] == 1
+    assert len(whole["view"]["log"]) == 1
+    assert whole["view"]["moves"] == [st["view"]["legal_moves"][0]]
+    # A new connection starts from the whole state, whatever version it says it last showed.
+    for other in clients.values():
+        other.wait_version(1)
+    seat, c, st = mover(clients)
+    again = Client(server, code, server.tokens[seat])
+    first = again.recv()
+    assert json.loads(again.raw[0])["type"] == "state"
+    assert first["version"] == 1 and len(first["view"]["log"]) == 1
+    again.send({"type": "hello", "token": server.tokens[seat], "version": 0})  # said again
+    assert again.recv()["version"] == 1 and json.loads(again.raw[1])["type"] == "state"
+    again.drain()
+    again.raw.clear()
+    again.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": 1})
+    again.wait_version(2)
+    assert [m["type"] for m in sent(again) if m["type"] in ("state", "delta")] == ["delta"]
+    again.close()
+
+
+def test_a_delta_applies_only_on_its_base() -> None:
+    held = {
+        "type": "state",
+        "version": 2,
+        "you": {"seat": 0, "host": False},
+        "table": {},
+        "view": {"hand": ["5H"], "log": [{"move": "a"}, {"move": "b"}], "moves": ["a", "b"]},
+        "clock": None,
+    }
+    delta = {
+        "type": "delta",
+        "base": 2,
+        "version": 3,
+        "you": {"seat": 0, "host": False},
+        "table": {"x": 1},
+        "view": {"hand": ["6H"]},
+        "log": [{"move": "c"}],
+        "clock": None,
+    }
+    whole = apply_delta(held, delta)
+    assert whole is not None
+    log = [{"move": m} for m in "abc"]
+    assert whole["view"] == {"hand": ["6H"], "log": log, "moves": ["a", "b", "c"]}
+    assert whole["version"] == 3 and whole["table"] == {"x": 1}
+    # A gap (the client is behind the base), an old delta arriving late (ahead of it), or no
+    # state at all: nothing to apply it to, the client syncs.
+    assert apply_delta({**held, "version": 1}, delta) is None
+    assert apply_delta(whole, delta) is None
+    assert apply_delta(None, delta) is None
+
+
+def test_the_log_is_encoded_once_a_move_and_a_new_copy_of_the_state_keeps_it(
+    server: ServerThread,
+) -> None:
+    code, _, clients, _ = started(server)
+    for _ in range(2):
+        _, c, st = mover(clients)
+        c.send({"type": "move", "move": st["view"]["legal_moves"][0], "version": st["version"]})
+        for other in clients.values():
+            other.wait_version(st["version"] + 1)
+    table = server.hub.registry.tables[code]
+    entries = protocol.log_entries(table)
+    assert [json.loads(e) for e in entries] == history(table.state)
+    # A move is made on a copy of the state: the entries already encoded are kept.
+    first = entries[0]
+    table.state = table.state.copy()
+    assert protocol.log_entries(table)[0] is first
+    # Another game's moves (never at a live table, but the cache must not trust itself): redone.
+    table.log_cache = (["x", "y"], ["{}", "{}"])
+    assert [json.loads(e) for e in protocol.log_entries(table)] == history(table.state)

@@ -45,8 +45,10 @@ def roll_meaning(total: int) -> str:
     return "number"
 
 
-def history(state: State) -> list[dict[str, Any]]:
-    """Every move so far with its public facts, oldest first.
+def history(state: State, start: int = 0) -> list[dict[str, Any]]:
+    """Every move so far with its public facts, oldest first (from move number ``start``, 0
+    for the first: an entry never changes once its move is made, so a client that holds the
+    first ``start`` needs only the rest).
 
     Each entry: ``move`` (notation), ``kind``, ``seat`` (who made it: the drawing seat for a
     draw, ``None`` for the host's table-talk penalty or where the state was loaded without its
@@ -60,7 +62,8 @@ def history(state: State) -> list[dict[str, Any]]:
     known = len(stack) == len(moves)
     teams = state.config.teams
     out: list[dict[str, Any]] = []
-    for i, move in enumerate(moves):
+    for i in range(max(0, start), len(moves)):
+        move = moves[i]
         snap = stack[i] if known else None
         kind = move.kind
         seat: int | None = None if snap is None else snap[_TO_MOVE]

@@ -231,11 +231,7 @@ class Cluster(Loopback):
                 return self
             if self.nginx_binary is None:
                 raise RuntimeError("nginx is not installed (apt-get install nginx)")
-            site = self.workdir / "sequence.conf"
-            upstreams = [f"127.0.0.1:{s.port}" for s in self.servers]
-            site.write_text(site_config(upstreams, f"127.0.0.1:{self.port}", spread=self.spread))
-            conf = self.workdir / "nginx.conf"
-            conf.write_text(standalone_config(self.workdir, site))
+            conf = self.write_nginx_config()
             log = self.workdir / "nginx.log"
             with log.open("wb") as out:
                 self.nginx = subprocess.Popen(
@@ -260,6 +256,18 @@ class Cluster(Loopback):
             self.stop()
             raise
         return self
+
+    def write_nginx_config(self) -> Path:
+        """Write nginx's configuration for the servers started into the working folder (the
+        site of :func:`.nginx.site_config` in :func:`.nginx.standalone_config`); return the
+        ``nginx.conf`` to start nginx with. A subclass may write another (the load benchmark's
+        Debian ``nginx.conf``)."""
+        site = self.workdir / "sequence.conf"
+        upstreams = [f"127.0.0.1:{s.port}" for s in self.servers]
+        site.write_text(site_config(upstreams, f"127.0.0.1:{self.port}", spread=self.spread))
+        conf = self.workdir / "nginx.conf"
+        conf.write_text(standalone_config(self.workdir, site))
+        return conf
 
     def kill(self, index: int, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to server ``index`` alone (``kill -9`` by default) and wait for it."""

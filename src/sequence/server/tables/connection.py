@@ -15,7 +15,7 @@ from fastapi import WebSocket
 
 from ...i18n import DEFAULT
 from .access import SPECTATOR, Rights
-from .protocol import Payload
+from .protocol import Payload, state_payload
 from .table import Table
 from .wsframes import remember_language, remember_table
 
@@ -45,6 +45,9 @@ class Connection:
         self.closed = False
         self.paced: dict[str, float] = {}
         """When this client last sent each paced kind of message (reactions, chat)."""
+        self.shown: int | None = None
+        """The version of the last game state this client was sent (``None``: none yet): the
+        next change goes to it as a delta from there (:meth:`show`)."""
 
     @property
     def lang(self) -> str:
@@ -94,6 +97,14 @@ class Connection:
             self.close()
             return
         self._queue.put_nowait(payload)
+
+    def show(self, table: Table, host: bool, whole: bool = False) -> None:
+        """Send this client ``table`` as its seat may see it: what changed since the last state
+        it was sent (a ``delta``), or the whole state when it has none yet or ``whole`` (it
+        said hello, or asked with ``sync``). ``host``: whether it holds the host's rights."""
+        since = None if whole else self.shown
+        self.send(state_payload(table, self.seat, host, since))
+        self.shown = None if table.state is None else table.version
 
     def allow(self) -> bool:
         """Token bucket: may this client send another message now?"""

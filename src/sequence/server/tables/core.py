@@ -21,7 +21,6 @@ from typing import Any
 from ...i18n import N_
 from ..cluster.notices import Cluster
 from ..common.errors import RequestError
-from . import protocol
 from .connection import Connection
 from .hosts import HostChanges
 from .registry import TableRegistry
@@ -114,11 +113,12 @@ class HubCore:
         return mine
 
     def broadcast(self, table: Table) -> None:
-        """Send every connection at the table its own view of it (and tell :attr:`watchers`)."""
+        """Send every connection at the table its own view of it, as a delta from what it was
+        last sent (:meth:`.Connection.show`), and tell :attr:`watchers`."""
         for watch in self.watchers:
             watch(table)
         for conn in list(self.rooms.get(table.code, ())):
-            conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
+            conn.show(table, conn.rights.hosts(table))
 
     async def record(self, table: Table, event: Event) -> None:
         """Store ``event`` in the table's log (a failure is logged: the change itself stands)."""

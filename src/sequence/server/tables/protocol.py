@@ -29,7 +29,7 @@ of :mod:`.messages`, which checks its fields):
 ``{"type": "back"}``
     take back your seat from the bot that kept it (your clock ran out twice in a row);
 ``{"type": "sync"}``
-    send me the current state again;
+    send me the whole current state again (a client that missed a ``delta`` asks so);
 ``{"type": "react", "reaction": ID}``
     a quick reaction to everyone at the table, one of ``good_game``, ``well_played``,
     ``hurry_up``, ``oops`` (:mod:`.talk`; one every 2 s);
@@ -46,7 +46,17 @@ Server to client:
 "clock": CLOCK|null}``
     the whole table as this connection may see it (``view`` is ``View.to_dict()``); ``clock``
     (tables with a time control) is :func:`clock_info`: whose turn the clock runs for, the
-    seconds it has left when the message was sent, and each seat's reserve;
+    seconds it has left when the message was sent, and each seat's reserve. A connection gets it
+    when it says ``hello``, when it asks (``sync``), and while there is no game yet;
+``{"type": "delta", "base": B, "version": N, "you": {...}, "table": {...}, "view": VIEW,
+"log": [ENTRY...], "clock": CLOCK|null}``
+    after that, every change: the state at version ``N`` for a client that holds the one at
+    version ``B`` (the last this connection was sent; ``B == N`` when only the table changed).
+    ``you``, ``table``, ``clock`` and ``view`` are whole, except that ``view`` lacks ``moves``
+    and ``log``; ``log`` is the log's entries for moves ``B+1`` to ``N``. The client appends
+    them to the log it holds and takes ``moves`` from the log (each entry's ``move``). A client
+    whose version is not ``B`` (it missed a message, or never had a state) sends ``sync`` and
+    ignores deltas until the whole ``state`` comes;
 ``{"type": "reaction", "seat": N|null, "name": NAME|null, "reaction": ID}``,
 ``{"type": "chat", "seat": N|null, "name": NAME|null, "text": TEXT}``
     someone at the table (``seat`` ``null``: a spectator) reacted or said something;
@@ -133,10 +143,26 @@ def _dumps(obj: Any) -> str:
 
 
 def view_json(table: Table, seat: int | None) -> str:
-    """The JSON of ``seat``'s view of the game (``null`` before the start), cached per version.
+    """The JSON of ``seat``'s whole view of the game (``null`` before the start): its
+    :func:`view_part_json`, the ``moves`` and the ``log`` (:func:`view_dict`).
 
-    This is the one place where a game state turns into something a client can get.
+    This and :func:`view_part_json` are the one place where a game state turns into something a
+    client can get.
     """
+    state = table.state
+    if state is None:
+        return "null"
+    part = view_part_json(table, seat)
+    moves = _dumps([str(m) for m in state.move_stack])
+    return f'{part[:-1]},"moves":{moves},"log":[{",".join(log_entries(table))}]}}'
+
+
+def view_part_json(table: Table, seat: int | None) -> str:
+    """The JSON of ``seat``'s view of the game without the two parts that only grow (``moves``
+    and ``log``, which a :func:`state_payload` delta sends only the end of), cached per version.
+
+    It is ``state.view(seat).to_dict()`` and the ``roll_reason``: nothing of the state but what
+    the seat may see."""
     state = table.state
     if state is None:
         return "null"
@@ -145,9 +171,30 @@ def view_json(table: Table, seat: int | None) -> str:
     if cached is None:
         if len(table.view_cache) > 64:
             table.view_cache.clear()
-        cached = _dumps(view_dict(state, seat))
+        out = state.view(seat).to_dict()
+        del out["moves"]
+        out["roll_reason"] = roll_reason(state)
+        cached = _dumps(out)
         table.view_cache[key] = cached
     return cached
+
+
+def log_entries(table: Table) -> list[str]:
+    """Each move's public facts (:func:`~sequence.engine.history`) as JSON, oldest first: kept
+    with the table and only extended as moves come (an entry never changes once its move is
+    made), so that a move costs one entry, not the whole log again."""
+    state = table.state
+    assert state is not None
+    stack = state.move_stack
+    moves, entries = table.log_cache
+    done = len(entries)
+    if done > len(stack) or (done and moves[-1] != str(stack[done - 1])):
+        moves, entries, done = [], [], 0  # not this game's moves: start again
+    if done < len(stack):
+        entries += [_dumps(e) for e in history(state, done)]
+        moves += [str(m) for m in stack[done:]]
+        table.log_cache = (moves, entries)
+    return entries
 
 
 def view_dict(state: State, seat: int | None) -> dict[str, Any]:
@@ -260,14 +307,30 @@ def clock_info(table: Table) -> dict[str, Any] | None:
     }
 
 
-def state_payload(table: Table, seat: int | None, host: bool) -> Payload:
-    """The state message for a connection sitting at ``seat`` (``None``: spectator)."""
+def state_payload(table: Table, seat: int | None, host: bool, since: int | None = None) -> Payload:
+    """The state message for a connection sitting at ``seat`` (``None``: spectator).
+
+    ``since``: the version of the last game state this connection was sent (``None``: none, or
+    it asked for the whole state again). Then the message is a ``delta``: the same, but its
+    ``view`` lacks ``moves`` and ``log``, and ``log`` holds only the moves after ``since``. The
+    whole state is sent whenever a delta cannot be (no game yet, or ``since`` ahead of the
+    table)."""
     meta = table_meta_json(table)
     you = _dumps({"seat": seat, "host": host})
-    text = (
-        f'{{"type":"state","version":{table.version},"you":{you},'
-        f'"table":{meta},"view":{view_json(table, seat)},"clock":{_dumps(clock_info(table))}}}'
-    )
+    clock = _dumps(clock_info(table))
+    version = table.version
+    if since is None or table.state is None or not 0 <= since <= version:
+        text = (
+            f'{{"type":"state","version":{version},"you":{you},'
+            f'"table":{meta},"view":{view_json(table, seat)},"clock":{clock}}}'
+        )
+    else:
+        log = ",".join(log_entries(table)[since:])
+        text = (
+            f'{{"type":"delta","base":{since},"version":{version},"you":{you},'
+            f'"table":{meta},"view":{view_part_json(table, seat)},"log":[{log}],'
+            f'"clock":{clock}}}'
+        )
     return Payload(text, _SEAL)
 
 

@@ -192,7 +192,11 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while a request changes the table (a move from its check to its broadcast)."""
     view_cache: dict[tuple[int, int | None], str] = field(default_factory=dict)
-    """Views already encoded, by (version, seat): see :func:`.protocol.view_json`."""
+    """Views already encoded (without moves and log), by (version, seat): see
+    :func:`.protocol.view_part_json`."""
+    log_cache: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    """The moves whose log entries are already encoded, and those entries: see
+    :func:`.protocol.log_entries`."""
     meta_cache: tuple[int, str] | None = None
     """The public facts already encoded, and the :attr:`meta_key` they were encoded at."""
     meta_rev: int = 0

@@ -209,7 +209,7 @@ async def _dispatch(hub: Hub, conn: Connection, table: Table, msg: messages.Clie
     elif isinstance(msg, messages.Back):
         await hub.take_back(table, conn)
     elif isinstance(msg, messages.Sync | messages.Hello):
-        conn.send(protocol.state_payload(table, conn.seat, conn.rights.hosts(table)))
+        conn.show(table, conn.rights.hosts(table), whole=True)
     elif isinstance(msg, messages.React):
         hub.react(table, conn, msg.reaction)
     elif isinstance(msg, messages.Chat):

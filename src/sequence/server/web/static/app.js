@@ -238,7 +238,7 @@ function resultText(result) {
 }
 
 /* ---- table ------------------------------------------------------------------------------- */
-const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null };
+const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null, resyncing: false };
 window.seq = table;
 
 function send(msg) {
@@ -294,6 +294,16 @@ window.addEventListener("offline", () => {
 });
 window.addEventListener("online", () => { if (table.code) { table.retry = 0; connect(table.code); } });
 
+/* The whole state a delta makes of the one this page holds (null when it does not hold the delta's
+   base version): the view is the delta's, with the log this page has and the delta's new entries,
+   and the moves read off the log. */
+function applyDelta(held, delta) {
+  if (!held || !held.view || held.version !== delta.base || held.view.log.length !== delta.base) return null;
+  const log = held.view.log.concat(delta.log);
+  const view = Object.assign({}, delta.view, { log, moves: log.map((e) => e.move) });
+  return { type: "state", version: delta.version, you: delta.you, table: delta.table, view, clock: delta.clock };
+}
+
 /* A new connection is made before the old one is closed (once the new one has its first answer),
    so a pass-and-play hand-over, which reconnects as another seat, never leaves the table without
    this device: its seats and the host's rights stay where they are. */
@@ -302,6 +312,7 @@ function connect(code) {
   let dropped = false;
   const dropOld = () => { if (old && !dropped) { dropped = true; old.close(); } };
   table.closing = false;
+  table.resyncing = false; // a new connection's first answer is the whole state
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`);
   table.ws = ws;
   ws.onopen = () => {
@@ -316,8 +327,19 @@ function connect(code) {
   ws.onmessage = (ev) => {
     dropOld();
     if (table.ws !== ws) return; // an old connection's last words
-    const msg = JSON.parse(ev.data);
+    let msg = JSON.parse(ev.data);
+    if (msg.type === "delta") {
+      // Only what changed since the state this page holds; a gap (a message missed): ask for
+      // the whole state once, and skip deltas until it comes.
+      const whole = applyDelta(table.msg, msg);
+      if (!whole) {
+        if (!table.resyncing) { table.resyncing = true; send({ type: "sync" }); }
+        return;
+      }
+      msg = whole;
+    }
     if (msg.type === "state") {
+      table.resyncing = false;
       if (!table.msg || msg.version !== table.msg.version) table.selected = null;
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
