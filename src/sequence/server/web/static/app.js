@@ -232,7 +232,7 @@ function resultText(result) {
 }
 
 /* ---- table ------------------------------------------------------------------------------- */
-const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null };
+const table = { code: null, ws: null, msg: null, selected: null, hint: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null };
 window.seq = table;
 
 function send(msg) {
@@ -312,7 +312,7 @@ function connect(code) {
     if (table.ws !== ws) return; // an old connection's last words
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") {
-      if (!table.msg || msg.version !== table.msg.version) table.selected = null;
+      if (!table.msg || msg.version !== table.msg.version) { table.selected = null; table.hint = null; }
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       adoptResignation(msg);
@@ -321,10 +321,13 @@ function connect(code) {
       table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "ack") {
       settleMove(msg);
+    } else if (msg.type === "hint") {
+      hintArrived(msg); // coach.js
     } else if (msg.type === "reaction" || msg.type === "chat") {
       heard(msg); // talk.js
     } else if (msg.type === "error") {
       if (msg.id && settleMove(msg)) return;
+      if (table.hint && table.hint.pending) table.hint = null; // a hint refused (rated, too soon)
       if (msg.code === "stale") send({ type: "sync" });
       // No such table: the server hangs up, and there is nothing to reconnect to.
       if (msg.code === "unknown_table") table.closing = true;
@@ -637,6 +640,8 @@ function renderTable() {
   if (v.roll && !o) status.append(dicePanel(v)); // two dice faces, the total, what it allows
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
   if (you.seat !== null && !o) status.append(h("div", { class: "actions" }, soundToggle()));
+  const hint = hintBox(m); // coach.js: a casual table's hint for the seat to play
+  if (hint) status.append(hint);
   // Hand and actions
   const handBox = h("section", { class: "panel", id: "hand-panel" });
   if (v.hand && !dice) {
@@ -714,6 +719,7 @@ function renderTable() {
   side.append(talkPanel(m)); // talk.js: reactions, chat where the rules allow it
   app.append(h("div", { class: "game" }, h("div", {}, board), side), logSheet(m, log));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+  markHint(); // coach.js: the hinted space and card lit
   keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);
 }

@@ -5,7 +5,7 @@
 "use strict"; // i18n: ignore (a directive)
 
 const CACHE = "sequence-v1"; // i18n: ignore (a cache name)
-const SHELL = ["/", "/static/style.css", "/static/glance.js", "/static/talk.js", "/static/passplay.js", "/static/ratings.js", "/static/keys.js",
+const SHELL = ["/", "/static/style.css", "/static/glance.js", "/static/talk.js", "/static/coach.js", "/static/passplay.js", "/static/ratings.js", "/static/keys.js",
   "/static/pwa.js", "/static/account.js", "/static/app.js", "/static/favicon.svg", "/static/favicon-turn.svg",
   "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest"]; // i18n: ignore (paths)
 
