@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from sequence.bots.review import Reviewer
-from sequence.engine import GameRecord
 from sequence.i18n.notes import translate_note
 
 from .conftest import ServerThread, create_table
+from .test_review_api import finished_game, reviewed
 from .test_table_polish_browser import LAPTOP, PHONE
 
 SIZES = pytest.mark.parametrize(
@@ -74,17 +74,49 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     assert watcher.locator("#ask-hint").count() == 0
 
 
-def finished_code(server: ServerThread) -> tuple[str, GameRecord]:
-    """A finished game of Kids between two easy bots at the server, and its record."""
-    made = create_table(server, game="kids", players=2, bots=["easy", "easy"])
-    code = made["code"]
-    with server.http() as http:
-        http.post(f"/api/tables/{code}/start", json={"host_token": made["host_token"]})
-        for _ in range(400):
-            r = http.get(f"/api/tables/{code}/record")
-            if r.status_code == 200:
-                return code, GameRecord.from_dict(r.json()["record"])
-            import time
+VERDICTS = {
+    "en": {"best": "Best move", "good": "Good move", "inaccuracy": "Inaccuracy",
+           "mistake": "Mistake", "blunder": "Blunder"},
+    "ru": {"best": "Лучший ход", "good": "Хороший ход", "inaccuracy": "Неточность",
+           "mistake": "Ошибка", "blunder": "Грубая ошибка"},
+}  # fmt: skip
 
-            time.sleep(0.1)
-    raise AssertionError("the bots' game did not end")
+
+@pytest.mark.browser
+@SIZES
+def test_the_replay_shows_each_moves_verdict_the_turning_points_and_the_chances(
+    browser: Any, web: ServerThread, size: dict[str, Any], lang: str
+) -> None:
+    code, _record = finished_game(web)
+    page = browser.new_context(**size).new_page()
+    page.goto(web.url + "/")
+    page.evaluate(f"() => localStorage.setItem('seq.lang', '{lang}')")
+    page.goto(web.url + f"/replay/{code}")
+    page.wait_for_selector("#review-method")
+    want = reviewed(web, code, lang)  # the server's, as the page gets it
+    page.wait_for_selector("#review-move", timeout=60000)
+    assert "{" not in page.inner_text("#review-method")
+    # The chart: a line per side, from the first decision to the end, and a cursor.
+    assert page.locator("#chances polyline.chance").count() == len(want["teams"])
+    points = page.get_attribute("#chances polyline.chance >> nth=0", "points") or ""
+    assert len(points.split()) == len(want["chances"])
+    # Step to the move the review liked least: its verdict, what was better, why.
+    worst = max(want["moves"], key=lambda m: m["loss"])
+    for ply in range(1, worst["number"] + 1):
+        page.click("#next")
+        page.wait_for_selector(f"#review-move[data-ply='{ply}']")
+    assert page.get_attribute("#review-move", "data-verdict") == worst["verdict"]
+    text = page.inner_text("#review-move")
+    assert VERDICTS[lang][worst["verdict"]] in text
+    if worst["verdict"] in ("inaccuracy", "mistake", "blunder"):
+        assert page.locator("#review-better").count() == 1
+    said = [n["says"] for n in worst["flags"] + worst["notes"]]
+    assert all(s in text for s in said), (said, text)
+    # The turning points, each a button to its move.
+    tps = want["turning_points"]
+    assert page.locator("#turning-points button").count() == len(tps)
+    if tps:
+        page.click(f"#turning-points button[data-ply='{tps[0]['number']}']")
+        page.wait_for_selector(f"#review-move[data-ply='{tps[0]['number']}']")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size["viewport"]["width"]

@@ -35,7 +35,7 @@ from concurrent.futures import Executor
 
 from ..cluster.notices import Cluster, Solo
 from .claims import SeatClaims
-from .coaching import Coach
+from .coaching import Coach, Reviews
 from .core import HubCore
 from .moves import MovePlayer
 from .notices import NoticeReader
@@ -81,6 +81,7 @@ class Hub:
         self.presence = Presence(self.core, self.stand_ins)
         self.talk = TableTalk(self.core)
         self.coach = Coach(self.core)
+        self.reviews = Reviews(self.core)
         self.notices = NoticeReader(self.core, self.presence, self.talk)
         # The requests (the routes' and the WebSocket's), each answered by the job that does it.
         self.get = self.core.get

@@ -748,6 +748,7 @@ async function replayPage(code) {
       if (r.view.outcome) holder.append(h("p", { class: "result" }, resultText(r.view.outcome.result)));
       holder.append(logPanel(m, () => show(ply)));
       const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+      reviewAt(ply, plies, r.view); // coach.js: the verdict of this move, the chances' cursor
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
   }
   app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),
@@ -755,7 +756,8 @@ async function replayPage(code) {
       h("button", { id: "first", onclick: () => show(0) }, t("First")),
       h("button", { id: "prev", onclick: () => show(Math.max(0, ply - 1)) }, t("Back")),
       h("button", { id: "next", onclick: () => show(Math.min(plies, ply + 1)) }, t("Next")),
-      h("button", { id: "last", onclick: () => show(plies) }, t("Last")), label)), holder);
+      h("button", { id: "last", onclick: () => show(plies) }, t("Last")), label)), holder,
+    reviewPanel(code, show)); // coach.js: the review, computed by the server
   await show(0);
 }
 

@@ -54,3 +54,107 @@ function markHint() {
   if (space) { const g = document.querySelector(`#board [data-space='${space}']`); if (g) g.classList.add("hinted"); }
   if (card) { const c = document.querySelector(`#hand .card[data-card='${card}']`); if (c) c.classList.add("hinted"); }
 }
+
+/* ---- the review beside a finished game's replay -------------------------------------------- */
+const review = { code: null, data: null, timer: null, ply: 0, plies: 1, view: null, go: null };
+function verdictText(v) {
+  if (v === "best") return t("Best move");
+  if (v === "good") return t("Good move");
+  if (v === "inaccuracy") return t("Inaccuracy");
+  if (v === "mistake") return t("Mistake");
+  if (v === "blunder") return t("Blunder");
+  return v;
+}
+/* The review panel of the replay of game `code`; `go(n)` shows the position after n moves. The
+   server computes the review once (202 until then: asked again every 1.5 s). */
+function reviewPanel(code, go) {
+  if (review.timer) clearTimeout(review.timer);
+  Object.assign(review, { code, data: null, timer: null, go });
+  const box = h("section", { class: ["panel", "review"], id: "review" }, h("h2", {}, t("Review")),
+    h("p", { class: "explain", id: "review-method" },
+      t("Each move is judged only by what its mover could see. The chances are an estimate: the share of sampled deals of the unseen cards that each side wins.")),
+    h("div", { id: "review-body" }, h("p", { id: "review-status" }, t("Reviewing the game…"))));
+  fetchReview(code);
+  return box;
+}
+async function fetchReview(code) {
+  if (review.code !== code) return;
+  try {
+    const r = await fetch(`/api/tables/${code}/review?lang=${chosenLanguage()}`);
+    const data = await r.json();
+    if (review.code !== code) return;
+    if (r.status === 202) {
+      const st = $("#review-status");
+      if (st) st.textContent = data.total ? t("Reviewing the game… {done} of {total} moves", { done: data.done, total: data.total }) : t("Reviewing the game…");
+      review.timer = setTimeout(() => fetchReview(code), 1500);
+      return;
+    }
+    if (!r.ok) throw new Error(data.message || t("Request failed ({status})", { status: r.status }));
+    review.data = data.review;
+    drawReview();
+  } catch (e) {
+    const body = $("#review-body");
+    if (body) { body.innerHTML = ""; body.append(h("div", { class: "error" }, e.message)); }
+  }
+}
+/* The replay moved to `ply` of `plies` (`view`: the spectators' after it): the verdict of the
+   move just made, the chart's cursor. */
+function reviewAt(ply, plies, view) {
+  Object.assign(review, { ply, plies: Math.max(1, plies), view });
+  drawReview();
+}
+function teamOf(seat) { return review.view ? review.view.teams.findIndex((tm) => tm.seats.includes(seat)) : 0; }
+function saidList(notes, id) { return notes.length ? h("ul", { id }, notes.map((n) => h("li", { "data-code": n.code }, n.says))) : null; }
+
+function drawReview() {
+  const body = $("#review-body"), rv = review.data;
+  if (!body || !rv) return;
+  body.innerHTML = "";
+  const judged = rv.moves.find((mv) => mv.index === review.ply - 1);
+  const here = h("div", { id: "review-move", "data-ply": review.ply, "data-verdict": judged ? judged.verdict : "" });
+  if (review.ply === 0) here.append(h("p", {}, t("Step through the game to see each move judged.")));
+  else if (!judged) here.append(h("p", {}, t("There was no choice to judge in this move.")));
+  else {
+    here.append(h("p", {}, h("span", { class: ["verdict", judged.verdict] }, verdictText(judged.verdict)),
+      " ", t("Move {n}: {move}", { n: judged.number, move: moveWords(judged.move) })));
+    if (judged.best !== judged.move && judged.verdict !== "best" && judged.verdict !== "good") {
+      here.append(h("p", { id: "review-better" }, t("Better: {move}", { move: moveWords(judged.best) })));
+    }
+    const flags = saidList(judged.flags, "review-flags"); if (flags) here.append(flags);
+    const notes = saidList(judged.notes, "review-notes"); if (notes) here.append(notes);
+  }
+  body.append(here, chancesChart(rv), h("h3", {}, t("Turning points")));
+  if (!rv.turning_points.length) body.append(h("p", { id: "turning-points" }, t("No move swung the chances much.")));
+  else body.append(h("ol", { id: "turning-points" }, rv.turning_points.map((tp) => h("li", {},
+    h("button", { class: "link", "data-ply": tp.number, onclick: () => review.go && review.go(tp.number) },
+      t("Move {n}", { n: tp.number })), " ",
+    t("Team {team}: {swing}", { team: rv.teams[teamOf(tp.seat)] || "", swing: `${tp.swing > 0 ? "+" : ""}${Math.round(tp.swing * 100)}%` }),
+    saidList(tp.notes, null)))));
+}
+/* Each side's estimated chance to win over the game, as lines; the cursor at the move shown. */
+function chancesChart(rv) {
+  const ns = "http://www.w3.org/2000/svg";
+  const W = 320, H = 120, P = 4;
+  const plies = review.plies;
+  const x = (i) => P + (W - 2 * P) * i / plies, y = (c) => P + (H - 2 * P) * (1 - c);
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`); svg.setAttribute("id", "chances");
+  svg.setAttribute("role", "img"); svg.setAttribute("aria-label", t("Each side's chances over the game"));
+  const mid = document.createElementNS(ns, "line");
+  mid.setAttribute("x1", P); mid.setAttribute("x2", W - P); mid.setAttribute("y1", y(0.5)); mid.setAttribute("y2", y(0.5));
+  mid.setAttribute("class", "half"); svg.append(mid);
+  rv.teams.forEach((letter, team) => {
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("points", rv.chances.map((c) => `${x(c.index).toFixed(1)},${y(c.chances[team]).toFixed(1)}`).join(" "));
+    const colour = review.view ? review.view.teams[team].colour : ["blue", "green", "red"][team];
+    line.setAttribute("stroke", `var(--${colour})`); line.setAttribute("data-team", letter);
+    line.setAttribute("class", "chance"); svg.append(line);
+  });
+  const cursor = document.createElementNS(ns, "line");
+  cursor.setAttribute("x1", x(review.ply)); cursor.setAttribute("x2", x(review.ply));
+  cursor.setAttribute("y1", P); cursor.setAttribute("y2", H - P); cursor.setAttribute("class", "cursor");
+  svg.append(cursor);
+  const legend = h("p", { class: "legend" }, rv.teams.map((letter, team) => h("span", { class: "badge" },
+    review.view ? teamSwatch(review.view, team) : null, " ", t("Team {team}", { team: letter }))));
+  return h("div", { class: "chart" }, svg, legend);
+}
