@@ -262,7 +262,10 @@ def tables_router(
         "/api/tables/{code}/review",
         response_model=ReviewAnswer,
         responses={
-            202: {"model": ReviewWorking, "description": "the review is being computed"},
+            202: {
+                "model": ReviewWorking,
+                "description": "the review is being computed",  # i18n: ignore (OpenAPI)
+            },
             **error_answers(403, 404, 429),
         },
     )

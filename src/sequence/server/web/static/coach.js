@@ -1,11 +1,11 @@
-/* Learning at the table and after it: the hint at a casual table (the server's coaching.py) and
+/* Learning at the table and after it: the hint at a casual table (coaching.py on the server) and
    the review of a finished game beside its replay (GET /api/tables/{code}/review).
    The server decides both from what each seat could see; this shows what it sends. Loaded
    before app.js; h(), t(), send(), cardText() and table come from it, used at call time. */
 "use strict"; // i18n: ignore (a directive)
 
 /* ---- the hint ------------------------------------------------------------------------------ */
-/* A move's notation in words: 5H@c3, JSxc3, =c3, @c3 (Dice), dead:5H, pass, draw:1. */
+/* The notation of a move in words: 5H@c3, JSxc3, =c3, @c3 (Dice), dead:5H, pass, draw:1. */
 function moveWords(mv) {
   let m;
   if ((m = /^([A-Z0-9]+)@([a-j]\d+)$/.exec(mv))) return t("play {card} on {space}", { card: cardText(m[1]), space: m[2] });
@@ -40,7 +40,7 @@ function hintBox(m) {
   }
   return box;
 }
-/* The server's answer: kept for its position only (a new state drops it). */
+/* The answer of the server: kept for its position only (a new state drops it). */
 function hintArrived(msg) {
   if (!table.msg || msg.version !== table.msg.version) return;
   table.hint = msg;
@@ -51,11 +51,11 @@ function markHint() {
   const hint = table.hint;
   if (!hint || !hint.move || !table.msg || hint.version !== table.msg.version) return;
   const space = hintSpace(hint.move), card = hintCard(hint.move);
-  if (space) { const g = document.querySelector(`#board [data-space='${space}']`); if (g) g.classList.add("hinted"); }
-  if (card) { const c = document.querySelector(`#hand .card[data-card='${card}']`); if (c) c.classList.add("hinted"); }
+  if (space) { const g = document.querySelector(`#board [data-space="${space}"]`); if (g) g.classList.add("hinted"); }
+  if (card) { const c = document.querySelector(`#hand .card[data-card="${card}"]`); if (c) c.classList.add("hinted"); }
 }
 
-/* ---- the review beside a finished game's replay -------------------------------------------- */
+/* ---- the review of a finished game, beside its replay ------------------------------------- */
 const review = { code: null, data: null, timer: null, ply: 0, plies: 1, view: null, go: null };
 function verdictText(v) {
   if (v === "best") return t("Best move");
@@ -97,8 +97,8 @@ async function fetchReview(code) {
     if (body) { body.innerHTML = ""; body.append(h("div", { class: "error" }, e.message)); }
   }
 }
-/* The replay moved to `ply` of `plies` (`view`: the spectators' after it): the verdict of the
-   move just made, the chart's cursor. */
+/* The replay moved to `ply` of `plies` (`view`: what spectators saw after it): the verdict of the
+   move just made, the cursor of the chart. */
 function reviewAt(ply, plies, view) {
   Object.assign(review, { ply, plies: Math.max(1, plies), view });
   drawReview();
@@ -131,7 +131,7 @@ function drawReview() {
     t("Team {team}: {swing}", { team: rv.teams[teamOf(tp.seat)] || "", swing: `${tp.swing > 0 ? "+" : ""}${Math.round(tp.swing * 100)}%` }),
     saidList(tp.notes, null)))));
 }
-/* Each side's estimated chance to win over the game, as lines; the cursor at the move shown. */
+/* The estimated chance of each side to win over the game, as lines; the cursor at the move shown. */
 function chancesChart(rv) {
   const ns = "http://www.w3.org/2000/svg";
   const W = 320, H = 120, P = 4;
