@@ -36,7 +36,7 @@ def test_the_docs_and_the_openapi_description_agree(server: ServerThread) -> Non
     assert documented == described
     for (method, path), statuses in described.items():
         op = schema["paths"][path][method.lower()]
-        for status in statuses - {200}:  # every error answer is {error, message}
+        for status in {s for s in statuses if s >= 400}:  # every error answer is {error, message}
             ref = op["responses"][str(status)]["content"]["application/json"]["schema"]["$ref"]
             assert ref.endswith("/ErrorAnswer"), (method, path, status)
         if method == "POST":  # every body is declared, strict and closed

@@ -1,9 +1,10 @@
 """Whole games through real WebSockets, several clients each, every message checked.
 
-Each client plays random legal moves from the view it was sent. Afterwards every message any
-client received is compared with what the engine's one filter gives for that client's seat at
-that version: a seat's view or the spectators', exactly, and nothing more (no seed, no other
-hand, no deck order), including the first state and the errors.
+Each client plays random legal moves from the view it was sent, and asks for a hint at its
+first turn. Afterwards every message any client received is compared with what the engine's one
+filter gives for that client's seat at that version: a seat's view or the spectators', exactly,
+and nothing more (no seed, no other hand, no deck order), including the first state and the
+errors; every hint is the one the search finds from that seat's view at that version.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from typing import Any
 
 import pytest
 
+from sequence.bots.review import Reviewer
 from sequence.engine import GameRecord, State, history, roll_reason
 
 from .conftest import Client, ServerThread, create_table, fresh_postgres, join, start
 
 ERROR_KEYS = {"type", "code", "message", "version"}
+HINT_KEYS = {"type", "version", "seat", "move", "notes"}
 
 
 def drive(
@@ -30,7 +33,9 @@ def drive(
     host: Client | None = None,
     limit: int = 5000,
 ) -> dict[str, Any]:
-    """Play random legal moves for the human seats until the game ends; return the last state."""
+    """Play random legal moves for the human seats until the game ends (each asks for a hint at
+    its first turn); return the last state."""
+    hinted: set[int] = set()
     for _ in range(limit):
         st = observer.wait(lambda s: s["view"] is not None)
         view = st["view"]
@@ -54,6 +59,9 @@ def drive(
                 client.send({"type": "roll", "version": v})
                 break
             if cs["view"]["legal_moves"]:
+                if seat not in hinted and not cs["table"]["rated"]:
+                    hinted.add(seat)
+                    client.send({"type": "hint", "version": v})
                 client.send(
                     {"type": "move", "move": rng.choice(cs["view"]["legal_moves"]), "version": v}
                 )
@@ -93,10 +101,15 @@ def check_messages(
         }
     )
     wanted: dict[int, set[int | None]] = {}
+    hinted: dict[int, set[int]] = {}
     for seat, client in clients.items():
         for msg in client.received:
             if msg["type"] == "state" and msg["view"] is not None:
                 wanted.setdefault(msg["version"], set()).add(seat)
+            if msg["type"] == "hint" and seat is not None:
+                hinted.setdefault(msg["version"], set()).add(seat)
+    assert hinted or racing, "no hint came back"
+    hints: dict[tuple[int, int], Any] = {}
     views: dict[tuple[int, int | None], Any] = {}
     state = State.new(record.config, record.seed)
     for version in range(len(record.moves) + 1):
@@ -107,6 +120,10 @@ def check_messages(
             expected = state.view(seat).to_dict()
             expected.update(log=history(state), roll_reason=roll_reason(state))
             views[version, seat] = json.loads(json.dumps(expected))
+        for seat in hinted.get(version, ()):
+            # What the search finds from this seat's view, and nothing else, at that version.
+            hint = Reviewer().hint(state.view(seat))
+            hints[version, seat] = (str(hint.move), [n.to_dict() for n in hint.notes])
     seed_text = str(stored.seed)
     deltas = 0
     for seat, client in clients.items():
@@ -118,6 +135,11 @@ def check_messages(
                 assert set(msg) == ERROR_KEYS
                 allowed = {"stale", "game_over"} if racing else set()
                 assert msg["code"] in allowed, msg
+                continue
+            if msg["type"] == "hint":
+                assert set(msg) == HINT_KEYS and msg["seat"] == seat
+                notes = [{k: v for k, v in n.items() if k != "says"} for n in msg["notes"]]
+                assert (msg["move"], notes) == hints[msg["version"], seat], msg
                 continue
             assert msg["type"] == "state"
             assert set(msg) == {"type", "version", "you", "table", "view", "clock"}

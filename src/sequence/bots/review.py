@@ -447,26 +447,42 @@ class Reviewer:
         """Review every decision of ``record``, estimate the chances at each and pick the
         turning points. Raises :class:`~sequence.engine.RecordError` for a bad record."""
         start = time.perf_counter()
-        record.replay()  # checks the record first: a bad move is named before any work
-        cfg = record.config
-        state = State.new(cfg, record.seed)
-        reviews: list[MoveReview] = []
-        points: list[ChancePoint] = []
-        for index, move in enumerate(record.moves):
-            seat = None if state.is_chance() else state.to_move
-            if seat is not None and move in state.legal_moves:
-                view = state.view(seat)
-                reviewed = self.review_move(view, move, index)
-                if reviewed is not None:
-                    reviews.append(reviewed)
-                    if self.chance_deals:
-                        points.append(self.chances(state.view(None), index))
-            state.push(move)
-        if self.chance_deals and record.termination == RESIGNATION:
+        judged = [self.judge(d) for d in decisions(record)]
+        end = self.end_chances(record)
+        return self.assemble(record, judged, end, time.perf_counter() - start)
+
+    def judge(self, decision: Decision) -> tuple[MoveReview | None, ChancePoint | None]:
+        """One decision of a game judged, and (with :attr:`chance_deals`) the chances before it:
+        a piece of :meth:`review_game` that a worker pool can run on its own."""
+        reviewed = self.review_move(decision.view, decision.move, decision.index)
+        if reviewed is None or not self.chance_deals:
+            return reviewed, None
+        return reviewed, self.chances(decision.public, decision.index)
+
+    def end_chances(self, record: GameRecord) -> ChancePoint | None:
+        """The chances after the record's last move (``None`` without :attr:`chance_deals`)."""
+        if not self.chance_deals:
+            return None
+        if record.termination == RESIGNATION:
             # A side gave up: the end is the result, whatever the position still allowed.
-            points.append(ChancePoint(len(record.moves), _result(record.winner, cfg.teams), 0.0, 0))
-        elif self.chance_deals:
-            points.append(self.chances(state.view(None), len(record.moves)))
+            return ChancePoint(len(record.moves), _result(record.winner, record.config.teams),
+                               0.0, 0)  # fmt: skip
+        return self.chances(record.replay().view(None), len(record.moves))
+
+    def assemble(
+        self,
+        record: GameRecord,
+        judged: Sequence[tuple[MoveReview | None, ChancePoint | None]],
+        end: ChancePoint | None,
+        seconds: float = 0.0,
+    ) -> GameReview:
+        """The game's review from :meth:`judge` of each of its :func:`decisions`, in order,
+        and :meth:`end_chances`."""
+        reviews = [r for r, _ in judged if r is not None]
+        points = [p for r, p in judged if r is not None and p is not None]
+        if end is not None:
+            points.append(end)
+        cfg = record.config
         return GameReview(
             config=cfg,
             result=record.result,
@@ -477,8 +493,34 @@ class Reviewer:
             deals=self.deals_for(cfg),
             chance_deals=self.chance_deals,
             seed=self.seed,
-            seconds=time.perf_counter() - start,
+            seconds=seconds,
         )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A move of a record that its mover chose: the mover's view, and the spectators' view of
+    the same position (for the chances)."""
+
+    index: int
+    view: View
+    move: Move
+    public: View
+
+
+def decisions(record: GameRecord) -> list[Decision]:
+    """Every move of ``record`` made by a seat (not the dice) from a position where it was
+    legal, with the views to judge it by. Raises :class:`~sequence.engine.RecordError` for a
+    bad record (checked first: a bad move is named before any work)."""
+    record.replay()
+    state = State.new(record.config, record.seed)
+    found = []
+    for index, move in enumerate(record.moves):
+        seat = None if state.is_chance() else state.to_move
+        if seat is not None and move in state.legal_moves:
+            found.append(Decision(index, state.view(seat), move, state.view(None)))
+        state.push(move)
+    return found
 
 
 def players_of(record: GameRecord) -> tuple[str, ...]:

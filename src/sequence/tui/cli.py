@@ -199,7 +199,9 @@ def run(args: argparse.Namespace) -> int:
         setup = setup_from_args(args)
         if args.load:
             text = Path(args.load).read_text(encoding="utf-8")
-            session = Session.load(text, load_seats(args, text), undo=setup.undo_allowed)
+            session = Session.load(
+                text, load_seats(args, text), undo=setup.undo_allowed, hints=not setup.rated
+            )
         elif not args.setup and any(getattr(args, flag) for flag in START_FLAGS):
             session = Session.start(setup)
         if not on_a_terminal():

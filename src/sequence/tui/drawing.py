@@ -316,6 +316,7 @@ class Drawing:
             _("T: impose a table-talk penalty on a team."),
             _(":  type a move (5H@c3, JSxd4, @e5), a card (5H) or a space (c3)."),
             _("U: undo your last move (games against the computer)."),
+            _("H: a hint: the move the strongest computer player likes, and why (not rated)."),
             _("S: save the game; resume it with sequence play --load FILE."),
             _("L: the move log in notation, or back in words."),
             _("Q: quit."),

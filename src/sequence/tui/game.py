@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ..bots.arena import Forfeit
+from ..bots.review import Hint, Reviewer
 from ..engine import (
     TEAM_LETTERS,
     Card,
@@ -34,7 +35,9 @@ from ..engine import (
     View,
     parse_card,
     parse_space,
+    space_name,
 )
+from ..i18n.notes import translate_note
 from .choosing import CardNote, Choice
 from .dialogs import (
     GameOverScreen,
@@ -57,6 +60,33 @@ from .widgets import (
     players_text,
     story_text,
 )
+
+
+def hint_text(hint: Hint, _: Gettext) -> str:
+    """A hint in the player's words: the move, then why ("Hint: play 5♥ on c3: blocks ...")."""
+    move = hint.move
+    card = "" if move.card is None else card_label(move.card, _)
+    space = "" if move.space is None else space_name(move.space)
+    kind = move.kind
+    if kind is MoveKind.PLACE:
+        words = _("play {card} on {space}") if card else _("put a chip on {space}")
+    elif kind is MoveKind.REMOVE:
+        words = (
+            _("remove the chip on {space} with {card}") if card else _("remove the chip on {space}")
+        )
+    elif kind is MoveKind.REPLACE:
+        words = _("replace the chip on {space}")
+    elif kind is MoveKind.DEAD:
+        words = _("exchange the dead card {card}")
+    elif kind is MoveKind.PASS:
+        words = _("pass")
+    elif kind is MoveKind.DRAW:
+        words = _("draw a card")
+    else:
+        words = str(move)
+    why = "; ".join(translate_note(n, _.lang) for n in hint.notes)
+    said = _("Hint:") + " " + words.format(card=card, space=space)
+    return f"{said} ({why})" if why else said
 
 
 class GameScreen(Screen[None], Listener):
@@ -99,6 +129,7 @@ class GameScreen(Screen[None], Listener):
         Binding("q", "quit_game", show=False),
         Binding("n", "new_game", show=False),
         Binding("l", "log_notation", show=False),
+        Binding("h", "hint", show=False),
     ]
 
     def __init__(
@@ -123,6 +154,8 @@ class GameScreen(Screen[None], Listener):
         """Ring the bell when a person's turn begins (``--bell``, the start screen's Bell)."""
         self.bells = 0
         self._rang_for: tuple[int, int] | None = None
+        self.hinted: Hint | None = None
+        """The last hint shown (``h``)."""
 
     # --- the parts, as the tests and tools see them -----------------------------------------------
 
@@ -588,6 +621,40 @@ class GameScreen(Screen[None], Listener):
             self.action_draw()
         elif self._my_turn():
             self.human_push(move, self.viewer)
+
+    def action_hint(self) -> None:
+        """``h``: the move the strongest bot likes from the viewer's own view, and why (in a
+        worker thread; off in a rated game)."""
+        _ = self._
+        if not self.session.hints_allowed:
+            self.say(_("Hints are off in a rated game."), error=True)
+            return
+        if not self._my_turn():
+            return
+        seat = self.viewer
+        assert seat is not None
+        view = self.session.view(seat)  # the seat's own view: nothing else goes to the search
+        if not view.legal_moves:
+            self.say(_("roll the dice first: a hint is for a move"), error=True)
+            return
+        self.say(_("Looking for a hint…"))
+        self.in_thread(lambda: self.back(self._show_hint, view, Reviewer().hint(view)))
+
+    def _show_hint(self, view: View, hint: Hint) -> None:
+        """The hint found for ``view``, if the game is still there."""
+        if self.viewer != view.seat or self.session.view(view.seat).move_stack != view.move_stack:
+            return  # the game moved on (or another seat is at the keyboard): it is stale
+        self.hinted = hint
+        move = hint.move
+        cards = self.choice.choices(view) if view.config.spec.uses_cards else ()
+        if move.card is not None and move.card in cards:
+            # The hinted card chosen, its spaces lit, the cursor on the hinted one: Enter plays.
+            self.choice.selected = None
+            self.choice.select(cards.index(move.card), view, view.legal_moves)
+        if move.space is not None:
+            self.choice.cursor = move.space
+        self.say(hint_text(hint, self._))
+        self.redraw()
 
     def action_log_notation(self) -> None:
         """The log in notation, or back in words."""

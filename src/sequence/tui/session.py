@@ -162,6 +162,8 @@ class Session:
     game is over, as in a tournament."""
     setup: GameSetup | None = None
     """The choices the game was started with (``None``: a loaded game)."""
+    hints_allowed: bool = True
+    """``h`` gives a hint (casual games); off in a rated game (``--rated``)."""
 
     @classmethod
     def start(cls, setup: GameSetup) -> Session:
@@ -170,11 +172,17 @@ class Session:
         seats = setup.seat_kinds()
         seed = secrets.randbits(62) if setup.seed is None else setup.seed
         state = State.new(config, seed)
-        return cls(state, seats, setup.undo_allowed, _bots(seats, seed), setup=setup)
+        return cls(
+            state, seats, setup.undo_allowed, _bots(seats, seed), setup=setup,
+            hints_allowed=not setup.rated,
+        )  # fmt: skip
 
     @classmethod
-    def load(cls, text: str, seats: tuple[str, ...] = (), undo: bool = True) -> Session:
-        """Resume a saved game (a GameRecord); seats default to the record's tags."""
+    def load(
+        cls, text: str, seats: tuple[str, ...] = (), undo: bool = True, hints: bool = True
+    ) -> Session:
+        """Resume a saved game (a GameRecord); seats default to the record's tags; ``undo`` and
+        ``hints`` off for a rated game."""
         record = GameRecord.load(text)
         state = record.replay()
         n = state.config.players
@@ -190,7 +198,9 @@ class Session:
         for kind in kinds:
             if kind != HUMAN:
                 check_spec(kind)
-        session = cls(state, tuple(kinds), undo, _bots(tuple(kinds), record.seed))
+        session = cls(
+            state, tuple(kinds), undo, _bots(tuple(kinds), record.seed), hints_allowed=hints
+        )
         session.actors = _actors_of(record)
         return session
 

@@ -15,6 +15,7 @@ bots' steps. One job a file, all standing on the shared core (:mod:`.core`):
 - :mod:`.presence` -- connections joining and leaving, counted across the processes;
 - :mod:`.hosts` -- the host's rights passing on while the host is away;
 - :mod:`.talk` -- reactions and chat;
+- :mod:`.coaching` -- hints at casual tables, from the asking seat's view;
 - :mod:`.notices` -- what the other server processes changed, and catching up.
 
 With several server processes (:mod:`..cluster`), every change a job stores is also published
@@ -34,6 +35,7 @@ from concurrent.futures import Executor
 
 from ..cluster.notices import Cluster, Solo
 from .claims import SeatClaims
+from .coaching import Coach, Reviews
 from .core import HubCore
 from .moves import MovePlayer
 from .notices import NoticeReader
@@ -78,6 +80,8 @@ class Hub:
         self.stand_ins = StandIns(self.core)
         self.presence = Presence(self.core, self.stand_ins)
         self.talk = TableTalk(self.core)
+        self.coach = Coach(self.core)
+        self.reviews = Reviews(self.core)
         self.notices = NoticeReader(self.core, self.presence, self.talk)
         # The requests (the routes' and the WebSocket's), each answered by the job that does it.
         self.get = self.core.get
@@ -97,6 +101,7 @@ class Hub:
         self.resign = self.stand_ins.resign
         self.react = self.talk.react
         self.chat = self.talk.chat
+        self.hint = self.coach.hint
 
     @property
     def watchers(self) -> list[Callable[[Table], None]]:

@@ -105,6 +105,13 @@ class Sync(Message):
     type: Literal["sync"]
 
 
+class Hint(Message):
+    """A seated player at a casual table asks for a hint for the position at ``version``."""
+
+    type: Literal["hint"]
+    version: int = Field(description="the version of the position the hint is for")
+
+
 class Ping(Message):
     """Keep-alive, answered by a pong."""
 
@@ -125,7 +132,9 @@ class Chat(Message):
     text: str
 
 
-ClientMessage = Hello | Lang | Move | Roll | Penalty | Resign | Back | Sync | Ping | React | Chat
+ClientMessage = (
+    Hello | Lang | Move | Roll | Penalty | Resign | Back | Sync | Hint | Ping | React | Chat
+)
 """Any message a client may send."""
 
 MESSAGES: Final[dict[str, type[ClientMessage]]] = {
@@ -137,6 +146,7 @@ MESSAGES: Final[dict[str, type[ClientMessage]]] = {
     "resign": Resign,
     "back": Back,
     "sync": Sync,
+    "hint": Hint,
     "ping": Ping,
     "react": React,
     "chat": Chat,

@@ -311,6 +311,22 @@ class Replay(Answer):
     )
 
 
+class ReviewAnswer(Answer):
+    status: Literal["ready"]
+    review: dict[str, Any] = Field(
+        description="sequence-review/1 (sequence.bots.review.GameReview.to_dict): moves (each"
+        " decision's verdict, loss, best move, flags and notes), chances (each team's estimated"
+        " chance to win at each decision, by sampled deals), turning_points, method; every note"
+        " also with says, in the language asked for"
+    )
+
+
+class ReviewWorking(Answer):
+    status: Literal["working"]
+    done: int = Field(description="decisions judged so far")
+    total: int = Field(description="decisions to judge (0: not counted yet)")
+
+
 class GameMeta(Answer):
     title: str
     players: list[int]

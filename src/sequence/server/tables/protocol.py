@@ -37,6 +37,9 @@ of :mod:`.messages`, which checks its fields):
     a chat message (at most 200 characters, one a second): to everyone in the lobby and after
     the game; during play from a spectator to the spectators only, and refused
     (``table_talk``) from a seated player;
+``{"type": "hint", "version": N}``
+    a seated player at a casual table: the move the strongest bot likes from the seat's own
+    view, and why (:mod:`.coaching`; refused at a rated table, ``hints_off``);
 ``{"type": "ping"}``
     keep-alive, answered by ``{"type": "pong"}``.
 
@@ -60,6 +63,10 @@ Server to client:
 ``{"type": "reaction", "seat": N|null, "name": NAME|null, "reaction": ID}``,
 ``{"type": "chat", "seat": N|null, "name": NAME|null, "text": TEXT}``
     someone at the table (``seat`` ``null``: a spectator) reacted or said something;
+``{"type": "hint", "version": N, "seat": N, "move": MOVE, "notes": [{"code", "params", "text",
+"says"}]}``
+    the hint asked for, found from the seat's own view (``says``: the note in the connection's
+    language);
 ``{"type": "ack", "id": MOVE_ID, "ply": N, "duplicate": BOOL}``
     the move with that id is move number ``N`` (``duplicate``: it was already; nothing changed);
 ``{"type": "error", "code": CODE, "message": TEXT, "version": N|null, "id": MOVE_ID?}``
@@ -74,7 +81,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final, final
 
+from ...bots.review import Hint
 from ...engine import GameRecord, State, StepKind, history, roll_reason
+from ...i18n.notes import translate_note
 from ..common.clock import clock
 from .table import Event, Table
 
@@ -107,6 +116,7 @@ ERROR_CODES: Final = (
     "illegal",
     "unavailable",
     "table_talk",
+    "hints_off",
     # HTTP only
     "not_found",
     "method_not_allowed",
@@ -366,6 +376,14 @@ def talk_payload(kind: str, seat: int | None, name: str | None, said: str) -> Pa
         raise ValueError(f"unknown kind of talk {kind!r}")
     key = "reaction" if kind == "reaction" else "text"
     return Payload(_dumps({"type": kind, "seat": seat, "name": name, key: said}), _SEAL)
+
+
+def hint_payload(version: int, seat: int, hint: Hint, lang: str | None) -> Payload:
+    """The hint for ``seat`` in the position at ``version`` (:mod:`.coaching`, found from that
+    seat's view only): the move, and each note about it, as data and said in ``lang``."""
+    notes = [{**n.to_dict(), "says": translate_note(n, lang)} for n in hint.notes]
+    out = {"type": "hint", "version": version, "seat": seat, "move": str(hint.move), "notes": notes}
+    return Payload(_dumps(out), _SEAL)
 
 
 def pong_payload() -> Payload:

@@ -214,6 +214,8 @@ async def _dispatch(hub: Hub, conn: Connection, table: Table, msg: messages.Clie
         hub.react(table, conn, msg.reaction)
     elif isinstance(msg, messages.Chat):
         hub.chat(table, conn, msg.text)
+    elif isinstance(msg, messages.Hint):
+        await hub.hint(table, conn, msg.version)
     elif isinstance(msg, messages.Ping):
         conn.send(protocol.pong_payload())
     # Lang: done above, nothing is sent back

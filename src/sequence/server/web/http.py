@@ -140,6 +140,7 @@ ERROR_STATUSES: dict[int, str] = {
     " that the path names and that does not exist",
     409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
     413: "too_large: the body is over 16 KiB",  # i18n: ignore
-    429: "rate_limited: too many tables made or joined (see Retry-After)",  # i18n: ignore
+    429: "rate_limited: too many tables made or joined, or reviews waiting"  # i18n: ignore
+    " (see Retry-After)",
 }
 """What each error status of the API means (every error is ``{error, message}``)."""

@@ -1,5 +1,5 @@
 """The HTTP routes of tables: create, list, look up, join, start, seat a bot, rematch, the
-finished games, a record and its replay, the invite QR code.
+finished games, a record, its replay and its review, the invite QR code.
 
 A route reads the request, asks the rated rules (:class:`..ratings.ranked.Ranked`) and the
 account (:class:`..accounts.api.AccountService`) what they must, and leaves the table's change
@@ -15,13 +15,14 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ...engine import ConfigError, Move, make_config
-from ...i18n import N_
+from ...engine import ConfigError, GameRecord, Move, make_config
+from ...i18n import N_, normalise
 from ..accounts.api import AccountService
-from ..common.errors import RequestError, engine_refusal
+from ..common.errors import RequestError, engine_refusal, request_language
 from ..common.limits import ClientLimiter
 from ..ratings.ranked import Ranked
 from ..tables import protocol
+from ..tables.coaching import review_answer
 from ..tables.hub import Hub
 from ..tables.models import (
     Created,
@@ -33,6 +34,8 @@ from ..tables.models import (
     Rematch,
     Rematched,
     Replay,
+    ReviewAnswer,
+    ReviewWorking,
     SeatBot,
     SeatBotAnswer,
     Start,
@@ -266,5 +269,30 @@ def tables_router(
             "termination": rec.termination if last else None,
         }
         return Response(protocol.dumps(answer), media_type="application/json")
+
+    @router.get(
+        "/api/tables/{code}/review",
+        response_model=ReviewAnswer,
+        responses={
+            202: {
+                "model": ReviewWorking,
+                "description": "the review is being computed",  # i18n: ignore (OpenAPI)
+            },
+            **error_answers(403, 404, 429),
+        },
+    )
+    async def review(code: str, request: Request, lang: str | None = None) -> Response:
+        """The review of a finished game: every decision judged as its mover saw it, each
+        side's estimated chances and the turning points, the notes said in ``lang`` (else the
+        request's language). 202 while it is computed (ask again); the first request starts it."""
+        table = await finished_table(code)
+        found = hub().reviews.get(table)
+        if isinstance(found, tuple):
+            done, total = found
+            body = {"status": "working", "done": done, "total": total}
+            return Response(protocol.dumps(body), status_code=202, media_type="application/json")
+        said = normalise(lang) if lang else request_language(request.headers)
+        body = {"status": "ready", "review": review_answer(found, said)}
+        return Response(protocol.dumps(body), media_type="application/json")
 
     return router

@@ -238,7 +238,7 @@ function resultText(result) {
 }
 
 /* ---- table ------------------------------------------------------------------------------- */
-const table = { code: null, ws: null, msg: null, selected: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null, resyncing: false };
+const table = { code: null, ws: null, msg: null, selected: null, hint: null, error: null, retry: 0, closing: false, outbox: [], botLevel: null, resyncing: false };
 window.seq = table;
 
 function send(msg) {
@@ -340,7 +340,7 @@ function connect(code) {
     }
     if (msg.type === "state") {
       table.resyncing = false;
-      if (!table.msg || msg.version !== table.msg.version) table.selected = null;
+      if (!table.msg || msg.version !== table.msg.version) { table.selected = null; table.hint = null; }
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       adoptResignation(msg);
@@ -349,10 +349,13 @@ function connect(code) {
       table.msg = msg; table.error = null; renderTable();
     } else if (msg.type === "ack") {
       settleMove(msg);
+    } else if (msg.type === "hint") {
+      hintArrived(msg); // coach.js
     } else if (msg.type === "reaction" || msg.type === "chat") {
       heard(msg); // talk.js
     } else if (msg.type === "error") {
       if (msg.id && settleMove(msg)) return;
+      if (table.hint && table.hint.pending) table.hint = null; // a hint refused (rated, too soon)
       if (msg.code === "stale") send({ type: "sync" });
       // No such table: the server hangs up, and there is nothing to reconnect to.
       if (msg.code === "unknown_table") table.closing = true;
@@ -671,6 +674,8 @@ function renderTable() {
   if (v.roll && !o) status.append(dicePanel(v)); // two dice faces, the total, what it allows
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
   if (you.seat !== null && !o) status.append(h("div", { class: "actions" }, soundToggle()));
+  const hint = hintBox(m); // coach.js: a casual table's hint for the seat to play
+  if (hint) status.append(hint);
   // Hand and actions
   const handBox = h("section", { class: "panel", id: "hand-panel" });
   if (v.hand && !dice) {
@@ -748,6 +753,7 @@ function renderTable() {
   side.append(talkPanel(m)); // talk.js: reactions, chat where the rules allow it
   app.append(h("div", { class: "game" }, h("div", {}, board), side), logSheet(m, log));
   const ol = $("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+  markHint(); // coach.js: the hinted space and card lit
   keys.decorate(); // keys.js: labels, and the cursor for keyboard play
   noticeTurn(m);
 }
@@ -780,6 +786,7 @@ async function replayPage(code) {
       }
       holder.append(logPanel(m, () => show(ply)));
       const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
+      reviewAt(ply, plies, r.view); // coach.js: the verdict of this move, the chances' cursor
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
   }
   app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),
@@ -787,7 +794,8 @@ async function replayPage(code) {
       h("button", { id: "first", onclick: () => show(0) }, t("First")),
       h("button", { id: "prev", onclick: () => show(Math.max(0, ply - 1)) }, t("Back")),
       h("button", { id: "next", onclick: () => show(Math.min(plies, ply + 1)) }, t("Next")),
-      h("button", { id: "last", onclick: () => show(plies) }, t("Last")), label)), holder);
+      h("button", { id: "last", onclick: () => show(plies) }, t("Last")), label)), holder,
+    reviewPanel(code, show)); // coach.js: the review, computed by the server
   await show(0);
 }
 

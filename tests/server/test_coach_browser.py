@@ -1,0 +1,122 @@
+"""Learning in the browser, in Debian's Chromium at a phone's and a laptop's size: the hint
+button at a casual table (the suggested card and space lit, the reason in the reader's
+language, nothing for a spectator) and the review beside a finished game's replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sequence.bots.review import Reviewer
+from sequence.i18n.notes import translate_note
+
+from .conftest import ServerThread, create_table
+from .test_review_api import finished_game, reviewed
+from .test_table_polish_browser import LAPTOP, PHONE
+
+SIZES = pytest.mark.parametrize(
+    ("size", "lang"), [(PHONE, "ru"), (LAPTOP, "en")], ids=["phone-ru", "laptop-en"]
+)
+
+
+def seated(browser: Any, server: ServerThread, size: dict[str, Any], lang: str) -> Any:
+    """A page in ``lang`` seated at seat 0 of a new casual classic game against easy, started,
+    at its first turn; and the table's code."""
+    created = create_table(server, game="classic", players=2, bots=[None, "easy"], name="Ann",
+                           seat=0)  # fmt: skip
+    code = created["code"]
+    page = browser.new_context(**size).new_page()
+    page.goto(server.url + "/")
+    page.evaluate(
+        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
+        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}');"
+        f" localStorage.setItem('seq.lang', '{lang}'); }}"
+    )
+    page.goto(server.url + f"/t/{code}")
+    page.click("#start")
+    page.wait_for_function(
+        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.to_move === 0"
+        " && window.seq.msg.view.legal_moves.length > 0",
+        timeout=20000,
+    )
+    return page, code
+
+
+@pytest.mark.browser
+@SIZES
+def test_the_hint_lights_the_card_and_space_and_says_why(
+    browser: Any, web: ServerThread, size: dict[str, Any], lang: str
+) -> None:
+    page, code = seated(browser, web, size, lang)
+    table = web.hub.registry.tables[code]
+    expected = Reviewer().hint(table.state.view(0))
+    page.click("#ask-hint")
+    page.wait_for_selector("#hint")
+    move = page.get_attribute("#hint", "data-move")
+    assert move == str(expected.move)
+    why = page.locator("#hint-why li").all_inner_texts()
+    assert why == [translate_note(n, lang) for n in expected.notes] and why
+    card, space = move.split("@") if "@" in move else (move.split("x")[0], move[-3:].lstrip("x"))
+    assert "hinted" in (page.get_attribute(f"#board [data-space='{space}']", "class") or "")
+    assert page.locator("#hand .card.hinted").first.get_attribute("data-card") == card
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size["viewport"]["width"]
+    # Playing the hint moves the game on; the hint is for its position only.
+    page.locator(f"#hand .card[data-card='{card}']").first.click()
+    page.click(f"#board [data-space='{space}']")
+    page.wait_for_function("() => window.seq.msg.version > 0", timeout=20000)
+    assert page.locator("#hint").count() == 0
+    # A spectator is offered no hint.
+    watcher = browser.new_context(**size).new_page()
+    watcher.goto(web.url + f"/t/{code}")
+    watcher.wait_for_selector("#board")
+    assert watcher.locator("#ask-hint").count() == 0
+
+
+VERDICTS = {
+    "en": {"best": "Best move", "good": "Good move", "inaccuracy": "Inaccuracy",
+           "mistake": "Mistake", "blunder": "Blunder"},
+    "ru": {"best": "Лучший ход", "good": "Хороший ход", "inaccuracy": "Неточность",
+           "mistake": "Ошибка", "blunder": "Грубая ошибка"},
+}  # fmt: skip
+
+
+@pytest.mark.browser
+@SIZES
+def test_the_replay_shows_each_moves_verdict_the_turning_points_and_the_chances(
+    browser: Any, web: ServerThread, size: dict[str, Any], lang: str
+) -> None:
+    code, _record = finished_game(web)
+    page = browser.new_context(**size).new_page()
+    page.goto(web.url + "/")
+    page.evaluate(f"() => localStorage.setItem('seq.lang', '{lang}')")
+    page.goto(web.url + f"/replay/{code}")
+    page.wait_for_selector("#review-method")
+    want = reviewed(web, code, lang)  # the server's, as the page gets it
+    page.wait_for_selector("#review-move", timeout=60000)
+    assert "{" not in page.inner_text("#review-method")
+    # The chart: a line per side, from the first decision to the end, and a cursor.
+    assert page.locator("#chances polyline.chance").count() == len(want["teams"])
+    points = page.get_attribute("#chances polyline.chance >> nth=0", "points") or ""
+    assert len(points.split()) == len(want["chances"])
+    # Step to the move the review liked least: its verdict, what was better, why.
+    worst = max(want["moves"], key=lambda m: m["loss"])
+    for ply in range(1, worst["number"] + 1):
+        page.click("#next")
+        page.wait_for_selector(f"#review-move[data-ply='{ply}']")
+    assert page.get_attribute("#review-move", "data-verdict") == worst["verdict"]
+    text = page.inner_text("#review-move")
+    assert VERDICTS[lang][worst["verdict"]] in text
+    if worst["verdict"] in ("inaccuracy", "mistake", "blunder"):
+        assert page.locator("#review-better").count() == 1
+    said = [n["says"] for n in worst["flags"] + worst["notes"]]
+    assert all(s in text for s in said), (said, text)
+    # The turning points, each a button to its move.
+    tps = want["turning_points"]
+    assert page.locator("#turning-points button").count() == len(tps)
+    if tps:
+        page.click(f"#turning-points button[data-ply='{tps[0]['number']}']")
+        page.wait_for_selector(f"#review-move[data-ply='{tps[0]['number']}']")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size["viewport"]["width"]
