@@ -94,7 +94,7 @@ class Coach:
         key = (table.code, seat)
         if key in self._asking:
             raise RequestError("rate_limited", N_("a hint is on its way: wait for it"))
-        if self._limits.take(f"{table.code}:{seat}"):
+        if await self._limits.take(f"{table.code}:{seat}"):
             raise RequestError(
                 "rate_limited",
                 N_("{n} hints at once, then one every {seconds} seconds: wait a little"),

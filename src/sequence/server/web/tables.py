@@ -15,7 +15,7 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ...engine import ConfigError, GameRecord, Move, make_config
+from ...engine import ConfigError, Move, make_config
 from ...i18n import N_, normalise
 from ..accounts.api import AccountService
 from ..common.errors import RequestError, engine_refusal, request_language
