@@ -162,7 +162,7 @@ def test_names_that_break_the_rules_are_refused(
     server_plain: ServerThread, name: str, says: str
 ) -> None:
     r = Browser(server_plain).post("/api/account/signup", {"name": name, "password": PASSWORD})
-    assert r.status_code == 400, r.text
+    assert r.status_code == 422, r.text
     assert r.json()["error"] == "bad_message" and says in r.json()["message"]
     assert "set-cookie" not in r.headers
     assert count_accounts(server_plain) == 0
@@ -186,7 +186,7 @@ def test_weak_or_huge_passwords_are_refused(
     r = Browser(server_plain).post(
         "/api/account/signup", {"name": name, "password": password.replace("NAME", name)}
     )
-    assert r.status_code == 400, r.text
+    assert r.status_code == 422, r.text
     assert says in r.json()["message"]
     assert count_accounts(server_plain) == 0
 
@@ -228,7 +228,7 @@ def test_changing_the_password_ends_the_other_sessions(srv: ServerThread) -> Non
     phone.sign_up(name)
     laptop.sign_in(name)
     r = phone.post("/api/account/password", {"password": "wrong one!", "new_password": "x" * 9})
-    assert r.status_code == 400 and "too few characters" in r.json()["message"]
+    assert r.status_code == 422 and "too few characters" in r.json()["message"]
     r = phone.post(
         "/api/account/password", {"password": "wrong one!", "new_password": "blue sky at ten"}
     )

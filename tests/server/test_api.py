@@ -49,7 +49,8 @@ OPENAPI = Path(__file__).parent / "data" / "openapi.json"
 """/openapi.json as the server serves it: it changes only on purpose. The server's cut into rooms
 by concern (issue 29) left it byte for byte as commit 6295718 served it (but for one docstring
 naming the moved module of a table's events); changes since are intended ones (invite_base in
-/api/meta, display in a rating). Regenerate with SEQUENCE_REGEN_OPENAPI=1."""
+/api/meta, display in a rating; issue 30: every constraint the models enforce stated, the 422s
+of the rules declared). Regenerate with SEQUENCE_REGEN_OPENAPI=1."""
 
 
 def test_the_openapi_description_changes_only_on_purpose(server: ServerThread) -> None:

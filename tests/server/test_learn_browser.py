@@ -91,7 +91,7 @@ def test_the_answer_holds_only_the_learners_view(web: ServerThread) -> None:
         assert refused.json()["refused"] and refused.json()["step"]["number"] == 1
         assert http.post("/api/learn/draft", json={}).status_code == 404
         bad = http.post("/api/learn/dice", json={"moves": ["@b3"]})
-        assert bad.status_code == 400 and "Roll the dice first" in bad.text
+        assert bad.status_code == 422 and "Roll the dice first" in bad.text
         assert http.get("/learn").status_code == 200
 
 

@@ -9,8 +9,10 @@ stopping the cluster leaves no process behind. Skipped where nginx is not instal
 
 from __future__ import annotations
 
+import json
 import secrets
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -23,6 +25,7 @@ import pytest
 
 from sequence.server.cluster.launcher import Cluster
 from sequence.server.cluster.nginx import site_config, standalone_config
+from sequence.server.tables.models import ErrorAnswer
 
 from .cluster import REDIS_URL, redis_available
 from .conftest import fresh_postgres, load_stored
@@ -105,13 +108,79 @@ def test_a_whole_game_over_websockets_through_nginx(one: Behind) -> None:
 
 def test_a_body_up_to_the_limit_gets_the_apis_answer_through_nginx(one: Behind) -> None:
     """nginx (its workers ``nobody`` when it runs as root, the launcher's folder closed to
-    them) keeps bodies in memory: 15,000 bytes get the API's own 400, 20,000 its JSON 413."""
+    them) keeps bodies in memory: 15,000 bytes get the API's own 400, 20,000 its JSON 413
+    (over nginx's 64 KiB: nginx's own 413, in the same format: the test below)."""
     with one.http() as http:
         padding = "x" * 15_000
         answer = http.post("/api/tables", json={"game": "kids", "players": 2, "name": padding})
         assert answer.status_code == 400 and answer.json()["error"] == "bad_message", answer.text
         big = http.post("/api/tables", content=b"{" + b" " * 20_000 + b"}")
         assert big.status_code == 413 and "error" in big.json(), big.text
+
+
+def _raw(url: str, request: bytes) -> tuple[int, str, str]:
+    """``request`` sent as is to nginx at ``url``: the answer's status, content type and body
+    (httpx cannot send a request that is not valid HTTP)."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):  # nginx closes the connection after a 400
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body.decode("utf-8")
+
+
+def _api_error(answer: httpx.Response, code: str) -> dict[str, str]:
+    """An answer in the API's error format (the description's ErrorAnswer), with ``code``."""
+    assert answer.headers["content-type"] == "application/json", answer.text
+    error = ErrorAnswer.model_validate(answer.json()).model_dump()
+    assert error["error"] == code, answer.text
+    return error
+
+
+def test_nginxs_own_errors_under_api_are_the_apis(one: Behind) -> None:
+    """What nginx refuses itself (a request that is not HTTP: 400; a body over its 64 KiB: 413)
+    or cannot pass on (no process answers: 502) gets the API's JSON error under /api/, with the
+    message in the request's language; any other path keeps nginx's HTML page."""
+    url = one.url
+    with one.http() as http:
+        huge = b"{" + b" " * 70_000 + b"}"
+        too_large = http.post("/api/tables", content=huge, headers={"Accept-Language": "de"})
+        assert too_large.status_code == 413
+        error = _api_error(too_large, "too_large")
+        assert error["message"] == "die Anfrage ist größer als 65536 Bytes"
+        page = http.post("/t/ABCDEF", content=huge)
+        assert page.status_code == 413 and page.headers["content-type"] == "text/html"
+    # HTTP/1.1 without Host, and a header line without a colon: nginx's 400.
+    for request in (
+        b"GET /api/tables HTTP/1.1\r\n\r\n",
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n",
+    ):
+        status, kind, body = _raw(url, request)
+        assert (status, kind) == (400, "application/json"), body
+        assert json.loads(body)["error"] == "bad_message"
+    status, kind, body = _raw(url, b"GET /t/ABCDEF HTTP/1.1\r\n\r\n")
+    assert (status, kind) == (400, "text/html") and "<html>" in body
+    status, kind, body = _raw(url, b"NOT HTTP AT ALL\r\n\r\n")  # no path to judge by: HTML
+    assert (status, kind) == (400, "text/html"), body
+    # The API's own errors pass through as they are.
+    with one.http() as http:
+        own = http.get("/api/tables/NOPE42", headers={"Accept-Language": "fr"})
+        assert own.status_code == 404 and _api_error(own, "unknown_table")
+        one.cluster.kill(0)  # no process left
+        down = http.get("/api/tables", headers={"Accept-Language": "ru"})
+        assert down.status_code == 502
+        assert _api_error(down, "unavailable")["message"] != (
+            "the server is not answering; try again in a moment"  # in Russian
+        )
+        posted = http.post("/api/tables", json={"game": "kids", "players": 2})
+        assert posted.status_code == 502 and _api_error(posted, "unavailable")
+        page = http.get("/")
+        assert page.status_code == 502 and page.headers["content-type"] == "text/html"
+        assert "<html>" in page.text
 
 
 def _create(http: httpx.Client) -> httpx.Response:

@@ -66,7 +66,7 @@ def test_unknown_table_http_and_ws(server: ServerThread) -> None:
 def test_bad_create_requests(server: ServerThread) -> None:
     with server.http() as http:
         r = http.post("/api/tables", json={"game": "classic", "players": 5})
-        assert r.status_code == 400 and "5 players" in r.json()["message"]
+        assert r.status_code == 422 and "5 players" in r.json()["message"]
         r = http.post("/api/tables", content=b"{not json")
         assert r.status_code == 400 and r.json()["error"] == "bad_json"
         r = http.post(

@@ -107,24 +107,24 @@ def test_rated_tables_refused_without_a_clock_or_with_other_rules(server: Server
         before = http.get("/api/tables").json()["tables"]
         for extra, reason in cases:
             r = http.post("/api/tables", json={**base, **extra})
-            assert r.status_code == 400, r.text
+            assert r.status_code == 422, r.text
             assert reason in r.json()["message"], (extra, r.json())
         assert http.get("/api/tables").json()["tables"] == before  # nothing was made
         ok = post(http, "/api/tables", {**base, "clock": "casual", "bots": [None, "easy"]})
         assert http.get(f"/api/tables/{ok['code']}").json()["rated"] is True
         # A rated table seats players, each once; and only rated bot levels.
         r = http.post(f"/api/tables/{ok['code']}/join", json={"name": "Bob"})
-        assert r.status_code == 400 and "player_token" in r.json()["message"]
+        assert r.status_code == 422 and "player_token" in r.json()["message"]
         bob = guest(http, "Bob")  # pass-and-play seats have no player of their own
         body = {"name": "Bob", "player_token": bob["player_token"],
                 "local": [{"seat": 1, "name": "Sam"}]}  # fmt: skip
         r = http.post(f"/api/tables/{ok['code']}/join", json=body)
-        assert r.status_code == 400 and "own device" in r.json()["message"], r.text
+        assert r.status_code == 422 and "own device" in r.json()["message"], r.text
         r = http.post(
             f"/api/tables/{ok['code']}/seats/1/bot",
             json={"host_token": ok["host_token"], "level": "random"},
         )
-        assert r.status_code == 400 and "bot levels" in r.json()["message"]
+        assert r.status_code == 422 and "bot levels" in r.json()["message"]
         # In play too: a bot standing in for an away player is one of the levels.
         post(http, f"/api/tables/{ok['code']}/start", {"host_token": ok["host_token"]})
         for level in ("mcts", None):
@@ -133,7 +133,7 @@ def test_rated_tables_refused_without_a_clock_or_with_other_rules(server: Server
                 json={"host_token": ok["host_token"], "level": level},
             )
             if level == "mcts":
-                assert r.status_code == 400 and "bot levels" in r.json()["message"]
+                assert r.status_code == 422 and "bot levels" in r.json()["message"]
             else:
                 assert r.status_code == 200 and r.json()["bot"] == "medium"
         r = http.get("/api/leaderboard", params={"family": "chess"})
@@ -287,11 +287,11 @@ def test_unrated_tables_move_no_rating(server: ServerThread) -> None:
 def _quickplay(srv: ServerThread) -> None:
     with srv.http() as http:
         bad = [
-            ({"game": "kids", "players": 9, "wait": 10, "name": "A"}, 400),
+            ({"game": "kids", "players": 9, "wait": 10, "name": "A"}, 422),
             ({"game": "chess", "players": 2, "wait": 10, "name": "A"}, 400),
             ({"game": "kids", "players": 2, "wait": 10_000, "name": "A"}, 400),
-            ({"game": "kids", "players": 2, "wait": 10, "name": "   "}, 400),
-            ({"game": "kids", "players": 2, "wait": 10, "name": "A", "player_token": "x"}, 400),
+            ({"game": "kids", "players": 2, "wait": 10, "name": "   "}, 422),
+            ({"game": "kids", "players": 2, "wait": 10, "name": "A", "player_token": "x"}, 422),
         ]
         for body, status in bad:
             post(http, "/api/quickplay", body, status)
@@ -436,7 +436,7 @@ def test_a_signed_in_account_is_rated_keeps_its_guest_games_and_deletes_its_rati
         with srv.http() as other:  # another browser, signed out
             r = other.post("/api/quickplay", json={"game": "kids", "players": 2, "name": "Gus",
                                                    "player_token": g["player_token"]})  # fmt: skip
-        assert r.status_code == 400 and "player token" in r.json()["message"]
+        assert r.status_code == 422 and "player token" in r.json()["message"]
         assert b.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
         assert b.get(f"/api/players/{g['player']}").status_code == 404
         board = b.get("/api/leaderboard", params={"family": "kids"}).json()["players"]

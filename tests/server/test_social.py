@@ -31,7 +31,7 @@ def test_friends_ask_accept_see_online_and_block(srv: ServerThread) -> None:
     (anna, a), (ben, b), (cleo, c) = players(srv, "anna", "ben", "cleo")
     assert Browser(srv).get("/api/friends").status_code == 401
     assert anna.post("/api/friends", {"name": "nobody-here"}).status_code == 404
-    assert anna.post("/api/friends", {"name": a}).status_code == 400
+    assert anna.post("/api/friends", {"name": a}).status_code == 422  # one's own name
     assert anna.post("/api/friends", {"name": b}, csrf=False).status_code == 403
     r = anna.post("/api/friends", {"name": b.upper()})  # a name is found whatever its case
     assert r.status_code == 200 and r.json()["status"] == "asked" and r.json()["asked"] == [b]
@@ -65,9 +65,9 @@ def test_a_challenge_accepted_is_a_started_private_table_seated_by_account(
     strangers = {"friends": [cn, "nobody-here"], "game": "classic", "players": 3}
     assert a.post("/api/challenges", strangers).status_code == 404
     r = b.post("/api/challenges", {"friends": [cn], "game": "classic", "players": 2})
-    assert r.status_code == 400 and "not your friend" in r.json()["message"]
+    assert r.status_code == 422 and "not your friend" in r.json()["message"]
     r = a.post("/api/challenges", {"friends": [bn], "game": "classic", "players": 3})
-    assert r.status_code == 400 and "3 seats are for people" in r.json()["message"]
+    assert r.status_code == 422 and "3 seats are for people" in r.json()["message"]
     r = a.post("/api/challenges", {"friends": [bn], "game": "chess", "players": 2})
     assert r.status_code == 400
     assert a.get("/api/challenges").json()["challenges"] == []  # nothing was stored

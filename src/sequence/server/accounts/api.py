@@ -15,9 +15,10 @@ import math
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParameter
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from ...i18n import N_
@@ -26,7 +27,7 @@ from ..storage.db import hash_token
 from ..storage.store import Store
 from ..tables import protocol
 from ..tables.hub import Hub
-from ..tables.models import ErrorAnswer
+from ..tables.models import TABLE_CODE, ErrorAnswer
 from ..tables.scheduler import step_seat
 from ..tables.table import Table
 from .account import (
@@ -66,7 +67,8 @@ from .sessions import (
 from .store import AccountData, AccountStore
 
 ERROR_STATUSES: dict[int, str] = {
-    400: "bad_json, bad_message: malformed, or a name or password breaks a rule",  # i18n: ignore
+    400: "bad_json, bad_message: malformed (does not fit /openapi.json)",  # i18n: ignore
+    422: "bad_message: a name or password breaks a rule",  # i18n: ignore
     401: "signed_out, sign_in_failed: no live session, or a wrong name or password",  # i18n: ignore
     403: "cross_site: another site's request, or no CSRF token",  # i18n: ignore
     404: "unknown_table",  # i18n: ignore
@@ -77,6 +79,9 @@ ERROR_STATUSES: dict[int, str] = {
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """An operation's error answers; one that takes a body (413 past the size
+    limit) may also refuse one that fits the description by the rules (422)."""
+    statuses = (*statuses, 422) if 413 in statuses else statuses
     return {status: {"model": ErrorAnswer, "description": ERROR_STATUSES[status]}
             for status in statuses}  # fmt: skip
 
@@ -455,7 +460,9 @@ def account_router(service: Callable[[], AccountService]) -> APIRouter:
         response_model=OwnedSeats,
         responses=_errors(400, 401, 403, 404, 413),
     )
-    async def seats_at(code: str, request: Request, body: NoFields) -> dict[str, Any]:
+    async def seats_at(
+        code: Annotated[str, PathParameter(pattern=TABLE_CODE)], request: Request, body: NoFields
+    ) -> dict[str, Any]:
         """The account's seats at a table, with their tokens (a second device sits with
         them)."""
         return await service().seats_at(request, code)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
-from ..tables.models import Answer, EventInfo, Request
+from ..tables.models import TABLE_CODE, Answer, EventInfo, Request, Token
 
 _PASSWORD = 1024
 
@@ -23,35 +23,47 @@ class NoFields(Request):
 class SignUp(Request):
     """``POST /api/account/signup``: a new account, signed in at once."""
 
-    name: str = Field(max_length=200, description="3 to 24 letters, digits, . _ -")
-    password: str = Field(max_length=_PASSWORD, description="8 to 256 characters")
+    name: str = Field(
+        min_length=1,
+        max_length=200,
+        description="3 to 24 letters, digits, . _ - (as Unicode normalises it; 422 otherwise)",
+    )
+    password: str = Field(
+        min_length=1,
+        max_length=_PASSWORD,
+        description="8 to 256 characters, not a common one, not holding the name (422 otherwise)",
+    )
 
 
 class SignIn(Request):
     """``POST /api/account/signin``."""
 
-    name: str = Field(max_length=200)
-    password: str = Field(max_length=_PASSWORD)
+    name: str = Field(min_length=1, max_length=200)
+    password: str = Field(min_length=1, max_length=_PASSWORD)
 
 
 class ChangePassword(Request):
     """``POST /api/account/password``: the current password, and the new one."""
 
-    password: str = Field(max_length=_PASSWORD, description="the current password")
-    new_password: str = Field(max_length=_PASSWORD, description="8 to 256 characters")
+    password: str = Field(min_length=1, max_length=_PASSWORD, description="the current password")
+    new_password: str = Field(
+        min_length=1,
+        max_length=_PASSWORD,
+        description="8 to 256 characters, not a common one, not holding the name (422 otherwise)",
+    )
 
 
 class DeleteAccount(Request):
     """``POST /api/account/delete``: the password again, to be sure."""
 
-    password: str = Field(max_length=_PASSWORD)
+    password: str = Field(min_length=1, max_length=_PASSWORD)
 
 
 class ClaimSeat(Request):
     """A seat this browser holds as a guest: its table and its seat token."""
 
-    code: str = Field(max_length=16)
-    token: str = Field(max_length=200)
+    code: str = Field(pattern=TABLE_CODE)
+    token: Token
 
 
 class Claim(Request):

@@ -29,14 +29,39 @@ What the configuration does, and why:
   processes.
 - **Bodies**: nginx lets through up to 64 KiB, above the API's own 16 KiB, so that an oversized
   body gets the API's JSON 413 rather than nginx's HTML page.
+- **nginx's own errors under /api/ are the API's**: a request nginx refuses itself (400: not
+  valid HTTP; 413: a body over 64 KiB) or cannot pass on (502, 503, 504: no process answers)
+  gets the API's ``{"error": CODE, "message": TEXT}`` (``bad_message``, ``too_large``,
+  ``unavailable``) as JSON when its path starts with ``/api/``, with the message from the
+  catalogue in the language of its ``Accept-Language`` (:data:`NGINX_ERRORS`); any other path
+  keeps nginx's HTML page (``return`` in the error page's location, which does not recurse,
+  gives nginx's own page for the status).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from ...i18n import DEFAULT, N_, SUPPORTED, translator
+
+NGINX_ERRORS: dict[str, tuple[tuple[int, ...], str, str]] = {
+    "bad_request": ((400,), "bad_message", N_("the request is not valid HTTP; nothing was done")),
+    "too_large": ((413,), "too_large", N_("the request is larger than {limit} bytes")),
+    "unavailable": (
+        (502, 503, 504),
+        "unavailable",
+        N_("the server is not answering; try again in a moment"),
+    ),
+}
+"""nginx's own errors that answer in the API's format under ``/api/``: a name (of its named
+location and map), the statuses, the API's error code and its message (a catalogue msgid)."""
+
+NGINX_BODY_LIMIT = 65_536
+"""``client_max_body_size 64k`` in bytes (the 413's message names it)."""
 
 SITE = """\
 # Sequence (`sequence serve`) behind nginx: {count} upstream process{plural}.
@@ -55,6 +80,17 @@ map $uri $sequence_table {{
     default "";
 }}
 
+# The requests whose errors nginx gives in the API's format: those under /api/.
+map $request_uri $sequence_api {{
+    ~^/api/ 1;
+    default "";
+}}
+
+# The language of those errors: the first of Accept-Language's that the API speaks.
+map $http_accept_language $sequence_lang {{
+{languages}
+}}
+{messages}
 upstream sequence {{
 {servers}
     keepalive 16;
@@ -69,6 +105,8 @@ server {{
     server_name {server_name};
 
     client_max_body_size 64k;
+
+{error_pages}
 
     location /ws/ {{
         proxy_pass http://sequence_ws;
@@ -95,6 +133,18 @@ server {{
     }}
 }}
 """
+
+ERROR_PAGE = """\
+    # nginx's own {status}: the API's JSON error under /api/, nginx's own page elsewhere.
+    error_page {status} /.sequence-error/{status};
+    location = /.sequence-error/{status} {{
+        internal;
+        default_type application/json;
+        if ($sequence_api = "") {{ return {status}; }}
+        return {status} $sequence_{name};
+    }}
+"""
+"""One of nginx's own errors (:data:`NGINX_ERRORS`) in the site: :func:`_error_page`."""
 
 STANDALONE = """\
 # nginx without root for `sequence.server.cluster.launcher`: everything it writes is under {prefix}.
@@ -138,6 +188,10 @@ def site_config(
     """
     if not upstreams:
         raise ValueError("nginx needs at least one upstream process")
+    others = [lang for lang in SUPPORTED if lang != DEFAULT]
+    languages = "\n".join(
+        [f"    ~*^{lang} {lang};" for lang in others] + [f"    default {DEFAULT};"]
+    )
     servers = "\n".join(f"    server {u} max_fails=1 fail_timeout=10s;" for u in upstreams)
     return SITE.format(
         count=len(upstreams),
@@ -146,7 +200,38 @@ def site_config(
         ws_balance="" if spread else "    hash $sequence_table consistent;\n",  # i18n: ignore
         listen=listen,
         server_name=server_name,
+        languages=languages,
+        messages="".join(
+            _error_map(name, code, msgid) for name, (_, code, msgid) in NGINX_ERRORS.items()
+        ),
+        error_pages="\n".join(
+            _error_page(name, statuses) for name, (statuses, _, _) in NGINX_ERRORS.items()
+        ),
     )
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a single-quoted nginx string (its backslashes and quotes escaped)."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _error_map(name: str, code: str, msgid: str) -> str:
+    """The map from the request's language to the JSON body of one of nginx's errors."""
+    lines = []
+    for lang in SUPPORTED:
+        message = translator(lang).gettext(msgid).format(limit=NGINX_BODY_LIMIT)
+        body = json.dumps({"error": code, "message": message}, ensure_ascii=False)
+        lines.append(f"    {'default' if lang == DEFAULT else lang} {_quoted(body)};")
+    rows = "\n".join(lines)
+    return f"\nmap $sequence_lang $sequence_{name} {{\n{rows}\n}}\n"
+
+
+def _error_page(name: str, statuses: tuple[int, ...]) -> str:
+    """The ``error_page`` of nginx's own errors of ``statuses``, an internal location each: the
+    API's JSON under /api/, nginx's own page elsewhere (a ``return`` in an error page's location
+    does not recurse: nginx answers with its own page for the status). A location by URI, not a
+    named one: nginx cannot go to a named location from a request line it could not read."""
+    return "\n".join(ERROR_PAGE.format(status=status, name=name) for status in statuses)
 
 
 def standalone_config(prefix: Path, site: Path) -> str:

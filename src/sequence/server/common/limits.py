@@ -30,6 +30,7 @@ def too_deep() -> RequestError:
     return RequestError(
         "bad_json",
         N_("the JSON nests deeper than {limit} levels; nothing was done"),
+        400,
         limit=MAX_DEPTH,
     )
 

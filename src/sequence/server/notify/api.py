@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ...i18n import N_, SUPPORTED, translator
+from ...i18n import N_, translator
 from ..accounts.api import AccountService
 from ..common.errors import RequestError, request_language
 from ..tables.models import ErrorAnswer
@@ -30,7 +30,8 @@ EMAIL = re.compile(r"^[^@\s<>,;:\"()\[\]\\]{1,64}@[^@\s<>,;:\"()\[\]\\]{1,189}$"
 """An address as a person types it: one ``@``, no spaces, quotes or brackets."""
 
 _ERRORS: dict[int, str] = {
-    400: "bad_json, bad_message, bad_token",  # i18n: ignore
+    400: "bad_json, bad_message: malformed (does not fit /openapi.json)",  # i18n: ignore
+    422: "bad_message: an address or a subscription refused",  # i18n: ignore
     401: "signed_out",  # i18n: ignore
     403: "cross_site",  # i18n: ignore
     413: "too_large",  # i18n: ignore
@@ -38,6 +39,9 @@ _ERRORS: dict[int, str] = {
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """An operation's error answers; one that takes a body (413 past the size
+    limit) may also refuse one that fits the description by the rules (422)."""
+    statuses = (*statuses, 422) if 413 in statuses else statuses
     return {status: {"model": ErrorAnswer, "description": _ERRORS[status]}
             for status in statuses}  # fmt: skip
 
@@ -68,7 +72,7 @@ def _page(lang: str, text: str, form: str = "") -> HTMLResponse:
 
 
 def bad_link() -> RequestError:
-    return RequestError("bad_token", N_("this link is not valid (or not for this site)"))
+    return RequestError("bad_token", N_("this link is not valid (or not for this site)"), 400)
 
 
 def notify_router(
@@ -89,10 +93,6 @@ def notify_router(
         """Store the choices. A new address gets a confirmation e-mail, and no other until its
         link is opened."""
         account, _ = await accounts().require(request, changes=True)
-        if body.lang not in SUPPORTED:
-            raise RequestError(
-                "bad_message", N_("lang is one of {langs}"), langs=", ".join(SUPPORTED)
-            )
         email = (body.email or "").strip() or None
         if email is not None and not EMAIL.match(email):
             raise RequestError("bad_message", N_("{email} is not an e-mail address"), email=email)

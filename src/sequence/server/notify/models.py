@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
-from ..tables.models import Answer, Request
+from ...i18n import SUPPORTED
+from ..tables.models import Answer, OneOf, Request
 
 
 class NotifySettings(Request):
     """``POST /api/notify``: what the account wants to be told away from the page, and how."""
 
-    lang: str = Field(max_length=8, description="the language notifications are written in")
+    lang: Annotated[str, OneOf(lambda: SUPPORTED)] = Field(
+        description="the language notifications are written in"
+    )
     email: str | None = Field(None, max_length=254, description="where e-mails go")
     email_on: bool = Field(description="send e-mails (once the address is confirmed)")
     push_on: bool = Field(description="send Web Push messages to this account's browsers")

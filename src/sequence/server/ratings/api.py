@@ -9,15 +9,14 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...i18n import N_
 from ..accounts.api import AccountService
-from ..common.errors import RequestError
 from ..common.limits import ClientLimiter
+from ..tables.models import WHOLE, GameName, OneOf, PlayerName, Players, Token
 from ..tables.seating import clean_name
 from .matchmaking import WAITS, Pick
 from .ranked import Ranked
@@ -35,7 +34,7 @@ class _Answer(BaseModel):
 class NewPlayer(_Request):
     """``POST /api/players``: a guest player."""
 
-    name: str = Field(max_length=200, description="the name to play under")
+    name: PlayerName = Field(description="the name to play under")
 
 
 class PlayerCreated(_Answer):
@@ -84,12 +83,16 @@ class PlayerPage(_Answer):
 class QuickPlay(_Request):
     """``POST /api/quickplay``: wait for a rated game."""
 
-    game: str = Field(max_length=20, description="classic, kids or dice")
-    players: int = Field(description="how many players")
-    wait: int = Field(30, description=f"seconds before bots fill the seats ({WAITS})")
-    name: str = Field(max_length=200, description="the name to play under")
-    player_token: str | None = Field(
-        None, max_length=200, description="the player's token (none: a new guest player)"
+    game: GameName = Field(description="the game (GET /api/meta: games)")
+    players: Players = Field(description="how many players (the game says which counts: 422)")
+    wait: Annotated[int, Field(ge=0, le=WAITS[-1]), WHOLE] = Field(
+        30,
+        description=f"seconds before bots fill the seats (the page offers {WAITS}; under the"
+        " server's shortest, 10 s unless set otherwise: 422)",
+    )
+    name: PlayerName = Field(description="the name to play under")
+    player_token: Token | None = Field(
+        None, description="the player's token (none: a new guest player)"
     )
 
 
@@ -100,7 +103,7 @@ class Me(_Answer):
 class Ticket(_Request):
     """``POST /api/quickplay/status`` and ``/cancel``."""
 
-    ticket: str = Field(max_length=200, description="the ticket's secret")
+    ticket: Token = Field(description="the ticket's secret")
 
 
 class Queued(_Answer):
@@ -154,15 +157,15 @@ def ratings_router(
         return await r.store.run(r.book.page, player)
 
     @router.get("/api/leaderboard", response_model=Leaderboard, responses=errors(400))
-    async def leaderboard(family: str = "classic2", limit: int = 100) -> dict[str, Any]:
+    async def leaderboard(
+        family: Annotated[str, Query(description="the family"), OneOf(lambda: list(FAMILIES))] = (
+            "classic2"
+        ),
+        limit: Annotated[
+            int, Query(description="this many players at most (taken as 1 to 500)")
+        ] = 100,
+    ) -> dict[str, Any]:
         """A family's players, best conservative rating first; bots on the same scale."""
-        if family not in FAMILIES:
-            raise RequestError(
-                "bad_message",
-                N_("unknown family {family}; choose one of {families}"),
-                family=repr(family[:20]),
-                families=", ".join(FAMILIES),
-            )
         r = ranked()
         rows = await r.store.run(r.book.leaderboard, family, max(1, min(limit, 500)))
         return {"family": family, "families": FAMILIES, "players": rows}

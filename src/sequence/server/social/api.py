@@ -30,7 +30,8 @@ from .models import ChallengeInfo, Challenges, FriendName, FriendsInfo, NewChall
 from .store import Challenge, SocialStore
 
 _ERRORS: dict[int, str] = {
-    400: "bad_json, bad_message",  # i18n: ignore
+    400: "bad_json, bad_message: malformed (does not fit /openapi.json)",  # i18n: ignore
+    422: "bad_message: your own name, a friend named twice, rules the game refuses",  # i18n: ignore
     401: "signed_out",  # i18n: ignore
     403: "cross_site",  # i18n: ignore
     404: "unknown_player, not_found: no such account or challenge",  # i18n: ignore
@@ -39,6 +40,9 @@ _ERRORS: dict[int, str] = {
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """An operation's error answers; one that takes a body (413 past the size
+    limit) may also refuse one that fits the description by the rules (422)."""
+    statuses = (*statuses, 422) if 413 in statuses else statuses
     return {status: {"model": ErrorAnswer, "description": _ERRORS[status]}
             for status in statuses}  # fmt: skip
 

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
-from ..tables.models import Answer, Options, Request
+from ..tables.models import (
+    PLAYER_COUNTS,
+    WHOLE,
+    Answer,
+    BotLevel,
+    ClockName,
+    GameName,
+    OnTimeout,
+    Options,
+    Players,
+    Request,
+)
+
+AccountName = Annotated[str, Field(min_length=1, max_length=200)]
+"""An account's name as sent (which names exist: 404 ``unknown_player``)."""
 
 
 class FriendName(Request):
     """A friend (or someone to ask, block or unblock) by account name."""
 
-    name: str = Field(max_length=200)
+    name: AccountName
 
 
 class Friend(Answer):
@@ -34,18 +48,19 @@ class NewChallenge(Request):
     """``POST /api/challenges``: a table with these rules, its seats for the challenger (seat
     0) and the friends named (the next seats, in order), the others for the bots given."""
 
-    friends: list[str] = Field(min_length=1, max_length=11)
-    game: str = Field(max_length=20)
-    players: int
-    teams: int | None = None
+    friends: list[AccountName] = Field(min_length=1, max_length=PLAYER_COUNTS[-1] - 1)
+    game: GameName
+    players: Players
+    teams: Annotated[int, Field(ge=2, le=PLAYER_COUNTS[-1]), WHOLE] | None = None
     options: Options | None = None
-    bots: list[str | None] | None = Field(
-        None, max_length=12, description="one per seat: a bot level, or null for a person"
-    )
-    clock: str = Field("off", max_length=20)
-    on_timeout: str | None = Field(
+    bots: list[BotLevel | None] | None = Field(
         None,
-        max_length=8,
+        max_length=PLAYER_COUNTS[-1],
+        description="one per seat: a bot level, or null for a person",
+    )
+    clock: ClockName = "off"
+    on_timeout: OnTimeout | None = Field(
+        None,
         description="with days a move: bot (a bot plays for a seat whose days ran out) or lost",
     )
 

@@ -47,8 +47,8 @@ def seat_bots(bots: Sequence[str | None] | None, players: int) -> list[str | Non
     seat left open); ``None`` for the whole list leaves every seat open.
 
     A list of another length is refused: ``["hard"]`` at a table of two could mean a bot at
-    either seat, and guessing would seat someone where nobody asked (checked before any level,
-    so the refusal names the mismatch whatever the list holds)."""
+    either seat, and guessing would seat someone where nobody asked (a 422: the request's model
+    has already refused a level the server does not offer)."""
     if bots is None:
         return [None] * players
     if len(bots) != players:

@@ -228,7 +228,7 @@ def create_app(
         # the API's own error format too, rather than FastAPI's {"detail": ...}.
         path = request.url.path[:100]
         if exc.status_code == 400:  # FastAPI could not read the body (BodyGuard checks first)
-            error = RequestError("bad_json", N_("the request body is not JSON"))
+            error = RequestError("bad_json", N_("the request body is not JSON"), 400)
             return error_response(error, request_language(request.headers))
         if exc.status_code not in (404, 405):  # none raised by this app; kept as they come
             return await http_exception_handler(request, exc)
@@ -270,8 +270,9 @@ API_DESCRIPTION = (
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
-    """FastAPI's description without its 422 answers: this API refuses a request that does not
-    fit with a 400 in its own error format (declared on each operation)."""
+    """FastAPI's description without its own 422 answers (its validation errors): this API
+    refuses a request that does not fit with a 400 in its own error format, and one that fits
+    but that the rules refuse with a 422 (both declared on each operation that takes input)."""
     if app.openapi_schema is None:
         schema = get_openapi(
             title=app.title,
@@ -281,7 +282,9 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         )
         for path in schema.get("paths", {}).values():
             for operation in path.values():
-                operation.get("responses", {}).pop("422", None)
+                responses = operation.get("responses", {})
+                if "HTTPValidationError" in str(responses.get("422")):  # FastAPI's, not ours
+                    responses.pop("422")
         for name in ("HTTPValidationError", "ValidationError"):
             schema.get("components", {}).get("schemas", {}).pop(name, None)
         app.openapi_schema = schema

@@ -53,7 +53,7 @@ def _check_body(raw: bytes) -> bool:
     try:
         json.loads(raw, parse_constant=not_json)
     except (ValueError, RecursionError):
-        raise RequestError("bad_json", N_("the request body is not JSON")) from None
+        raise RequestError("bad_json", N_("the request body is not JSON"), 400) from None
     return True
 
 
@@ -126,13 +126,15 @@ async def limit(limiter: ClientLimiter, request: Request) -> None:
 
 
 def error_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The error answers of a route, for the OpenAPI description."""
+    """The error answers of a route, for the OpenAPI description; one that takes a body (413 past
+    the size limit) may also refuse one that fits the description by the rules (422)."""
+    statuses = (*statuses, 422) if 413 in statuses else statuses
     return {status: {"model": ErrorAnswer, "description": ERROR_STATUSES[status]}
             for status in statuses}  # fmt: skip
 
 
 ERROR_STATUSES: dict[int, str] = {
-    400: "bad_json, bad_message: malformed, or a value is wrong",  # i18n: ignore
+    400: "bad_json, bad_message: malformed, does not fit /openapi.json",  # i18n: ignore
     401: "signed_out: a table with days a move is for signed-in players",  # i18n: ignore
     403: "not_host, not_seated, not_finished: the token lacks this right;"  # i18n: ignore
     " cross_site: a signed-in request without its CSRF token or from another site",
@@ -140,6 +142,8 @@ ERROR_STATUSES: dict[int, str] = {
     " that the path names and that does not exist",
     409: "bad_message: a full table, a taken seat, a game started or still going",  # i18n: ignore
     413: "too_large: the body is over 16 KiB",  # i18n: ignore
+    422: "bad_message: fits /openapi.json, but the game's rules or the table"  # i18n: ignore
+    " refuse it (a player count the game does not take, a seat the table does not have, ...)",
     429: "rate_limited: too many tables made or joined, or reviews waiting"  # i18n: ignore
     " (see Retry-After)",
 }

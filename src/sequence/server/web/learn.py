@@ -107,8 +107,11 @@ def learn_router(errors: Callable[..., dict[int | str, dict[str, Any]]]) -> APIR
         try:
             played = LessonGame.replay(game, body.moves)
         except LessonRefusal as exc:
-            raise RequestError("bad_message", N_("The moves so far are not the lesson's: {reason}"),
-                               400, reason=str(exc)) from None  # fmt: skip
+            raise RequestError(
+                "bad_message",
+                N_("The moves so far are not the lesson's: {reason}"),
+                reason=str(exc),
+            ) from None  # fmt: skip (a 422: the body fits)
         refused = None
         if body.tried is not None:
             try:

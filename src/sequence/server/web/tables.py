@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from ...engine import ConfigError, Move, make_config
@@ -25,6 +25,8 @@ from ..tables import protocol
 from ..tables.coaching import review_answer
 from ..tables.hub import Hub
 from ..tables.models import (
+    PLAYER_COUNTS,
+    TABLE_CODE,
     Created,
     CreateTable,
     Finished,
@@ -46,6 +48,15 @@ from ..tables.models import Record as RecordAnswer
 from ..tables.scheduler import check_level, check_on_timeout, check_time_control
 from ..tables.seating import seat_bots
 from .http import error_answers, limit
+
+TableCode = Annotated[str, Path(pattern=TABLE_CODE, description="the table's code")]
+SeatNumber = Annotated[
+    int,
+    Path(
+        ge=0, le=PLAYER_COUNTS[-1] - 1, description="the seat (from 0; 422: not one the table has)"
+    ),
+]
+Ply = Annotated[int, Path(description="moves from the start (404: not from 0 to the game's end)")]
 
 
 def invite_qr_svg(link: str) -> str:
@@ -127,8 +138,8 @@ def tables_router(
         """Public tables: lobbies to join and games in play to watch, the most recent first."""
         return {"tables": hub().registry.open_tables()}
 
-    @router.get("/api/tables/{code}", response_model=TableInfo, responses=error_answers(404))
-    async def table_info(code: str) -> Response:
+    @router.get("/api/tables/{code}", response_model=TableInfo, responses=error_answers(400, 404))
+    async def table_info(code: TableCode) -> Response:
         """A table's public facts: settings, seats, names, who is away, where it stands."""
         table = await hub().get(code)
         return Response(protocol.table_meta_json(table), media_type="application/json")
@@ -138,10 +149,10 @@ def tables_router(
         response_class=Response,
         responses={
             200: {"content": {"image/svg+xml": {}}, "description": "the QR code"},  # i18n: ignore
-            **error_answers(404),
+            **error_answers(400, 404),
         },
     )
-    async def invite_qr(code: str, request: Request) -> Response:
+    async def invite_qr(code: TableCode, request: Request) -> Response:
         """The invite link (``invite_base``, else this server's address as the request reached
         it, then ``/t/CODE``) as a QR code, for a phone at the same table."""
         table = await hub().get(code)
@@ -157,7 +168,7 @@ def tables_router(
         response_model=Joined,
         responses=error_answers(400, 401, 403, 404, 409, 413, 429),
     )
-    async def join(code: str, body: Join, request: Request) -> dict[str, Any]:
+    async def join(code: TableCode, body: Join, request: Request) -> dict[str, Any]:
         """Take a seat in the lobby: the answer holds the seat's secret token (when signed in,
         the seat is the account's, and its token the same on every device)."""
         await limit(joins, request)
@@ -180,7 +191,7 @@ def tables_router(
         response_model=Started,
         responses=error_answers(400, 403, 404, 409, 413),
     )
-    async def start(code: str, body: Start) -> dict[str, Any]:
+    async def start(code: TableCode, body: Start) -> dict[str, Any]:
         """The host deals, once every seat has a player or a bot."""
         table = await hub().get(code)
         await hub().start(table, body.host_token)
@@ -191,13 +202,11 @@ def tables_router(
         response_model=SeatBotAnswer,
         responses=error_answers(400, 403, 404, 409, 413),
     )
-    async def seat_bot(code: str, seat: int, body: SeatBot) -> dict[str, Any]:
+    async def seat_bot(code: TableCode, seat: SeatNumber, body: SeatBot) -> dict[str, Any]:
         """The host seats a bot (``level: null``: opens the seat in the lobby), or in play has
         one stand in for a player who is away."""
-        if body.host_token is None and body.token is None:  # a 400 before any right is checked
-            raise RequestError("bad_message", N_("{name} is missing"), name="host_token")
         table = await hub().get(code)
-        await hub().set_bot(table, seat, body.level, body.host_token or body.token)
+        await hub().set_bot(table, seat, body.level, body.host_token)
         return {"code": table.code, "seat": seat, "bot": table.seats[seat].bot}
 
     @router.post(
@@ -205,7 +214,7 @@ def tables_router(
         response_model=Rematched,
         responses=error_answers(400, 403, 404, 409, 413, 429),
     )
-    async def rematch(code: str, body: Rematch, request: Request) -> dict[str, Any]:
+    async def rematch(code: TableCode, body: Rematch, request: Request) -> dict[str, Any]:
         """A player (or the host) of a finished game opens a new table with the same people."""
         await limit(creates, request)
         table = await hub().get(code)
@@ -239,9 +248,11 @@ def tables_router(
         return table
 
     @router.get(
-        "/api/tables/{code}/record", response_model=RecordAnswer, responses=error_answers(403, 404)
+        "/api/tables/{code}/record",
+        response_model=RecordAnswer,
+        responses=error_answers(400, 403, 404),
     )
-    async def record(code: str) -> dict[str, Any]:
+    async def record(code: TableCode) -> dict[str, Any]:
         """A finished game's record, as JSON and as text."""
         return protocol.record_dict(await finished_table(code))
 
@@ -250,7 +261,7 @@ def tables_router(
         response_model=Replay,
         responses=error_answers(400, 403, 404),
     )
-    async def replay(code: str, ply: int) -> Response:
+    async def replay(code: TableCode, ply: Ply) -> Response:
         """The spectators' view of a finished game after ``ply`` moves, and who sat where."""
         table = await finished_table(code)
         moves: tuple[Move, ...] = table.state.move_stack
@@ -278,10 +289,10 @@ def tables_router(
                 "model": ReviewWorking,
                 "description": "the review is being computed",  # i18n: ignore (OpenAPI)
             },
-            **error_answers(403, 404, 429),
+            **error_answers(400, 403, 404, 429),
         },
     )
-    async def review(code: str, request: Request, lang: str | None = None) -> Response:
+    async def review(code: TableCode, request: Request, lang: str | None = None) -> Response:
         """The review of a finished game: every decision judged as its mover saw it, each
         side's estimated chances and the turning points, the notes said in ``lang`` (else the
         request's language). 202 while it is computed (ask again); the first request starts it."""
