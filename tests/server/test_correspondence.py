@@ -97,13 +97,13 @@ def test_days_are_for_signed_in_players_and_each_choice_is_checked(srv: ServerTh
     assert "signed-in players" in r.json()["message"]
     assert guest.post("/api/tables", {**body, "name": None}).status_code == 401
     r = anna.post("/api/tables", {**body, "clock": "quick", "on_timeout": "bot"})
-    assert r.status_code == 400 and "days a move" in r.json()["message"]
+    assert r.status_code == 422 and "days a move" in r.json()["message"]
     r = anna.post("/api/tables", {**body, "on_timeout": "pass"})
     assert r.status_code == 400 and "bot, lost" in r.json()["message"]
     r = anna.post("/api/tables", {**body, "players": 3, "on_timeout": "lost"})
-    assert r.status_code == 400 and "two teams" in r.json()["message"]
+    assert r.status_code == 422 and "two teams" in r.json()["message"]
     r = anna.post("/api/tables", {**body, "local": [{"seat": 1, "name": "Kid"}]})
-    assert r.status_code == 400 and "this device" in r.json()["message"]
+    assert r.status_code == 422 and "this device" in r.json()["message"]
     r = anna.post("/api/tables", {**body, "on_timeout": "lost"})
     assert r.status_code == 200, r.text
     code = r.json()["code"]
@@ -124,7 +124,7 @@ def test_days_are_for_signed_in_players_and_each_choice_is_checked(srv: ServerTh
     ben.post("/api/friends", {"name": anna.me()["name"]})
     dare = {"friends": [ben.me()["name"]], "game": "classic", "players": 3, "clock": "days1",
             "on_timeout": "lost"}  # fmt: skip
-    assert anna.post("/api/challenges", {**dare, "bots": [None, None, "easy"]}).status_code == 400
+    assert anna.post("/api/challenges", {**dare, "bots": [None, None, "easy"]}).status_code == 422
 
 
 @pytest.fixture
