@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from websockets.exceptions import ConnectionClosedError
+from websockets.sync.client import connect
 
 from sequence.server.tables.seating import NAME_LENGTH
 
@@ -21,11 +23,26 @@ def pg_server() -> Iterator[ServerThread]:
 
 
 @pytest.mark.parametrize("path", ["/api/tables/AB%00CD", "/api/tables/AB%00CD/qr.svg"])
-def test_a_nul_byte_in_a_code_is_an_unknown_table(pg_server: ServerThread, path: str) -> None:
+def test_a_nul_byte_in_a_code_is_refused_in_json(pg_server: ServerThread, path: str) -> None:
+    """No 500: a code is six letters or digits (the OpenAPI pattern), so a 400 that says so."""
     with pg_server.http() as http:
         r = http.get(path)
-    assert r.status_code == 404
-    assert r.json()["error"] == "unknown_table"
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "bad_message" and "code" in r.json()["message"]
+
+
+def test_a_nul_byte_in_a_websockets_code_is_an_unknown_table(pg_server: ServerThread) -> None:
+    """The WebSocket names its table in the URL, below the API's pattern: PostgreSQL refuses
+    NUL in text, and the table is unknown, as for any code no table has (no 500, no hang)."""
+    said: list[str | bytes] = []
+    with (
+        connect(f"{pg_server.ws_url}/ws/AB%00CD", open_timeout=10) as ws,
+        pytest.raises(ConnectionClosedError) as closed,
+    ):
+        while True:
+            said.append(ws.recv(timeout=10))
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404, said
+    assert all('"unknown_table"' in str(m) for m in said), said
 
 
 def test_a_move_id_sent_again_with_another_move_is_refused(pg_server: ServerThread) -> None:
