@@ -9,10 +9,14 @@ keyboard, the Dice key is always at hand, and the end of a game reads as the end
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from sequence.engine import OPTIONS
+from sequence.i18n import catalog_json
 
 from .conftest import Client, ServerThread, create_table, join, start
 
@@ -74,3 +78,80 @@ def test_the_lobby_never_scrolls_sideways_with_many_finished_games(
     page.locator("#finished button").last.click()
     page.wait_for_selector("#board")
     ctx.close()
+
+
+def word(lang: str, msgid: str) -> str:
+    """The catalogue's word for ``msgid`` in ``lang`` (which must have one)."""
+    text = catalog_json(lang)["messages"].get(msgid)
+    assert isinstance(text, str) and text, f"{msgid!r} has no translation into {lang}"
+    return text
+
+
+def in_language(browser: Any, server: ServerThread, lang: str, size: dict[str, Any]) -> Any:
+    ctx = browser.new_context(**size)
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.evaluate(f"() => localStorage.setItem('seq.lang', '{lang}')")
+    return page
+
+
+def lost_to_a_bot(server: ServerThread, player_token: str | None = None) -> tuple[str, str]:
+    """A finished game against the medium bot that Ann resigned: its code and Ann's seat
+    token."""
+    created = create_table(
+        server, game="kids", players=2, name="Ann", seat=0, bots=[None, "medium"],
+        player_token=player_token,
+    )  # fmt: skip
+    code = created["code"]
+    start(server, code, created["host_token"])
+    c = Client(server, code, created["seat_token"])
+    c.wait(lambda s: s["view"] is not None)
+    c.send({"type": "resign"})
+    c.wait(lambda s: s["table"]["status"] == "finished")
+    c.close()
+    return code, created["seat_token"]
+
+
+def only_translated_levels(text: str, lang: str) -> None:
+    """The medium bot named in ``lang``; in another language, never its English key."""
+    assert word(lang, "medium") in text, text
+    if lang != "en":
+        assert not re.search(r"\bmedium\b", text), text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_word_in_the_pages_language(browser: Any, web: ServerThread, lang: str) -> None:
+    with web.http() as http:
+        me = http.post("/api/players", json={"name": "Ann"}).json()
+    code, seat = lost_to_a_bot(web, me["player_token"])
+    create_table(web, game="kids", players=2, name="Bob", seat=0, bots=[None, "medium"])
+    page = in_language(browser, web, lang, PHONE)
+    # The lists: an open table and a finished game with the medium bot.
+    page.goto(web.url + "/")
+    page.wait_for_selector("#finished table")
+    page.wait_for_selector("#open-tables table")
+    only_translated_levels(page.inner_text("#finished"), lang)
+    only_translated_levels(page.inner_text("#open-tables"), lang)
+    # A player's page: the games and the bots played against.
+    page.goto(web.url + f"/p/{me['player']}")
+    page.wait_for_selector("#player-games")
+    only_translated_levels(page.inner_text("#player-games"), lang)
+    only_translated_levels(page.inner_text("#versus-bots"), lang)
+    # The tab's title once the game is over.
+    page.evaluate(f"() => localStorage.setItem('seq.seat.{code}', '{seat}')")
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_selector("#result")
+    assert page.title().startswith(word(lang, "Game over") + " · "), page.title()
+    # The rules pages name the options in words, never by the engine's keys.
+    for game in ("classic", "kids", "dice"):
+        page.goto(web.url + f"/rules/{game}")
+        page.wait_for_selector("#rules h2")
+        text = page.inner_text("#rules")
+        codes = page.locator("#rules code").all_inner_texts()
+        for key in OPTIONS:
+            assert "_" not in key or key not in text, (game, key)
+            assert key not in codes, (game, key)
+        if game == "classic":
+            assert word(lang, "Manual draw") in text
+        assert word(lang, "Chips per colour") in text
+    page.context.close()

@@ -23,7 +23,7 @@ from sequence.engine.board import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD
 from sequence.engine.cards import KIDS_ANIMALS
 from sequence.engine.games import GAMES as ENGINE_GAMES
 
-from . import LANGUAGE_NAMES, SUPPORTED, normalise, translator
+from . import LANGUAGE_NAMES, N_, SUPPORTED, normalise, translator
 from .terms import ANIMALS
 
 __all__ = ["GAMES", "RULES_DIR", "page_path", "rules_html", "rules_markdown"]
@@ -90,9 +90,31 @@ def rules_markdown(game: str, lang: str | None) -> str:
     return text.replace("{{languages}}", _languages(game, code))
 
 
+OPTION_NAMES: dict[str, str] = {
+    "difficult": N_("Difficult variant"),
+    "manual_draw": N_("Manual draw"),
+    "chips_per_colour": N_("Chips per colour"),
+    "max_turns": N_("Turn limit"),
+    "dice_line_length": N_("Chips in a row"),
+    "draft": N_("Draft variant"),
+    "us": N_("US edition"),
+}
+"""The engine's option keys (and the value ``us``) as the web page names them: a page in the
+browser shows no key, the terminal's page (:func:`rules_markdown`) keeps the keys one types."""
+
+
+def _named_options(text: str, lang: str) -> str:
+    gettext = translator(lang).gettext
+    for key, name in OPTION_NAMES.items():
+        text = text.replace(f"`{key}`", f"*{gettext(name)}*")
+    return text
+
+
 @cache
 def rules_html(game: str, lang: str | None) -> str:
-    """The same page as an HTML fragment (raw HTML in the sources is escaped)."""
+    """The same page as an HTML fragment (raw HTML in the sources is escaped), the options
+    named in the page's language (:data:`OPTION_NAMES`)."""
+    _, code = resolve(game, lang)
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    html: str = md.render(rules_markdown(game, lang))
+    html: str = md.render(_named_options(rules_markdown(game, lang), code))
     return html

@@ -210,6 +210,9 @@ class OpenTable(Answer):
     status: str
     free: list[int]
     players: list[str | None]
+    bots: list[str | None] = Field(
+        description="each seat's bot level where a bot sits (its name is the level), else null"
+    )
     spectators: int
 
 
@@ -271,6 +274,9 @@ class FinishedGame(Answer):
     result: str | None
     finished_at: str | None
     players: list[str | None]
+    bots: list[str | None] = Field(
+        description="each seat's bot level where a bot sits (its name is the level), else null"
+    )
 
 
 class Finished(Answer):

@@ -216,6 +216,7 @@ def tables_router(
                     "result": r.result,
                     "finished_at": r.finished_at,
                     "players": [s.name for s in r.seats],
+                    "bots": [s.bot if s.bot and not s.stand_in else None for s in r.seats],
                 }
                 for r in rows
             ]

@@ -215,14 +215,21 @@ async function lobby() {
     if (!tables.length) open.append(h("p", {}, t("No open tables yet.")));
     else open.append(h("table", { class: "list" }, tables.map((tb) => h("tr", {},
       h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", tn("{n} player", "{n} players", tb.config.players)),
-      h("td", {}, tb.players.map((p) => p || "—").join(", ")),
+      h("td", {}, listedPlayers(tb)),
       h("td", {}, h("button", { onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" ? t("Join") : t("Watch")))))));
     const { games: fin } = await api("GET", "/api/finished");
     if (!fin.length) done.append(h("p", {}, t("No finished games yet.")));
     else done.append(h("table", { class: "list" }, fin.map((f) => h("tr", {},
-      h("td", { class: "code" }, f.code), h("td", {}, t(games[f.config.game].title)), h("td", {}, f.players.join(", ")),
+      h("td", { class: "code" }, f.code), h("td", {}, t(games[f.config.game].title)), h("td", {}, listedPlayers(f)),
       h("td", {}, resultText(f.result)), h("td", {}, h("button", { onclick: () => go(`/replay/${f.code}`) }, t("Replay")))))));
   } catch (e) { open.append(h("div", { class: "error" }, e.message)); }
+}
+
+/* The players of a listed game (GET /api/tables, /api/finished, a player's page): a seated
+   bot by its level in the page's language, an open seat as a dash. */
+function listedPlayers(game) {
+  const bots = game.bots || [];
+  return game.players.map((p, i) => bots[i] ? t("{name} (bot)", { name: t(bots[i]) }) : p || "—").join(", ");
 }
 
 function resultText(result) {
