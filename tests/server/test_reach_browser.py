@@ -155,3 +155,103 @@ def test_every_word_in_the_pages_language(browser: Any, web: ServerThread, lang:
             assert word(lang, "Manual draw") in text
         assert word(lang, "Chips per colour") in text
     page.context.close()
+
+
+TOUCH_TARGETS = (
+    "button, a.button, select, input:not([type=checkbox]):not([type=radio]), .top a,"
+    " #ratings-links a, label:has(> input[type=checkbox]), label:has(> input[type=radio])"
+)
+
+
+def small_targets(page: Any) -> list[str]:
+    """The visible tap targets under 44 px high (or, for a button, wide)."""
+    found: list[str] = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
+             const r = el.getBoundingClientRect();
+             if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') return false;
+             return r.height < 43.5 || (el.tagName === 'BUTTON' && r.width < 43.5);
+           }).map((el) => `${el.tagName}#${el.id}.${el.className} ${el.textContent.trim().slice(0, 30)}`
+             + ` ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)""",
+        TOUCH_TARGETS,
+    )
+    return found
+
+
+def seated(browser: Any, server: ServerThread, size: dict[str, Any], **body: Any) -> Any:
+    """A page seated at a new table created with ``body``, started, at the creator's turn."""
+    created = create_table(server, **body)
+    code = created["code"]
+    page = browser.new_context(**size).new_page()
+    page.goto(server.url + "/")
+    page.evaluate(
+        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
+        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}');"
+        " localStorage.setItem('seq.learned', '1'); }"
+    )
+    page.goto(server.url + f"/t/{code}")
+    page.click("#start")
+    page.wait_for_function(
+        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.to_move === 0"
+        " && window.seq.msg.view.legal_moves.length > 0",
+        timeout=20000,
+    )
+    return page
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_every_tap_target_is_44_px_on_a_touch_screen(
+    browser: Any, web: ServerThread, size: dict[str, Any]
+) -> None:
+    resigned_game(web, "Ann", "Bob")
+    page = browser.new_context(**size).new_page()
+    page.goto(web.url + "/")
+    page.wait_for_selector("#finished table")
+    assert page.evaluate("() => matchMedia('(pointer: coarse)').matches")
+    assert small_targets(page) == []
+    page.context.close()
+    page = seated(
+        browser, web, size, game="classic", players=2, name="Ann", seat=0, bots=[None, "random"]
+    )
+    assert small_targets(page) == []
+    page.context.close()
+
+
+def test_a_tap_beside_a_small_space_that_can_be_played_plays_it(
+    browser: Any, web: ServerThread
+) -> None:
+    page = seated(
+        browser, web, PHONE, game="classic", players=2, name="Ann", seat=0, bots=[None, "random"]
+    )
+    spaces = page.evaluate(
+        """() => {
+          const v = window.seq.msg.view;
+          for (const card of v.hand) {
+            const to = v.legal_moves.filter((m) => m.startsWith(card + '@')).map((m) => m.split('@')[1]);
+            for (const s of to) {
+              const col = s.charCodeAt(0) - 97, row = Number(s.slice(1));
+              if (col === 0) continue;
+              const left = String.fromCharCode(96 + col) + row;  // the space to its left
+              if (!to.includes(left) && left !== 'a1' && left !== 'a10') return [card, s, left];
+            }
+          }
+          return null;
+        }"""
+    )
+    assert spaces, "no card with a space to tap beside"
+    card, space, beside = spaces
+    page.click(f'#hand button[data-card="{card}"]')
+    target = page.locator(f'g[data-space="{space}"] rect.cell').bounding_box()
+    assert target is not None and target["width"] < 44  # the phone's spaces are small
+    # 3 px to the left of the space's edge: on the space beside it, near enough to the centre.
+    x, y = target["x"] - 3, target["y"] + target["height"] / 2
+    assert (
+        page.evaluate(
+            f"() => document.elementFromPoint({x}, {y}).closest('g[data-space]').dataset.space"
+        )
+        == beside
+    )
+    page.touchscreen.tap(x, y)
+    page.wait_for_function(
+        f"() => window.seq.msg.view.moves.some((m) => m.endsWith('@{space}'))", timeout=10000
+    )
+    page.context.close()

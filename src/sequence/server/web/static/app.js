@@ -573,11 +573,32 @@ function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
     }
     if (sp.chip !== null) g.append(chipShape(sp.chip, x + S / 2, y + S / 2 + 9, S * 0.24, view.teams[sp.chip].colour, sp.locked));
     if (target) g.addEventListener("click", () => onSpace(sp.name));
-    else if (onOther) g.addEventListener("click", () => onOther(sp.name));
+    else g.addEventListener("click", (e) => {
+      const near = nearTarget(svg, e);
+      if (near) onSpace(near); else if (onOther) onOther(sp.name);
+    });
     svg.append(g);
   }
   sequenceLines(svg, view, S, false);
   return svg;
+}
+
+/* A finger's tap (a real click, not the keyboard's Enter) just beside a space that can be
+   played counts for that space: each such space answers within a square of at least TAP px
+   around its centre (44 px, the least a finger needs, and a margin), larger than the space
+   itself where the board is small (the classic board on a phone). Of several, the nearest. */
+const TAP = 52;
+function nearTarget(svg, e) {
+  if (!e.detail || (!e.clientX && !e.clientY)) return null;
+  let best = null, bestD = Infinity;
+  for (const g of svg.querySelectorAll("g.target[data-space]")) {
+    const r = g.querySelector("rect.cell").getBoundingClientRect();
+    const dx = Math.abs(e.clientX - (r.left + r.width / 2)), dy = Math.abs(e.clientY - (r.top + r.height / 2));
+    if (dx > Math.max(r.width, TAP) / 2 || dy > Math.max(r.height, TAP) / 2) continue;
+    const d = dx * dx + dy * dy;
+    if (d < bestD) { bestD = d; best = g.dataset.space; }
+  }
+  return best;
 }
 
 function renderTable() {
