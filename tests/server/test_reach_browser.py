@@ -168,10 +168,14 @@ def small_targets(page: Any) -> list[str]:
     found: list[str] = page.evaluate(
         """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
              const r = el.getBoundingClientRect();
-             if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') return false;
+             if (!r.width || !r.height) return false;
+             if (getComputedStyle(el).visibility === 'hidden') return false;
              return r.height < 43.5 || (el.tagName === 'BUTTON' && r.width < 43.5);
-           }).map((el) => `${el.tagName}#${el.id}.${el.className} ${el.textContent.trim().slice(0, 30)}`
-             + ` ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)""",
+           }).map((el) => {
+             const r = el.getBoundingClientRect();
+             const what = `${el.tagName}#${el.id}.${el.className}`;
+             return `${what} ${el.textContent.trim().slice(0, 30)} ${r.width}x${r.height}`;
+           })""",
         TOUCH_TARGETS,
     )
     return found
@@ -226,7 +230,8 @@ def test_a_tap_beside_a_small_space_that_can_be_played_plays_it(
         """() => {
           const v = window.seq.msg.view;
           for (const card of v.hand) {
-            const to = v.legal_moves.filter((m) => m.startsWith(card + '@')).map((m) => m.split('@')[1]);
+            const to = v.legal_moves.filter((m) => m.startsWith(card + '@'))
+              .map((m) => m.split('@')[1]);
             for (const s of to) {
               const col = s.charCodeAt(0) - 97, row = Number(s.slice(1));
               if (col === 0) continue;
