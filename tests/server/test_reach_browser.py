@@ -260,3 +260,30 @@ def test_a_tap_beside_a_small_space_that_can_be_played_plays_it(
         f"() => window.seq.msg.view.moves.some((m) => m.endsWith('@{space}'))", timeout=10000
     )
     page.context.close()
+
+
+@SIZES
+def test_the_keyboard_cursor_shows_only_after_the_keyboard_is_used(
+    browser: Any, web: ServerThread, size: dict[str, Any]
+) -> None:
+    page = seated(
+        browser, web, size, game="classic", players=2, name="Ann", seat=0, bots=[None, "random"]
+    )
+    cursor = page.locator("#board g.cursor")
+    assert cursor.count() == 0  # no box on a1 that reads as a selection
+    card = page.locator("#hand button.card").first
+    if size.get("has_touch"):
+        box = card.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    else:
+        card.click()
+    page.wait_for_selector("#hand button.card.selected")
+    assert cursor.count() == 0
+    page.keyboard.press("ArrowRight")
+    assert cursor.count() == 1
+    # A tap or click again: the cursor goes until the next key.
+    page.locator("#players h2").click()
+    assert cursor.count() == 0
+    page.keyboard.press("ArrowDown")
+    assert cursor.count() == 1
+    page.context.close()
