@@ -287,3 +287,67 @@ def test_the_keyboard_cursor_shows_only_after_the_keyboard_is_used(
     page.keyboard.press("ArrowDown")
     assert cursor.count() == 1
     page.context.close()
+
+
+KEY_WORDS = (
+    "What the rolls do",
+    "place a chip on a space of that number, then roll again.",
+    "defence: remove a chip of another team (not from a 2 or a 12 space).",
+    "wild: place a chip on any open space.",
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"),
+    [(PHONE, "en"), (TABLET, "de"), (LAPTOP, "fr"), (PHONE, "ru"), (TABLET, "uk")],
+    ids=["phone-en", "tablet-de", "laptop-fr", "phone-ru", "tablet-uk"],
+)
+def test_dice_the_key_is_always_there_and_another_players_roll_is_not_an_order(
+    browser: Any, web: ServerThread, size: dict[str, Any], lang: str
+) -> None:
+    created = create_table(web, game="dice", players=2, name="Ann", seat=0)
+    code = created["code"]
+    bob = join(web, code, "Bob")
+    start(web, code, created["host_token"])
+    ann_ws = Client(web, code, created["seat_token"])
+    bob_ws = Client(web, code, bob["seat_token"])
+    page = in_language(browser, web, lang, size)
+    page.evaluate(f"() => localStorage.setItem('seq.seat.{code}', '{created['seat_token']}')")
+    page.goto(web.url + f"/t/{code}")
+    page.wait_for_selector("#board")
+    # Before any roll: the key to the rolls, in the page's language.
+    key = page.inner_text("#dice-key")
+    for msgid in KEY_WORDS:
+        assert word(lang, msgid) in key, (msgid, key)
+    clients = {0: ann_ws, 1: bob_ws}
+    seen = {0: False, 1: False}
+    for _ in range(40):  # both seats' rolls, as Ann's page shows them
+        st = ann_ws.wait(lambda s: s["view"] is not None)
+        v, version = st["view"], st["version"]
+        seat = v["to_move"]
+        if v["roll"] is None:
+            clients[seat].send({"type": "roll", "version": version})
+        else:
+            page.wait_for_function(
+                f"() => window.seq.msg.version >= {version}"
+                " && document.querySelector('#roll-reason')"
+            )
+            said = page.inner_text("#roll-reason")
+            assert page.locator("#dice-key").is_visible()
+            if seat == 1:  # Bob's roll: what Bob may do, by name, never an order to Ann
+                assert "Bob" in said, said
+            else:
+                assert "Bob" not in said and "Ann" not in said, said
+            seen[seat] = True
+            if all(seen.values()):
+                break
+            mover = clients[seat].wait(lambda s, v=version: s["version"] >= v)
+            legal = mover["view"]["legal_moves"]
+            clients[seat].send({"type": "move", "move": legal[0], "version": version})
+        ann_ws.wait_version(version + 1)
+    assert all(seen.values()), seen
+    if SHOTS and size is PHONE and lang == "en":
+        page.screenshot(path=os.path.join(SHOTS, "web-dice-key-phone.png"))
+    for c in clients.values():
+        c.close()
+    page.context.close()

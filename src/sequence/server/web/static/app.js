@@ -662,7 +662,8 @@ function renderTable() {
     status.append(h("p", {}, t("A bot is playing your seat.")),
       h("button", { class: "primary", id: "take-back", onclick: () => send({ type: "back" }) }, t("Take my seat back")));
   } else if (mine && mine.away && !o) status.append(h("p", { id: "away-note" }, t("Your time ran out: a bot played your turn.")));
-  if (v.roll && !o) status.append(dicePanel(v)); // two dice faces, the total, what it allows
+  if (v.roll && !o) status.append(dicePanel(m)); // two dice faces, the total, what it allows
+  if (dice && !o) status.append(diceKey()); // glance.js: what each total does, at every turn
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
   if (you.seat !== null && !o) status.append(h("div", { class: "actions" }, soundToggle()));
   // Hand and actions
