@@ -351,3 +351,46 @@ def test_dice_the_key_is_always_there_and_another_players_roll_is_not_an_order(
     for c in clients.values():
         c.close()
     page.context.close()
+
+
+@SIZES
+def test_the_end_clears_the_chosen_card_and_a_resignation_says_so(
+    browser: Any, web: ServerThread, size: dict[str, Any]
+) -> None:
+    created = create_table(web, game="classic", players=2, name="Ann", seat=0)
+    code = created["code"]
+    bob = join(web, code, "Bob")
+    start(web, code, created["host_token"])
+    pages = []
+    for token in (created["seat_token"], bob["seat_token"]):
+        page = browser.new_context(**size).new_page()
+        page.goto(web.url + "/")
+        page.evaluate(f"() => localStorage.setItem('seq.seat.{code}', '{token}')")
+        page.goto(web.url + f"/t/{code}")
+        page.wait_for_selector("#hand button.card")
+        pages.append(page)
+    ann, bob_page = pages
+    ann.locator("#hand button.card").first.click()
+    bob_page.locator("#hand button.card").first.click()
+    assert ann.locator("#hand button.card.selected").count() == 1
+    bob_page.once("dialog", lambda d: d.accept())
+    bob_page.click("#resign")
+    for page, headline in ((ann, "You won!"), (bob_page, "You lost.")):
+        page.wait_for_selector("#end")
+        assert page.inner_text("#result") == headline
+        assert page.locator(".card.selected").count() == 0  # no card stays chosen
+        assert page.inner_text("#end-reason") == "Bob resigned: the game is lost."
+    ann.locator("#hand button.card").first.click()  # a card tapped after the end: nothing
+    assert ann.locator(".card.selected").count() == 0
+    # Coming back to the table later, and its replay, say it too.
+    ann.reload()
+    ann.wait_for_selector("#end-reason")
+    assert ann.inner_text("#end-reason") == "Bob resigned: the game is lost."
+    ann.goto(web.url + f"/replay/{code}")
+    ann.wait_for_selector("#board")
+    ann.click("#last")
+    ann.wait_for_selector("#end-reason")
+    assert ann.inner_text("#end-reason") == "Bob resigned: the game is lost."
+    assert ann.inner_text("#app .result") == "Team A wins"
+    for page in pages:
+        page.context.close()

@@ -297,6 +297,10 @@ class Replay(Answer):
         " public facts (sequence.engine.history), which the page puts into words"
     )
     seats: list[SeatInfo] = Field(description="the table's seats: who played each (the names)")
+    result: str | None = Field(description="how the game ended: the winner's team, or draw")
+    events: list[dict[str, Any]] = Field(
+        description="the table's events (a resignation that ended the game among them)"
+    )
 
 
 class GameMeta(Answer):

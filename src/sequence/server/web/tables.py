@@ -250,9 +250,11 @@ def tables_router(
             raise RequestError("not_found", N_("the game has {n} moves"), 404, n=len(moves))
         rec = GameRecord(table.config, table.seed, moves)
         view = protocol.view_dict(rec.replay(upto=ply), None)
-        seats = protocol.table_meta(table)["seats"]
+        meta = protocol.table_meta(table)
+        answer = {"ply": ply, "plies": len(moves), "view": view, "seats": meta["seats"],
+                  "result": meta["result"], "events": meta["events"]}  # fmt: skip
         return Response(
-            protocol.dumps({"ply": ply, "plies": len(moves), "view": view, "seats": seats}),
+            protocol.dumps(answer),
             media_type="application/json",
         )
 

@@ -618,6 +618,8 @@ function renderTable() {
   const v = m.view, you = m.you;
   const legal = v.legal_moves;
   const myTurn = legal.length > 0 || (m.table.chance && v.to_move === you.seat);
+  // Once the game is over no card stays chosen.
+  if (v.outcome) { table.selected = null; table.selectedIndex = null; }
   const sel = table.selected;
   const targets = new Set();
   const dice = v.game === "dice";
@@ -677,7 +679,7 @@ function renderTable() {
     handBox.append(h("h2", {}, t("Your hand")), h("div", { class: ["hand", ((flash && !sel) || noMove) && "flash"], id: "hand" }, v.hand.map((c, i) => h("button", {
       class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}${playable.has(c) ? " playable" : ""}`,
       "data-card": c, "data-index": i,
-      onclick: () => { const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
+      onclick: () => { if (v.outcome) return; const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
     }, cardFace(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
     if (sel && dead.has(sel)) handBox.append(h("p", { class: "explain", id: "dead-explain" },
       t("No open space is left for this card: it is dead. Exchange it for a new card.")));
@@ -763,12 +765,17 @@ async function replayPage(code) {
       // facts of each move (view.log, from the history of the engine) and the names of the
       // seats; glance.js puts them into sentences. The view of a spectator: no hand, nothing
       // that was hidden.
-      const m = { view: r.view, table: { seats: r.seats }, you: { seat: null, host: false } };
+      const m = { view: r.view, table: { seats: r.seats, events: r.events }, you: { seat: null, host: false } };
       const log = r.view.log || [];
       const last = log.length ? logSentence(m, log[log.length - 1]) : [];
       holder.append(h("section", { class: ["panel", "board"] }, boardSvg(r.view, new Set(), () => {})),
         h("p", { id: "replay-move", "data-move": r.view.last_move || "" }, last));
       if (r.view.outcome) holder.append(h("p", { class: "result" }, resultText(r.view.outcome.result)));
+      else if (ply === plies && r.result) { // no engine outcome: a resignation ended it
+        holder.append(h("p", { class: "result" }, resultText(r.result)));
+        const resigned = (r.events || []).filter((e) => e.kind === "resign" && e.detail === "lost").pop();
+        if (resigned) holder.append(h("p", { id: "end-reason" }, eventText(m, resigned)));
+      }
       holder.append(logPanel(m, () => show(ply)));
       const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
