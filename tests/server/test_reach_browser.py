@@ -17,6 +17,7 @@ import pytest
 
 from sequence.engine import OPTIONS
 from sequence.i18n import catalog_json
+from sequence.i18n.terms import option_label
 
 from .conftest import Client, ServerThread, create_table, join, start
 
@@ -152,8 +153,8 @@ def test_every_word_in_the_pages_language(browser: Any, web: ServerThread, lang:
             assert "_" not in key or key not in text, (game, key)
             assert key not in codes, (game, key)
         if game == "classic":
-            assert word(lang, "Manual draw") in text
-        assert word(lang, "Chips per colour") in text
+            assert option_label("manual_draw", lang) in text
+        assert option_label("chips_per_colour", lang) in text
     page.context.close()
 
 
@@ -394,3 +395,36 @@ def test_the_end_clears_the_chosen_card_and_a_resignation_says_so(
     assert ann.inner_text("#app .result") == "Team A wins"
     for page in pages:
         page.context.close()
+
+
+KIDS_NAMES = ("UNICORN", "DRAGON", "TIGER", "LION", "GIRAFFE", "RABBIT", "PIG", "BEAR", "DUCK")
+
+
+@pytest.mark.parametrize(
+    ("size", "lang"),
+    [(PHONE, "en"), (TABLET, "de"), (LAPTOP, "fr"), (PHONE, "ru"), (TABLET, "uk")],
+    ids=["phone-en", "tablet-de", "laptop-fr", "phone-ru", "tablet-uk"],
+)
+def test_the_kids_rules_in_pictures(
+    browser: Any, web: ServerThread, size: dict[str, Any], lang: str
+) -> None:
+    page = in_language(browser, web, lang, size)
+    page.goto(web.url + "/rules/kids")
+    page.wait_for_selector("#rules table.kidsboard")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#rules img.pic')].every((i) => i.complete)"
+    )
+    loaded = page.evaluate(
+        "() => [...document.querySelectorAll('#rules img.pic')].map((i) => i.naturalWidth > 0)"
+    )
+    assert len(loaded) == 38 + 21 and all(loaded)
+    text = page.inner_text("#rules")
+    for name in KIDS_NAMES:
+        assert not re.search(rf"\b{name}\b", text), (lang, name)
+    assert word(lang, "Giraffe") in page.inner_text("#rules table.kidsboard")
+    no_sideways_scroll(page, size["viewport"]["width"])
+    if SHOTS and size is PHONE and lang == "en":
+        page.locator("#rules table.kidsboard").screenshot(
+            path=os.path.join(SHOTS, "web-kids-rules-phone.png")
+        )
+    page.context.close()
