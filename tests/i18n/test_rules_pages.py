@@ -8,8 +8,10 @@ import pytest
 
 from sequence.cli.main import main
 from sequence.engine import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD, OPTIONS
+from sequence.engine.cards import KIDS_ANIMALS
 from sequence.i18n import SUPPORTED, translator
 from sequence.i18n.howto import GAMES, page_path, rules_html, rules_markdown
+from sequence.i18n.terms import option_label
 
 PAGES = [(g, lang) for g in GAMES for lang in SUPPORTED]
 BOARDS = {"classic": CLASSIC_BOARD, "kids": KIDS_BOARD, "dice": DICE_BOARD}
@@ -87,7 +89,20 @@ def test_kids_page_names_the_animals_in_its_language() -> None:
 
 def test_html() -> None:
     html = rules_html("dice", "fr")
-    assert html.startswith("<h1>") and "<table>" in html and "<code>dice_line_length</code>" in html
+    assert html.startswith("<h1>") and "<table>" in html
+    # The options by their names in the page's language: the keys are for the terminal's page.
+    assert "dice_line_length" not in html and option_label("dice_line_length", "fr") in html
+    assert "`dice_line_length`" in rules_markdown("dice", "fr")
+
+
+def test_the_kids_page_in_pictures_names_no_card_by_its_engine_name() -> None:
+    names = (*KIDS_ANIMALS, "UNICORN", "DRAGON")
+    for lang in SUPPORTED:
+        html = rules_html("kids", lang)
+        assert html.count('<img class="pic"') == 38 + len(names)  # the board's spaces, the cards
+        for name in names:
+            assert f"/static/kids/{name.lower()}.svg" in html
+            assert name not in html.replace(f"/{name.lower()}.svg", ""), (lang, name)
 
 
 def test_unknown_page() -> None:

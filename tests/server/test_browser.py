@@ -240,5 +240,6 @@ def test_the_replay_of_a_resigned_game_says_who_won_and_how(
     page = ctx.new_page()
     page.goto(web.url + f"/replay/{code}")
     page.wait_for_selector("#resigned")  # no move was made: the first view is the last
-    assert page.text_content("#resigned") == "Team A wins by resignation"
+    assert page.text_content("#resigned") == "Team A wins"
+    assert page.text_content("#end-reason") == "Bob resigned: the game is lost."
     ctx.close()

@@ -136,7 +136,12 @@ def test_a_card_chosen_by_its_number_puts_the_cursor_on_its_first_space(
     page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     sit(page, web, created)
     page.wait_for_function("() => window.seq.msg.view.legal_moves.length > 0", timeout=20000)
-    assert page.evaluate(CURSOR) == "a1"  # where the cursor starts
+    # No cursor until the keyboard is used (on a touch screen it would read as a selection);
+    # then it starts on a1.
+    assert page.locator("#board g.cursor").count() == 0
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(CURSOR) == "a1"
     msg = page.evaluate("() => window.seq.msg")
     hand, legal = msg["view"]["hand"], msg["view"]["legal_moves"]
     playable = [(i, spaces_of(card, legal)) for i, card in enumerate(hand)]
@@ -176,7 +181,8 @@ def test_after_a_dice_roll_the_cursor_is_on_a_space_the_roll_allows(
     for _ in range(6):
         page.wait_for_selector("#act-roll", timeout=20000)
         version = page.evaluate("() => window.seq.msg.version")
-        page.click("#act-roll")
+        page.focus("#act-roll")  # rolled with the keyboard: the cursor shows
+        page.keyboard.press("Enter")
         page.wait_for_function(f"() => window.seq.msg.version > {version}")
         legal = page.evaluate("() => window.seq.msg.view.legal_moves")
         spaces = sorted({m[1:] for m in legal if m[0] in "@=x"}, key=reading_order)

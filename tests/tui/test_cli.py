@@ -132,6 +132,51 @@ def test_more_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "argument --lang: unknown language 'xx'" in capsys.readouterr().err
     assert cli.run(parse("--vs", "random", "--bot-delay", "-1")) == 2
     assert "--bot-delay is 0 seconds or more" in capsys.readouterr().err
+    assert cli.run(parse("--vs", "random", "--bot-time-limit", "-1")) == 2
+    assert "--bot-time-limit is 0 seconds (no limit) or more" in capsys.readouterr().err
+    assert parse("--vs", "random").bot_time_limit == 30  # a bot that never answers is stopped
+
+
+def test_a_bot_over_the_time_limit_loses_and_its_late_answer_is_dropped() -> None:
+    """The controller without a screen: the limit passes (the runner's timers fire) while the
+    bot still thinks; then its answer comes, too late."""
+    from sequence.tui.session import GameSetup, Session
+    from sequence.tui.turns import Listener, QueueRunner, TurnController
+
+    session = Session.start(GameSetup(game="kids", players=2, seats=("random", "human"), seed=4))
+    runner = QueueRunner()
+    turns = TurnController(session, Listener(), runner, bot_delay=0, time_limit=2.0)
+    turns.advance()
+    assert turns.thinking == 0 and [s for s, _job in runner.timers] == [3.0]
+    assert runner.fire() == 1  # two seconds and the grace passed: the bot loses
+    assert session.forfeit is not None and session.forfeit.seat == 0
+    assert session.forfeit.reason == "still thinking after 3.00 s; the limit is 2.00 s a move"
+    runner.run()  # the bot's answer arrives now: not played
+    assert session.state.move_stack == () and turns.thinking is None
+
+
+def test_the_time_limit_watches_one_question_only() -> None:
+    """A bot that answered in time is not forfeited by that question's watch, even while it
+    thinks about a later move (the same seat, the same position count)."""
+    from sequence.tui.session import GameSetup, Session
+    from sequence.tui.turns import Listener, QueueRunner, TurnController
+
+    session = Session.start(GameSetup(game="kids", players=2, seats=("random", "random"), seed=4))
+    runner = QueueRunner()
+    turns = TurnController(session, Listener(), runner, bot_delay=0, time_limit=2.0)
+    turns.advance()
+    for _ in range(6):  # three moves of each bot, every one in time
+        runner.jobs.popleft()()  # the bot thinks
+        runner.jobs.popleft()()  # and its move is played
+    assert len(session.state.move_stack) >= 6 and turns.thinking is not None
+    *answered, open_question = runner.timers
+    assert len(answered) == 6
+    for _seconds, watch in answered:  # their time passes while the next move is thought about
+        watch()
+    assert session.forfeit is None
+    open_question[1]()  # the question still open: its bot loses
+    assert session.forfeit is not None
+    assert session.forfeit.reason.startswith("still thinking after 3.00 s")
 
 
 def test_load_a_game_downloaded_from_the_web_app() -> None:

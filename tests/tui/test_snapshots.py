@@ -11,9 +11,12 @@ from textual.pilot import Pilot
 
 from sequence.engine import GameRecord, State, make_config, play_random_game
 from sequence.tui.app import SequenceApp
+from sequence.tui.dialogs import GameOverScreen
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
+from sequence.tui.start import StartScreen
 
+from .asleep_bot import Asleep
 from .failing_bot import Failing
 from .helpers import settle
 
@@ -203,3 +206,63 @@ def test_after_a_forfeit_no_seat_is_to_play(
     session.bots[0] = Failing()
     app = SequenceApp(session=session, lang=lang, bot_delay=0)
     assert snap_compare(app, terminal_size=size, run_before=waiting(app, "escape"))
+
+
+async def until_over(pilot: Pilot[Any], app: SequenceApp, seconds: float = 15) -> None:
+    """Wait (in real time: a time limit must pass) for the game-over dialog."""
+    for _ in range(int(seconds / 0.05)):
+        await pilot.pause(0.05)
+        if isinstance(app.screen, GameOverScreen):
+            await pilot.pause()
+            return
+    raise AssertionError("the game did not end")
+
+
+@BOTH
+@SIZES
+def test_a_bot_that_never_answers_loses_at_the_time_limit(
+    snap_compare: Snap, lang: str, size: tuple[int, int]
+) -> None:
+    """`--bot-time-limit 0.2`: the bot still thinking a second later loses, as in a tournament;
+    the game says so instead of showing "thinking" for ever."""
+    session = Session.start(GameSetup(game="kids", players=2, seats=("random", "human"), seed=4))
+    session.bots[0] = Asleep()
+    app = SequenceApp(session=session, lang=lang, bot_delay=0, bot_time_limit=0.2)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await until_over(pilot, app)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert session.forfeit is not None and session.forfeit.seat == 0
+    assert session.forfeit.reason == "still thinking after 1.20 s; the limit is 0.20 s a move"
+    assert not session.state.move_stack or all(
+        a != 0 for a in session.actors
+    )  # its late answer was never played
+
+
+USER_BOT = "mypackage.mybot:MyBot"
+
+
+@BOTH
+@SIZES
+def test_a_new_game_keeps_ones_own_bot_in_its_seat(
+    snap_compare: Snap, lang: str, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a game against one's own bot (a ``module:Class``), N on the result's New game: the
+    start screen keeps the bot in its seat (it came up as Human), and so does the next game."""
+    from sequence.tui import session as session_module
+
+    monkeypatch.setattr(session_module, "contained_bot", lambda kind, seed=0, output="": Failing())
+    setup = GameSetup(game="kids", players=2, seats=(USER_BOT, "human"), seed=4)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await until_over(pilot, app)
+        await pilot.press("enter")  # New game, the dialog's first button
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        chosen.append(app.screen.chosen().seats)
+
+    chosen: list[tuple[str, ...]] = []
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert chosen == [(USER_BOT, "human")]

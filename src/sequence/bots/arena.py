@@ -180,6 +180,19 @@ KEEP_WITHIN = 0.7
 """The share of a game's time limit a bot is told to keep within (half that in the draft)."""
 
 
+def tell_limit(bots: Sequence[Bot], config: Config, time_limit: float) -> None:
+    """Tell each bot the share of ``time_limit`` to keep within (:data:`KEEP_WITHIN`, half that
+    in the draft, where a turn is a play and a pick), before the game's first move."""
+    share = time_limit * KEEP_WITHIN * (0.5 if config.draft else 1.0)
+    for bot in bots:
+        bot.keep_within(share)
+
+
+def still_thinking(limit: float, grace: float) -> str:
+    """The reason a bot forfeits when it has not answered ``grace`` seconds after ``limit``."""
+    return f"{STILL_THINKING} {limit + grace:.2f} s; the limit is {limit:.2f} s a move"
+
+
 class MoveTimeout(BaseException):
     """Raised inside a bot that is still thinking past the hard limit (not an ``Exception``, so a
     bot's own ``except Exception`` does not swallow it)."""
@@ -354,9 +367,7 @@ def play_game(
     seats = [SeatStats() for _ in range(n)]
     forfeit: Forfeit | None = None
     if time_limit is not None:
-        share = time_limit * KEEP_WITHIN * (0.5 if config.draft else 1.0)
-        for bot in bots:
-            bot.keep_within(share)
+        tell_limit(bots, config, time_limit)
     judged = _CourseClock(time_limit, warnings, seed, n) if warnings > 0 else None
 
     def turn(seat: int) -> bool:

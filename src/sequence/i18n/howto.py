@@ -15,16 +15,18 @@ True
 from __future__ import annotations
 
 from functools import cache
+from html import escape
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from sequence.engine.board import CLASSIC_BOARD, DICE_BOARD, KIDS_BOARD
+from sequence.engine.board import CLASSIC_BOARD, DICE_BOARD, FILES, KIDS_BOARD, STRIDE
 from sequence.engine.cards import KIDS_ANIMALS
 from sequence.engine.games import GAMES as ENGINE_GAMES
+from sequence.engine.games import OPTIONS
 
-from . import LANGUAGE_NAMES, SUPPORTED, normalise, translator
-from .terms import ANIMALS
+from . import LANGUAGE_NAMES, N_, SUPPORTED, normalise, translator
+from .terms import ANIMALS, option_label
 
 __all__ = ["GAMES", "RULES_DIR", "page_path", "rules_html", "rules_markdown"]
 
@@ -76,6 +78,12 @@ def _languages(game: str, lang: str) -> str:
     )
 
 
+def _filled(game: str, code: str, board: str, animals: str) -> str:
+    text = page_path(game, code).read_text(encoding="utf-8")
+    text = text.replace("{{board}}", board).replace("{{animals}}", animals)
+    return text.replace("{{languages}}", _languages(game, code))
+
+
 @cache
 def rules_markdown(game: str, lang: str | None) -> str:
     """The page of ``game`` (``classic``, ``kids``, ``dice``; ``draft`` is classic's) in ``lang``.
@@ -84,15 +92,74 @@ def rules_markdown(game: str, lang: str | None) -> str:
     ``ValueError`` for an unknown game or language.
     """
     game, code = resolve(game, lang)
-    text = page_path(game, code).read_text(encoding="utf-8")
-    text = text.replace("{{board}}", "```\n" + _BOARDS[game].render() + "\n```")
-    text = text.replace("{{animals}}", _animals(code))
-    return text.replace("{{languages}}", _languages(game, code))
+    board = "```\n" + _BOARDS[game].render() + "\n```"
+    return _filled(game, code, board, _animals(code))
+
+
+US_EDITION = N_("US edition")
+"""The value ``us`` of ``chips_per_colour``, as the web page names it."""
+
+
+def _named_options(text: str, lang: str) -> str:
+    """The engine's option keys (and the value ``us``) as the web page names them
+    (:func:`~.terms.option_label`): a page in the browser shows no key; the terminal's page
+    (:func:`rules_markdown`) keeps the keys one types."""
+    for key in OPTIONS:
+        text = text.replace(f"`{key}`", f"*{option_label(key, lang)}*")
+    return text.replace("`us`", f"*{translator(lang).gettext(US_EDITION)}*")
+
+
+_BOARD_MARK, _ANIMALS_MARK = "KIDS-BOARD-PICTURES", "KIDS-CARD-PICTURES"
+
+
+def _picture(name: str, lang: str) -> str:
+    """A Kids card's picture (the client's ``static/kids``) and its name in ``lang``."""
+    word = escape(translator(lang).gettext(ANIMALS[name]))
+    return (
+        f'<img class="pic" src="/static/kids/{name.lower()}.svg" alt="" width="48" height="48">'
+        f'<span class="word">{word}</span>'
+    )
+
+
+def _kids_board_html(lang: str) -> str:
+    """The Kids board in pictures: each space's animal and its word, the coordinates around."""
+    layout = KIDS_BOARD
+    head = "".join(f"<th>{FILES[c]}</th>" for c in range(layout.cols))
+    rows = []
+    for r in range(layout.rows):
+        cells = []
+        for c in range(layout.cols):
+            name = layout.label_name(r * STRIDE + c)
+            free = escape(translator(lang).gettext(FREE_CORNER))
+            cells.append(
+                f'<td class="free">★<span class="word">{free}</span></td>'
+                if name == "**"
+                else f"<td>{_picture(name, lang)}</td>"
+            )
+        rows.append(f"<tr><th>{r + 1}</th>{''.join(cells)}</tr>")
+    return f'<table class="kidsboard"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
+
+
+def _kids_cards_html(lang: str) -> str:
+    """The Kids cards in pictures: every animal, the Unicorn and the Dragon."""
+    items = "".join(f"<li>{_picture(n, lang)}</li>" for n in (*KIDS_ANIMALS, "UNICORN", "DRAGON"))
+    return f'<ul class="kidscards">{items}</ul>'
+
+
+FREE_CORNER = N_("free corner")
 
 
 @cache
 def rules_html(game: str, lang: str | None) -> str:
-    """The same page as an HTML fragment (raw HTML in the sources is escaped)."""
+    """The same page as an HTML fragment (raw HTML in the sources is escaped), for the browser:
+    the options named in the page's language, and the Kids board and cards in pictures with
+    their words (no engine name such as ``TIGER`` shows)."""
+    game, code = resolve(game, lang)
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    html: str = md.render(rules_markdown(game, lang))
-    return html
+    if game != "kids":
+        html: str = md.render(_named_options(rules_markdown(game, code), code))
+        return html
+    text = _filled(game, code, _BOARD_MARK, _ANIMALS_MARK).replace("`**`", "★")
+    html = md.render(_named_options(text, code))
+    html = html.replace(f"<p>{_BOARD_MARK}</p>", _kids_board_html(code))
+    return html.replace(f"<p>{_ANIMALS_MARK}</p>", _kids_cards_html(code))

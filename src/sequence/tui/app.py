@@ -18,6 +18,7 @@ from ..i18n import system_language
 from .game import GameScreen
 from .session import GameSetup, Session
 from .start import StartScreen
+from .turns import DEFAULT_TIME_LIMIT
 from .widgets import Gettext
 
 
@@ -33,6 +34,7 @@ class SequenceApp(App[int]):
         setup: GameSetup | None = None,
         lang: str | None = None,
         bot_delay: float = 0.5,
+        bot_time_limit: float | None = DEFAULT_TIME_LIMIT,
     ) -> None:
         super().__init__()
         self.session = session
@@ -40,6 +42,8 @@ class SequenceApp(App[int]):
         self.gettext = Gettext(lang or system_language())
         self.lang = self.gettext.lang
         self.bot_delay = bot_delay
+        self.bot_time_limit = bot_time_limit
+        """Seconds a bot may think about a move (``--bot-time-limit``; ``None``: no limit)."""
 
     def on_mount(self) -> None:
         if self.session is not None:
@@ -51,7 +55,10 @@ class SequenceApp(App[int]):
         # A loaded game has no setup of its own: the bell is the command line's choice.
         setup = session.setup or self.setup
         bell = setup is not None and setup.bell
-        return GameScreen(session, self.gettext, self.bot_delay, new_game=self.new_game, bell=bell)
+        return GameScreen(
+            session, self.gettext, self.bot_delay, new_game=self.new_game, bell=bell,
+            bot_time_limit=self.bot_time_limit,
+        )  # fmt: skip
 
     def play(self, session: Session) -> None:
         """Start playing ``session`` (the start screen's choice)."""

@@ -27,6 +27,7 @@ from .session import (
     Session,
     bot_choices,
 )
+from .turns import DEFAULT_TIME_LIMIT
 
 START_FLAGS = ("game", "players", "teams", "vs", "seats", "hotseat")
 """Options that start a game at once (without them, or with ``--setup``, the start screen opens)."""
@@ -103,6 +104,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.5,
         metavar="SECONDS",
         help="pause before each computer move (default 0.5)",
+    )
+    parser.add_argument(
+        "--bot-time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help="time a computer player may think about a move; one still thinking a second after"
+        " it loses the game, as in a tournament (default %(default)g; 0: no limit)",
     )
 
 
@@ -194,6 +203,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not args.bot_delay >= 0:
             raise BadSetup(N_("--bot-delay is 0 seconds or more"))
+        if not args.bot_time_limit >= 0:
+            raise BadSetup(N_("--bot-time-limit is 0 seconds (no limit) or more"))
         if args.load:
             check_load(args)
         setup = setup_from_args(args)
@@ -216,5 +227,8 @@ def run(args: argparse.Namespace) -> int:
         reason = Gettext(args.lang or system_language()).error(exc)
         print(f"sequence play: {reason}", file=sys.stderr)  # i18n: ignore (the command's name)
         return 2
-    app = SequenceApp(session=session, setup=setup, lang=args.lang, bot_delay=args.bot_delay)
+    app = SequenceApp(
+        session=session, setup=setup, lang=args.lang, bot_delay=args.bot_delay,
+        bot_time_limit=args.bot_time_limit or None,
+    )  # fmt: skip
     return app.run() or 0

@@ -139,10 +139,11 @@ class GameScreen(Screen[None], Listener):
         bot_delay: float = 0.5,
         new_game: Callable[[], None] | None = None,
         bell: bool = False,
+        bot_time_limit: float | None = None,
     ) -> None:
         super().__init__()
         self._ = gettext
-        self.turns = TurnController(session, self, self, bot_delay)
+        self.turns = TurnController(session, self, self, bot_delay, bot_time_limit)
         self.choice = Choice(session.config.spec.layout)
         self.drawing = Drawing(self.turns, self.choice, gettext)
         self.names = self.drawing.names
@@ -341,6 +342,9 @@ class GameScreen(Screen[None], Listener):
 
     def back(self, job: Callable[..., None], *args: Any) -> None:
         self.app.call_from_thread(job, *args)
+
+    def after(self, seconds: float, job: Callable[[], None]) -> None:
+        self.set_timer(seconds, job)
 
     # --- the player acts --------------------------------------------------------------------------
 

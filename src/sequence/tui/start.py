@@ -90,9 +90,12 @@ class StartScreen(Screen[None]):
         setup = self.setup
         kinds = list(setup.seats) or [HUMAN]
         kinds += [default_bot()] * (MAX_SEATS - len(kinds))
+        # The bots offered, and any other the last game had (a user's module:Class): a new game
+        # keeps its seats as they were.
+        offered = list(bot_choices())
+        offered += [k for k in dict.fromkeys(setup.seats) if k != HUMAN and k not in offered]
         seat_options = [(_("Human"), HUMAN)] + [
-            (_("Computer: {level}").format(level=_(LEVEL_NAMES.get(b, b))), b)
-            for b in bot_choices()
+            (_("Computer: {level}").format(level=_(LEVEL_NAMES.get(b, b))), b) for b in offered
         ]
         with VerticalScroll(id="form"):
             yield Static(_("Sequence — a new game"), id="title")

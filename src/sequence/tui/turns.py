@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..bots.arena import Forfeit, ask
+from ..bots.arena import Forfeit, ask, still_thinking, tell_limit
 from ..engine import IllegalMoveError, Move, MoveKind, Step, StepKind, View, draw_move
 from ..i18n import N_
 from .session import Marked, Refused, Session
@@ -70,15 +70,30 @@ class Runner(Protocol):
     def back(self, job: Callable[..., None], *args: Any) -> None:
         """From a worker thread: call ``job(*args)`` in the controller's thread."""
 
+    def after(self, seconds: float, job: Callable[[], None]) -> None:
+        """Call ``job()`` in the controller's thread ``seconds`` from now."""
+
 
 class QueueRunner:
     """A runner without threads, for tests and scripts: jobs wait in a queue until :meth:`run`."""
 
     def __init__(self) -> None:
         self.jobs: deque[Callable[[], None]] = deque()
+        self.timers: list[tuple[float, Callable[[], None]]] = []
+        """The jobs :meth:`after` keeps, with their delays, until :meth:`fire` (a test's clock)."""
 
     def in_thread(self, job: Callable[[], None]) -> None:
         self.jobs.append(job)
+
+    def after(self, seconds: float, job: Callable[[], None]) -> None:
+        self.timers.append((seconds, job))
+
+    def fire(self) -> int:
+        """Run the timers set so far, as if their time had come; return how many ran."""
+        timers, self.timers = self.timers, []
+        for _seconds, job in timers:
+            job()
+        return len(timers)
 
     def back(self, job: Callable[..., None], *args: Any) -> None:
         self.jobs.append(lambda: job(*args))
@@ -97,16 +112,27 @@ class TurnController:
 
     ``viewer`` is the seat whose hand may be shown (``None``: only the public table); people who
     share the keyboard are handed over between seats. ``bot_delay`` seconds pass before each bot
-    move, so people can follow.
+    move, so people can follow. ``time_limit``: seconds a bot may think about a move, as in a
+    tournament (:mod:`sequence.bots.arena`): told to each bot before the first move, a move over
+    it loses the game, and a bot still thinking :data:`GRACE` seconds after it loses the game
+    then, without waiting for its answer (``None``: no limit).
     """
 
     def __init__(
-        self, session: Session, listener: Listener, runner: Runner, bot_delay: float = 0.5
+        self,
+        session: Session,
+        listener: Listener,
+        runner: Runner,
+        bot_delay: float = 0.5,
+        time_limit: float | None = None,
     ) -> None:
         self.session = session
         self.listener = listener
         self.runner = runner
         self.bot_delay = bot_delay
+        self.time_limit = time_limit
+        if time_limit is not None:
+            tell_limit(list(session.bots.values()), session.config, time_limit)
         humans = session.humans
         self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.revealed: int | None = None
@@ -120,6 +146,8 @@ class TurnController:
         self.generation = 0
         """Counts the positions a bot's answer may be stale for (an undo, a penalty)."""
         self.thinking_generation = 0
+        self.asked = 0
+        """How many times a bot was asked to act (a time limit's watch is for one of them)."""
         self.saved_moves: tuple[Move, ...] = session.state.move_stack
         """The moves when the game was last saved (or loaded): quitting then needs no question."""
         self.over_shown = False
@@ -238,6 +266,26 @@ class TurnController:
         view = self.session.view(seat)
         self.listener.bot_thinking(seat)
         self.runner.in_thread(lambda: self._think(generation, seat, view, roll))
+        self.asked += 1
+        if self.time_limit is not None and not roll:
+            wait, asked = self.bot_delay + self.time_limit + GRACE, self.asked
+            self.runner.after(wait, lambda: self._overdue(generation, seat, asked))
+
+    def _overdue(self, generation: int, seat: int, asked: int) -> None:
+        """The time limit and its grace have passed since the bot was asked (the ``asked``-th
+        question of the game): a bot still thinking about it then loses the game, as a
+        tournament's alarm has it lose (its late answer, if any, is dropped)."""
+        same = self.thinking == seat and self.asked == asked and self.generation == generation
+        if not same:  # it answered (and may think about a later move now), or the game moved on
+            return
+        assert self.time_limit is not None
+        self.generation += 1  # the answer that may still come is for an older position
+        self.thinking = None
+        self.session.lose(seat, still_thinking(self.time_limit, GRACE))
+        forfeit = self.session.forfeit
+        assert forfeit is not None
+        self.listener.bot_forfeited(forfeit)
+        self.advance()
 
     def _think(self, generation: int, seat: int, view: View, roll: bool) -> None:
         """In a worker thread: wait a moment, ask the bot, hand the move back.
@@ -250,7 +298,7 @@ class TurnController:
         if roll:
             self.runner.back(self._bot_done, generation, seat, None)
             return
-        move, _seconds, reason = ask(self.session.bot_for(seat), view)
+        move, _seconds, reason = ask(self.session.bot_for(seat), view, self.time_limit)
         if reason is not None or move is None:
             why = reason or "no move"  # i18n: ignore (the arena's words, for the bot's author)
             self.runner.back(self._bot_failed, generation, seat, why)
@@ -376,6 +424,13 @@ class TurnController:
         self.session.close()
 
 
+GRACE = 1.0
+"""Seconds past the time limit before a bot still thinking loses (the arena's ``grace``)."""
+DEFAULT_TIME_LIMIT = 30.0
+"""``sequence play``'s time a bot may think about a move: far more than any level needs (the
+strongest take a few seconds), and a bot that never answers does not hold the game up."""
+
+
 class NoPenalty(Exception):
     """The engine allows no table-talk penalty now; ``reason`` is its refusal."""
 
@@ -385,6 +440,8 @@ class NoPenalty(Exception):
 
 
 __all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "GRACE",
     "Listener",
     "NoPenalty",
     "QueueRunner",

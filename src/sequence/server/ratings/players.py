@@ -417,6 +417,11 @@ class PlayerBook:
                             "rated": t.rated,
                             "finished_at": _when(t.finished_at),
                             "players": [s.name for s in sorted(seats, key=lambda s: s.seat)],
+                            # A seated bot's level, for the page to name it in its language.
+                            "bots": [
+                                s.bot if s.bot and not s.stand_in else None
+                                for s in sorted(seats, key=lambda s: s.seat)
+                            ],
                         }
                     )
             return {

@@ -292,6 +292,9 @@ class OpenTable(Answer):
     status: str
     free: list[int]
     players: list[str | None]
+    bots: list[str | None] = Field(
+        description="each seat's bot level where a bot sits (its name is the level), else null"
+    )
     spectators: int
 
 
@@ -357,6 +360,9 @@ class FinishedGame(Answer):
     result: str | None
     finished_at: str | None
     players: list[str | None]
+    bots: list[str | None] = Field(
+        description="each seat's bot level where a bot sits (its name is the level), else null"
+    )
 
 
 class Finished(Answer):
@@ -382,6 +388,9 @@ class Replay(Answer):
     )
     termination: str | None = Field(
         description="resignation: a side resigned (the moves did not end it); else null"
+    )
+    events: list[dict[str, Any]] = Field(
+        description="the table's events (a resignation that ended the game among them)"
     )
 
 

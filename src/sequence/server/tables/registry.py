@@ -195,6 +195,9 @@ class TableRegistry:
                         "status": t.status,
                         "free": [s.seat for s in t.seats if s.kind == "empty"],
                         "players": [s.name for s in t.seats],
+                        "bots": [
+                            s.bot if s.kind == "bot" and not s.stand_in else None for s in t.seats
+                        ],
                         "spectators": t.spectators,
                     }
                 )

@@ -234,6 +234,7 @@ def tables_router(
                     "result": r.result,
                     "finished_at": r.finished_at,
                     "players": [s.name for s in r.seats],
+                    "bots": [s.bot if s.bot and not s.stand_in else None for s in r.seats],
                 }
                 for r in rows
             ]
@@ -269,15 +270,16 @@ def tables_router(
             raise RequestError("not_found", N_("the game has {n} moves"), 404, n=len(moves))
         rec = protocol.finished_record(table)
         view = protocol.view_dict(rec.replay(upto=ply), None)
-        seats = protocol.table_meta(table)["seats"]
+        meta = protocol.table_meta(table)
         last = ply == len(moves)
         answer = {
             "ply": ply,
             "plies": len(moves),
             "view": view,
-            "seats": seats,
+            "seats": meta["seats"],
             "result": rec.result if last else None,
             "termination": rec.termination if last else None,
+            "events": meta["events"],
         }
         return Response(protocol.dumps(answer), media_type="application/json")
 

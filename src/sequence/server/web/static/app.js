@@ -221,14 +221,21 @@ async function lobby() {
     if (!tables.length) open.append(h("p", {}, t("No open tables yet.")));
     else open.append(h("table", { class: "list" }, tables.map((tb) => h("tr", {},
       h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", tn("{n} player", "{n} players", tb.config.players)),
-      h("td", {}, tb.players.map((p) => p || "—").join(", ")),
+      h("td", {}, listedPlayers(tb)),
       h("td", {}, h("button", { onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" ? t("Join") : t("Watch")))))));
     const { games: fin } = await api("GET", "/api/finished");
     if (!fin.length) done.append(h("p", {}, t("No finished games yet.")));
     else done.append(h("table", { class: "list" }, fin.map((f) => h("tr", {},
-      h("td", { class: "code" }, f.code), h("td", {}, t(games[f.config.game].title)), h("td", {}, f.players.join(", ")),
+      h("td", { class: "code" }, f.code), h("td", {}, t(games[f.config.game].title)), h("td", {}, listedPlayers(f)),
       h("td", {}, resultText(f.result)), h("td", {}, h("button", { onclick: () => go(`/replay/${f.code}`) }, t("Replay")))))));
   } catch (e) { open.append(h("div", { class: "error" }, e.message)); }
+}
+
+/* The players of a listed game (GET /api/tables, /api/finished, a player's page): a seated
+   bot by its level in the page's language, an open seat as a dash. */
+function listedPlayers(game) {
+  const bots = game.bots || [];
+  return game.players.map((p, i) => bots[i] ? t("{name} (bot)", { name: t(bots[i]) }) : p || "—").join(", ");
 }
 
 function resultText(result) {
@@ -603,11 +610,32 @@ function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
     }
     if (sp.chip !== null) g.append(chipShape(sp.chip, x + S / 2, y + S / 2 + 9, S * 0.24, view.teams[sp.chip].colour, sp.locked));
     if (target) g.addEventListener("click", () => onSpace(sp.name));
-    else if (onOther) g.addEventListener("click", () => onOther(sp.name));
+    else g.addEventListener("click", (e) => {
+      const near = nearTarget(svg, e);
+      if (near) onSpace(near); else if (onOther) onOther(sp.name);
+    });
     svg.append(g);
   }
   sequenceLines(svg, view, S, false);
   return svg;
+}
+
+/* A finger's tap (a real click, not the keyboard's Enter) just beside a space that can be
+   played counts for that space: each such space answers within a square of at least TAP px
+   around its centre (44 px, the least a finger needs, and a margin), larger than the space
+   itself where the board is small (the classic board on a phone). Of several, the nearest. */
+const TAP = 52;
+function nearTarget(svg, e) {
+  if (!e.detail || (!e.clientX && !e.clientY)) return null;
+  let best = null, bestD = Infinity;
+  for (const g of svg.querySelectorAll("g.target[data-space]")) {
+    const r = g.querySelector("rect.cell").getBoundingClientRect();
+    const dx = Math.abs(e.clientX - (r.left + r.width / 2)), dy = Math.abs(e.clientY - (r.top + r.height / 2));
+    if (dx > Math.max(r.width, TAP) / 2 || dy > Math.max(r.height, TAP) / 2) continue;
+    const d = dx * dx + dy * dy;
+    if (d < bestD) { bestD = d; best = g.dataset.space; }
+  }
+  return best;
 }
 
 function renderTable() {
@@ -627,6 +655,8 @@ function renderTable() {
   const v = m.view, you = m.you;
   const legal = v.legal_moves;
   const myTurn = legal.length > 0 || (m.table.chance && v.to_move === you.seat);
+  // Once the game is over no card stays chosen.
+  if (v.outcome) { table.selected = null; table.selectedIndex = null; }
   const sel = table.selected;
   const targets = new Set();
   const dice = v.game === "dice";
@@ -671,7 +701,8 @@ function renderTable() {
     status.append(h("p", {}, t("A bot is playing your seat.")),
       h("button", { class: "primary", id: "take-back", onclick: () => send({ type: "back" }) }, t("Take my seat back")));
   } else if (mine && mine.away && !o) status.append(h("p", { id: "away-note" }, t("Your time ran out: a bot played your turn.")));
-  if (v.roll && !o) status.append(dicePanel(v)); // two dice faces, the total, what it allows
+  if (v.roll && !o) status.append(dicePanel(m)); // two dice faces, the total, what it allows
+  if (dice && !o) status.append(diceKey()); // glance.js: what each total does, at every turn
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
   if (you.seat !== null && !o) status.append(h("div", { class: "actions" }, soundToggle()));
   const hint = hintBox(m); // coach.js: a casual table's hint for the seat to play
@@ -687,7 +718,7 @@ function renderTable() {
     handBox.append(h("h2", {}, t("Your hand")), h("div", { class: ["hand", ((flash && !sel) || noMove) && "flash"], id: "hand" }, v.hand.map((c, i) => h("button", {
       class: `card${isRed(c) ? " red" : ""}${kidsPicture(c) ? " kids" : ""}${chosen === i ? " selected" : ""}${dead.has(c) ? " dead" : ""}${playable.has(c) ? " playable" : ""}`,
       "data-card": c, "data-index": i,
-      onclick: () => { const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
+      onclick: () => { if (v.outcome) return; const again = chosen === i; table.selected = again ? null : c; table.selectedIndex = again ? null : i; renderTable(); },
     }, cardFace(c), dead.has(c) ? h("small", { class: "deadtag" }, t("Dead card")) : null))));
     if (sel && dead.has(sel)) handBox.append(h("p", { class: "explain", id: "dead-explain" },
       t("No open space is left for this card: it is dead. Exchange it for a new card.")));
@@ -774,15 +805,16 @@ async function replayPage(code) {
       // facts of each move (view.log, from the history of the engine) and the names of the
       // seats; glance.js puts them into sentences. The view of a spectator: no hand, nothing
       // that was hidden.
-      const m = { view: r.view, table: { seats: r.seats }, you: { seat: null, host: false } };
+      const m = { view: r.view, table: { seats: r.seats, events: r.events }, you: { seat: null, host: false } };
       const log = r.view.log || [];
       const last = log.length ? logSentence(m, log[log.length - 1]) : [];
       holder.append(h("section", { class: ["panel", "board"] }, boardSvg(r.view, new Set(), () => {})),
         h("p", { id: "replay-move", "data-move": r.view.last_move || "" }, last));
       if (r.view.outcome) holder.append(h("p", { class: "result" }, resultText(r.view.outcome.result)));
-      else if (r.termination === "resignation" && r.result) {
-        holder.append(h("p", { class: "result", id: "resigned" },
-          t("Team {team} wins by resignation", { team: r.result.split(" ")[0] })));
+      else if (r.termination === "resignation" && r.result) { // no engine outcome: a side resigned
+        holder.append(h("p", { class: "result", id: "resigned" }, resultText(r.result)));
+        const resigned = (r.events || []).filter((e) => e.kind === "resign" && e.detail === "lost").pop();
+        if (resigned) holder.append(h("p", { id: "end-reason" }, eventText(m, resigned)));
       }
       holder.append(logPanel(m, () => show(ply)));
       const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;

@@ -323,7 +323,10 @@ function beep() {
 function noticeTurn(m) {
   const mine = !!(m && isMyTurn(m));
   const base = t("Sequence");
-  document.title = mine ? `${t("Your turn")} · ${base}` : (m && m.view && m.view.outcome ? `${t("Game over")} · ${base}` : base);
+  // Words outside template literals, where the extractor of the catalogue finds them.
+  const over = m && m.view && m.view.outcome;
+  const state = mine ? t("Your turn") : over ? t("Game over") : null;
+  document.title = state ? state + " · " + base : base; // i18n: ignore (a separator)
   const link = document.querySelector('link[rel="icon"]');
   if (link) link.setAttribute("href", mine ? "/static/favicon-turn.svg" : "/static/favicon.svg");
   if (mine && !notice.mine && soundOn()) beep();
@@ -358,9 +361,12 @@ function dieFace(n) {
   }
   return svg;
 }
-function rollExplanation(reason) {
+/* What the roll being acted on allows: said to the roller as what to do, and to everyone else
+   as what that player may do (name null: the reader rolled), never as an order to the reader. */
+function rollExplanation(reason, name) {
   const n = reason.total;
-  const texts = {
+  const mine = name === null;
+  const texts = mine ? {
     defence: t("10 is defence: remove a chip of another team (not from a 2 or a 12 space)."),
     defence_none: t("10 is defence, but no chip of another team can be removed: the only choice is to pass."),
     wild: t("11 is wild: place a chip on any open space."),
@@ -370,16 +376,39 @@ function rollExplanation(reason) {
     number_replace: t("Every {n} space is taken: replace a chip of another team on one.", { n }),
     number_none: t("Every {n} space holds your team's chip: the only choice is to pass.", { n }),
     out_of_chips: t("No chip is left to place: the only choice is to pass."),
+  } : {
+    defence: t("10 is defence: {name} may remove a chip of another team (not from a 2 or a 12 space).", { name }),
+    defence_none: t("10 is defence, but no chip of another team can be removed: {name} can only pass.", { name }),
+    wild: t("11 is wild: {name} may place a chip on any open space.", { name }),
+    wild_full: t("11 is wild, and no space is open: {name} may replace a chip of another team, or pass.", { name }),
+    wild_none: t("11 is wild, but no space is open and no chip can be replaced: {name} can only pass.", { name }),
+    number: t("{name} may place a chip on an open {n} space.", { n, name }),
+    number_replace: t("Every {n} space is taken: {name} may replace a chip of another team on one.", { n, name }),
+    number_none: t("Every {n} space already holds a chip of their team: {name} can only pass.", { n, name }),
+    out_of_chips: t("No chip is left to place: {name} can only pass.", { name }),
   };
   const out = [texts[reason.code]];
   if (reason.extra_turn) out.push(" ", t("A {n}: the same player rolls again after this.", { n }));
   return out;
 }
-function dicePanel(v) {
+function dicePanel(m) {
+  const v = m.view;
   const reason = v.roll_reason;
+  const name = v.to_move === m.you.seat ? null : seatLabel(m, v.to_move);
   return h("div", { class: "dicebox", id: "dice" },
     h("div", { class: "faces" }, dieFace(v.roll[0]), dieFace(v.roll[1]), h("span", { class: "total", id: "dice-total" }, "= ", v.roll[0] + v.roll[1])),
-    reason ? h("p", { class: "explain", id: "roll-reason" }, rollExplanation(reason)) : null);
+    reason ? h("p", { class: "explain", id: "roll-reason" }, rollExplanation(reason, name)) : null);
+}
+/* The key to the rolls, always beside a Dice board (before any roll too): what each total lets
+   the roller do. The rules are the engine's (narrate.roll_reason); this is their summary. */
+function diceKey() {
+  return h("details", { class: "dicekey", id: "dice-key", open: true },
+    h("summary", {}, t("What the rolls do")),
+    h("ul", {},
+      h("li", {}, h("b", {}, "2 · 12"), " ", t("place a chip on a space of that number, then roll again.")),
+      h("li", {}, h("b", {}, "10"), " ", t("defence: remove a chip of another team (not from a 2 or a 12 space).")),
+      h("li", {}, h("b", {}, "11"), " ", t("wild: place a chip on any open space.")),
+      h("li", {}, h("b", {}, "3–9"), " ", t("place a chip on an open space of that number; all taken: replace a chip of another team on one."))));
 }
 
 /* ---- the invite link --------------------------------------------------------------------- */

@@ -12,6 +12,9 @@ const keys = (() => {
   const board = () => document.getElementById("board");
   const spaceAt = (row, col) => "abcdefghij"[col] + (row + 1);
   let shownFor = null; // the position and choice the targets were last drawn for
+  // The cursor shows only once the keyboard is used, and hides at the next tap or click: on a
+  // touch screen a box on a1 would read as a selection.
+  let keyboard = false;
 
   /* A card chosen (or a roll made): the cursor goes to the first of its spaces in reading
      order, as in the terminal; a redraw of the same choice leaves it where it is. */
@@ -66,6 +69,7 @@ const keys = (() => {
     const svg = board();
     if (!svg) return;
     for (const g of svg.querySelectorAll("g.cursor")) g.classList.remove("cursor");
+    if (!keyboard) return;
     const g = svg.querySelector(`g[data-space="${spaceAt(cursor.row, cursor.col)}"]`);
     if (!g) return;
     g.classList.add("cursor");
@@ -82,6 +86,7 @@ const keys = (() => {
     if (typing) return;
     const v = table.msg && table.msg.view;
     if (!v) return;
+    if (MOVES[e.key] || e.key === "Enter" || /^[1-9]$/.test(e.key)) keyboard = true;
     if (MOVES[e.key]) {
       const [dr, dc] = MOVES[e.key];
       cursor.row = Math.max(0, Math.min(v.board.rows - 1, cursor.row + dr));
@@ -96,6 +101,15 @@ const keys = (() => {
       const card = document.querySelector(`#hand button[data-index="${Number(e.key) - 1}"]`);
       if (card) { card.click(); e.preventDefault(); }
     }
+  });
+  document.addEventListener("pointerdown", () => {
+    if (!keyboard) return;
+    keyboard = false;
+    showCursor();
+  }, true);
+  // The board reached with Tab shows the cursor too.
+  document.addEventListener("focusin", (e) => {
+    if (e.target === board() && e.target.matches(":focus-visible")) { keyboard = true; showCursor(); }
   });
   /* The board is gone (a pass-and-play hand-over, a reconnection): what the cursor last said
      goes too, since it named the spaces the previous player could play on. */

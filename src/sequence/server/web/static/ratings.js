@@ -267,7 +267,7 @@ async function playerPage(id) {
     if (!page.games.length) panel.append(h("p", {}, t("No finished games yet.")));
     else panel.append(h("table", { class: "list", id: "player-games" }, h("tbody", {}, page.games.map((g) => h("tr", {},
       h("td", {}, familyName(g.family)), h("td", {}, outcomeText(g.result)),
-      h("td", {}, g.rated ? t("Rated") : t("Unrated")), h("td", {}, g.players.map((p) => p || "—").join(", ")),
+      h("td", {}, g.rated ? t("Rated") : t("Unrated")), h("td", {}, listedPlayers(g)),
       h("td", {}, g.code ? h("a", { href: `/replay/${g.code}`, onclick: (e) => { e.preventDefault(); go(`/replay/${g.code}`); } }, t("Replay"))
         : t("Private game")))))));
   } catch (e) { panel.append(h("div", { class: "error" }, e.message)); }
