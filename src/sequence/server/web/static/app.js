@@ -301,9 +301,9 @@ window.addEventListener("offline", () => {
 });
 window.addEventListener("online", () => { if (table.code) { table.retry = 0; connect(table.code); } });
 
-/* The whole state a delta makes of the one this page holds (null when it does not hold the delta's
-   base version): the view is the delta's, with the log this page has and the delta's new entries,
-   and the moves read off the log. */
+/* The whole state a delta makes of the one this page holds (null when it does not hold the base
+   version of the delta): the view is that of the delta, with the log this page has and the new
+   entries of the delta, and the moves read off the log. */
 function applyDelta(held, delta) {
   if (!held || !held.view || held.version !== delta.base || held.view.log.length !== delta.base) return null;
   const log = held.view.log.concat(delta.log);
@@ -313,7 +313,7 @@ function applyDelta(held, delta) {
 
 /* A new connection is made before the old one is closed (once the new one has its first answer),
    so a pass-and-play hand-over, which reconnects as another seat, never leaves the table without
-   this device: its seats and the host's rights stay where they are. */
+   this device: its seats and the rights of the host stay where they are. */
 function connect(code) {
   const old = table.ws;
   let dropped = false;
