@@ -15,6 +15,7 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
     scripts/baselines.py table          # the table of every record in runs/baselines
     scripts/baselines.py batched --game classic --steps 1000000 --seed 0 --games 16 \\
         --out baselines                 # a shipped baseline (classic, kids, dice)
+    scripts/baselines.py versus         # the shipped ones against random, easy, medium, greedy
 
 - ``ppo``: sb3-contrib's ``MaskablePPO`` (``MlpPolicy``, its default hyper-parameters) on
   ``sequence/<Game>-v0`` through Stable-Baselines3's ``make_vec_env`` (``--envs`` copies)
@@ -28,7 +29,10 @@ Bradley-Terry Elo (``random`` = 0) is the measure. It prints the table row and w
   ``random``, ``easy``, ``medium`` and the policy. With ``--out baselines`` it writes the
   shipped policies (``baselines/<game>.zip``, loadable as ``policy:baselines/<game>.zip``).
 
-``table`` prints the records of ``--out`` and the shipped ones of ``baselines/``.
+``table`` prints the records of ``--out`` and the shipped ones of ``baselines/``. ``versus``
+plays each shipped policy (``baselines/<game>.zip``) ``--games`` games against each of
+``random``, ``easy``, ``medium`` and ``greedy`` in this process (no tournament, no training;
+about two minutes of CPU at the default 100) and prints each score with its 95% interval.
 
 PyTorch is held to one thread (``torch.set_num_threads(1)``), so a run's wall time is one
 core's. Needs the ``rl``, ``pettingzoo`` and ``openspiel`` extras (the dev setup has them).
@@ -177,6 +181,78 @@ def run_table(args: argparse.Namespace) -> None:
             print(shipped_row(record))
 
 
+VERSUS_BOTS = ("random", "easy", "medium", "greedy")
+"""What ``versus`` plays each shipped policy against. ``medium`` is the ``greedy`` bot: on the
+same deals it would play the same games, so ``greedy`` plays other deals (from
+:data:`GREEDY_DEALS` on), a second sample of the same opponent."""
+GREEDY_DEALS = 100_000
+"""Added to the first deal's seed for the ``greedy`` column."""
+
+
+def score_interval(wins: int, draws: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95%) of a score, a draw counted as half a win.
+
+    >>> [round(x, 3) for x in score_interval(0, 0, 40)]
+    [0.0, 0.088]
+    """
+    p = (wins + draws / 2) / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * (p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5 / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def versus(game: str, opponent: str, games: int, seed: int) -> dict[str, Any]:
+    """``policy:baselines/<game>.zip`` against ``opponent`` at two players, ``games`` games in
+    this process: deals from ``seed``, ``seed + 1``, ..., the policy's seat alternating (the
+    same deals for every opponent). Its wins, draws, losses, score and 95% interval."""
+    from sequence.bots import make_bot
+    from sequence.bots.arena import play_game
+    from sequence.engine import make_config
+
+    config = make_config(game, players=2)
+    spec = f"policy:{SHIPPED / f'{game}.zip'}"
+    wins = draws = 0
+    for g in range(games):
+        policy, other = make_bot(spec, seed + g), make_bot(opponent, seed + g)
+        seat = g % 2
+        bots = [policy, other] if seat == 0 else [other, policy]
+        result = play_game(config, bots, seed=seed + g)
+        for bot in bots:
+            bot.close()
+        wins += result.winner == seat
+        draws += result.winner is None
+    lo, hi = score_interval(wins, draws, games)
+    return {
+        "game": game, "opponent": opponent, "games": games, "seed": seed, "wins": wins,
+        "draws": draws, "losses": games - wins - draws, "score": (wins + draws / 2) / games,
+        "interval_95": [lo, hi],
+    }  # fmt: skip
+
+
+def run_versus(args: argparse.Namespace) -> None:
+    """The shipped policies against random, easy, medium and greedy: a table, one row a game."""
+    start = time.process_time()
+    one_thread()
+    results = []
+    print(
+        "| game | policy | " + " | ".join(f"against {bot}" for bot in VERSUS_BOTS)
+        + " | games each |\n| --- | --- |" + " --- |" * (len(VERSUS_BOTS) + 1)
+    )  # fmt: skip
+    for game in args.games_of:
+        cells = []
+        for bot in VERSUS_BOTS:
+            deals = args.eval_seed + (GREEDY_DEALS if bot == "greedy" else 0)
+            r = versus(game, bot, args.games, deals)
+            results.append(r)
+            lo, hi = r["interval_95"]
+            cells.append(f"{r['score']:.0%} ({lo:.0%} to {hi:.0%})")
+        print(f"| {game} | `policy:baselines/{game}.zip` | {' | '.join(cells)} | {args.games} |")
+    seconds = time.process_time() - start
+    print(f"({seconds:.0f} s of CPU; score: a win 1, a draw 0.5; 95% Wilson intervals)")
+    if args.json:
+        args.json.write_text(json.dumps({"cpu_seconds": seconds, "results": results}, indent=1))
+
+
 def one_thread() -> None:
     import torch
 
@@ -306,12 +382,22 @@ def main(argv: list[str] | None = None) -> int:
     ism = sub.add_parser("ismcts", parents=[common], help="OpenSpiel's ISMCTS")
     ism.add_argument("--simulations", type=int, default=100, help="simulations a move (100)")
     ism.set_defaults(run=run_ismcts)
+    vs = sub.add_parser("versus", help="the shipped policies against random, easy, medium, greedy")
+    vs.add_argument("--games", type=int, default=100, help="games against each bot (100)")
+    vs.add_argument("--eval-seed", type=int, default=1, help="the first deal's seed (1)")
+    vs.add_argument("--game", dest="games_of", action="append", choices=["classic", "kids", "dice"],
+                    help="a game (repeatable; default: all three)")  # fmt: skip
+    vs.add_argument("--json", type=Path, help="also write the results to this file")
+    vs.set_defaults(run=run_versus)
     table = sub.add_parser("table", help="the table of every run's record in --out")
     table.add_argument("--out", type=Path, default=Path("runs/baselines"),
                        help="where the records are (runs/baselines)")  # fmt: skip
     table.set_defaults(run=run_table)
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.method == "versus":
+        args.games_of = args.games_of or ["classic", "kids", "dice"]
+    else:
+        args.out.mkdir(parents=True, exist_ok=True)
     args.run(args)
     return 0
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from sequence.engine import CHANCE, Move, State, make_config, play_random_game
+from sequence.engine import CHANCE, IllegalMoveError, Move, State, make_config, play_random_game
 
 
 def test_peek_is_the_last_move() -> None:
@@ -170,3 +170,37 @@ def test_push_index_makes_the_seats_legal_move_at_that_place() -> None:
     assert state.position() == twin.position()
     with pytest.raises(IndexError, match="no move to undo"):
         state.pop()
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("dice", {}), ("classic", {"manual_draw": True, "players": 3})]
+)
+def test_play_forced_without_undo_makes_the_same_rolls_and_draws(
+    game: str, options: dict[str, object]
+) -> None:
+    # undo=False (a learning environment's game) makes what undo=True makes, move for move,
+    # and keeps no undo record: the rolls and draws it made cannot be taken back.
+    config = make_config(game, **options)  # type: ignore[arg-type]
+    state, twin = State.new(config, seed=5), State.new(config, seed=5)
+    rng = random.Random(5)
+    forced = 0
+    while not state.is_over() and state.turns < 40:
+        before = len(state.move_stack)
+        step = state.play_forced(undo=False)
+        assert twin.play_forced() == step
+        forced += len(state.move_stack) - before
+        assert state.move_stack == twin.move_stack and state.position() == twin.position()
+        if step.seat is None:
+            break
+        if len(state.move_stack) > before:  # the last move was forced: it has no undo record
+            with pytest.raises(IndexError, match="no move to undo"):
+                state.pop()
+        at = int(rng.random() * len(state.legal_moves_of(step.seat)))
+        twin.push_index(at, step.seat)
+        state.push_index(at, step.seat)  # with an undo record, which the next forced move drops
+    assert forced > 10
+    # A roll given by the caller that is not a roll is refused as push refuses it.
+    dice = State.new(make_config("dice"), seed=1)
+    with pytest.raises(IllegalMoveError):
+        dice.play_forced(lambda _: Move.parse("pass"), undo=False)
+    assert dice.move_stack == ()

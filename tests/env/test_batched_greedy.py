@@ -31,6 +31,9 @@ GAMES = {
     "classic-2p-few-chips": ("classic", {"players": 2, "chips_per_colour": 12}),
     "kids-2p": ("kids", {"players": 2}),
     "kids-3p": ("kids", {"players": 3}),
+    "dice-2p": ("dice", {"players": 2}),
+    "dice-3p": ("dice", {"players": 3}),
+    "dice-4p-teams": ("dice", {"players": 4, "teams": 2}),
 }
 
 
@@ -64,7 +67,7 @@ def test_every_legal_actions_value_is_greedys(name: str) -> None:
     states = [new_state(env.config, int(s)) for s in env.game_seeds]
     rng = np.random.default_rng(1)
     rows = np.arange(env.num_envs)
-    seen = {"remove": 0, "discard": 0, "win": 0, "ties": 0}
+    seen = {"remove": 0, "replace": 0, "discard": 0, "win": 0, "ties": 0}
     for _ in range(260):
         values = greedy.values(rows)
         for g, state in enumerate(states):
@@ -83,19 +86,24 @@ def test_every_legal_actions_value_is_greedys(name: str) -> None:
             move = space.action_to_move(int(actions[g]))
             seen["remove"] += move.kind is MoveKind.REMOVE
             seen["discard"] += move.kind is MoveKind.DISCARD
+            seen["replace"] += move.kind is MoveKind.REPLACE
             state.push(move)
             state.play_forced()
             assert state.is_over() == bool(terminated[g] or truncated[g])
             if state.is_over():
                 states[g] = new_state(env.config, int(env.game_seeds[g]))
     assert seen["remove"] and seen["ties"], seen
+    if game == "dice":  # a full number's spaces: another team's chip replaced (=c3)
+        assert seen["replace"], seen
     if "chips_per_colour" in options:  # the supply runs out: cards are discarded
         assert seen["discard"], seen
     else:
         assert seen["win"], seen
 
 
-@pytest.mark.parametrize("name", ["classic-2p", "classic-4p-teams", "kids-2p"])
+@pytest.mark.parametrize(
+    "name", ["classic-2p", "classic-4p-teams", "kids-2p", "dice-2p", "dice-3p"]
+)
 def test_greedy_opponents_play_greedys_best_moves(name: str) -> None:
     game, options = GAMES[name]
     env = batched_env(4, game, opponents="greedy", agent_seat=1, seed=3, log=True, **options)
@@ -145,7 +153,6 @@ def test_greedy_opponents_beat_a_random_agent_as_greedy_does() -> None:
     assert len(rewards) > 30 and np.mean(rewards) < -0.9
 
 
-@pytest.mark.parametrize("game", ["dice", "draft"])
-def test_greedy_opponents_are_refused_where_not_batched(game: str) -> None:
-    with pytest.raises(ValueError, match="batched greedy opponent plays classic and Kids"):
-        batched_env(2, game, players=2, opponents="greedy")
+def test_greedy_opponents_are_refused_where_not_batched() -> None:
+    with pytest.raises(ValueError, match="batched greedy opponent plays classic, Kids and Dice"):
+        batched_env(2, "draft", players=2, opponents="greedy")

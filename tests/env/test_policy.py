@@ -188,3 +188,28 @@ def test_baselines_script_trains_and_measures_each_method(tmp_path: Path) -> Non
         f"policy:{tmp_path / 'kids.zip'}",
     }
     assert baselines.shipped_row(record).startswith("| kids | `policy:")
+
+
+def test_baselines_versus_plays_the_shipped_policies_against_each_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``scripts/baselines.py versus``: each shipped policy's games against random, easy,
+    medium and greedy, counted, with an interval that holds the score."""
+    baselines = _load_script("baselines")
+    out = tmp_path / "versus.json"
+    assert baselines.main(["versus", "--games", "2", "--game", "dice", "--json", str(out)]) == 0
+    results = json.loads(out.read_text())["results"]
+    assert [r["opponent"] for r in results] == ["random", "easy", "medium", "greedy"]
+    for r in results:
+        assert r["game"] == "dice" and r["wins"] + r["draws"] + r["losses"] == r["games"] == 2
+        lo, hi = r["interval_95"]
+        assert 0 <= lo <= r["score"] <= hi <= 1
+    # medium is greedy: the greedy column is the same bot on other deals.
+    assert results[3]["seed"] == results[2]["seed"] + baselines.GREEDY_DEALS
+    table = capsys.readouterr().out
+    assert "| dice | `policy:baselines/dice.zip` |" in table and "against greedy" in table
+    # The interval: Wilson's, symmetric at an even score, narrowing with the games.
+    lo, hi = baselines.score_interval(20, 0, 40)
+    assert lo == pytest.approx(1 - hi) and 0.35 < lo < 0.36
+    assert baselines.score_interval(10, 20, 40) == (lo, hi)  # draws count half
+    assert baselines.score_interval(200, 0, 400)[0] > lo

@@ -263,7 +263,7 @@ class State:
         return _MOVE_STEPS[self._to_move]
 
     def play_forced(
-        self, roll: Callable[[State], Move] | None = None, *, dice: bool = True
+        self, roll: Callable[[State], Move] | None = None, *, dice: bool = True, undo: bool = True
     ) -> Step:
         """Make every step no player chooses, up to a seat's decision or the end; return it.
 
@@ -273,7 +273,9 @@ class State:
         e.g. a caller's own random source). With ``dice=False`` a roll is left to the caller
         (an OpenSpiel chance node): the method stops at it. Returns the step reached: a
         ``MOVE`` (``seat`` chooses one of its legal moves), ``OVER``, or with ``dice=False`` a
-        ``ROLL``. Nothing is made when the game already waits for a decision.
+        ``ROLL``. Nothing is made when the game already waits for a decision. With
+        ``undo=False`` the moves made keep no undo records, as :meth:`push_index`'s (a game that
+        is never taken back, as a learning environment's): :meth:`pop` cannot go back past them.
 
         The loop every learning environment runs between two decisions::
 
@@ -289,16 +291,27 @@ class State:
         >>> state.play_forced() == step  # already at a decision: nothing more is made
         True
         """
-        next_step = self.next_step
+        next_step, make = self.next_step, self._make
         while True:
             step = next_step()
             kind = step.kind
             if kind is _ROLL_STEP:
                 if not dice:
                     return step
-                self.push(self.sample_chance() if roll is None else roll(self))
-            elif kind is _DRAW_STEP:
-                self.push(draw_move(step.seat), seat=step.seat)  # type: ignore[arg-type]
+                if roll is None:  # this game's own roll: legal by construction
+                    move = self.sample_chance()
+                else:
+                    move = roll(self)
+                    if getattr(move, "kind", None) is not _ROLL:
+                        self.push(move)  # not a roll: push() says why it is refused
+                        continue
+                if not undo:
+                    self._stack.clear()  # the undo records before this move no longer apply
+                make(move, undo)
+            elif kind is _DRAW_STEP:  # the seat's open draw: legal by construction
+                if not undo:
+                    self._stack.clear()
+                make(draw_move(step.seat), undo)  # type: ignore[arg-type]
             else:
                 return step
 

@@ -94,7 +94,7 @@ class View(_ViewFields):
                 tuple(map(len, state._hands)),
                 state._known,
                 state._discards,
-                state.deck_size,
+                len(state._deck) - state._deck_pos,  # state.deck_size, without the call
                 state._draft,
                 state._chips,
                 state._seqs,

@@ -147,6 +147,10 @@ class Observer:
         # Per team: its chips bitboards in the order of the teams relative to it, as a tuple
         # (every game has two teams or more: itemgetter gives a lone item for one index).
         self._team_chips = [itemgetter(*teams) for teams in self._teams]
+        self._per_seat = [
+            (self._teams[me % t], self._seats[me], self._team_chips[me % t]) for me in range(p)
+        ]
+        """Per seat: its relative teams, its relative seats, the getter of its relative chips."""
         self._no_discards: tuple[tuple[int, ...], ...] = ((),) * p
         self._discards: tuple[tuple[tuple[int, ...], ...], array[float]] = (
             self._no_discards,
@@ -237,8 +241,7 @@ class Observer:
             raise ValueError("a spectator's view has no hand: observe from a seat")
         if view.config is not self.config and view.config != self.config:
             raise ValueError("the view is of another configuration than this observer")
-        teams = self._teams[me % self._t]
-        seats = self._seats[me]
+        teams, seats, team_chips = self._per_seat[me]
         chips, seqs = view.chips, view.sequences
         occupied = 0
         for m in chips:
@@ -256,7 +259,7 @@ class Observer:
         buf: memoryview[float] = memoryview(copy)
         # The board: the bitboards of chips per relative team, empty spaces and locked spaces
         # per relative team; only the entries of the bits that changed since the base's.
-        masks = list(self._team_chips[me % t](chips))
+        masks = list(team_chips(chips))
         masks.append(empty)
         if seqs is last_seqs:  # the same tuple while no sequence is made or broken
             masks += last_masks[t + 1 :]

@@ -36,7 +36,7 @@ Three ways to play (``opponents``):
   agent's move and the other seats' moves up to its next decision, as in the Gymnasium env.
 - ``"greedy"``: as ``"random"``, but the other seats play as the ``greedy`` bot plays, batched
   (:class:`~sequence.env.batched_greedy.BatchedGreedy`: its move values, ties at random);
-  classic and Kids only.
+  classic, Kids and Dice (not the draft variant).
 - ``"self"``: the agent plays every seat. One step is one move, by the seat to move in each
   game; observations and masks are that seat's, ``info["seat"]`` says which.
 

@@ -3,8 +3,8 @@
 :class:`~sequence.bots.GreedyBot` plays the legal move with the highest
 :meth:`~sequence.bots.heuristic.Evaluator.move_value` (ties at random). :class:`BatchedGreedy`
 computes the same values for every legal action of every game of a
-:class:`~sequence.env.batched_cards.BatchedSequenceEnv` (classic and Kids) with numpy, from
-per-window tables instead of bitboards:
+:class:`~sequence.env.batched_cards.BatchedSequenceEnv` (classic, Kids and Dice; not the draft
+variant) with numpy, from per-window tables instead of bitboards:
 
 - a window's chips per team are ``window_counts`` less its free corners; a window is open to a
   team when no other team has a chip in it and it shares at most one space with each of the
@@ -15,7 +15,10 @@ per-window tables instead of bitboards:
 - two-eyed Jacks (Unicorns) pay ``WILD_COST``, one-eyed Jacks (Dragons) ``REMOVER_COST``; a
   dead card is worth ``DEAD_VALUE``; a discard is minus the card's value (a Jack
   ``JACK_KEEP``; an ordinary card its best open space's placement value plus one, or 0); a pass
-  is worth 0.
+  is worth 0;
+- Dice plays no card: no Jack's cost; a replacement (``=c3``) is the placement's value on the
+  board without the chip it takes off plus that chip's removal value, as
+  ``Evaluator.move_value`` adds them.
 
 The constants are the heuristic's own (imported, not copied). Only the mover's legal moves (its
 hand, through the mask) and public information are read. ``tests/env/test_batched_greedy.py``
@@ -38,7 +41,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,6 +59,7 @@ from ..engine import CardKind, card_kind
 
 if TYPE_CHECKING:
     from .batched_cards import BatchedSequenceEnv
+    from .batched_dice import BatchedDiceEnv
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
@@ -68,14 +72,14 @@ TIE = 1e-9
 class BatchedGreedy:
     """Greedy's move values and choices for the games of one batched simulator.
 
-    ``env`` is a :class:`~sequence.env.batched_cards.BatchedSequenceEnv` of classic or Kids
-    (not the draft variant, nor Dice: a ``ValueError`` says so)."""
+    ``env`` is a :class:`~sequence.env.batched_cards.BatchedSequenceEnv` of classic, Kids or
+    Dice (not the draft variant: a ``ValueError`` says so)."""
 
     def __init__(self, env: BatchedSequenceEnv) -> None:
         config = env.config
-        if config.game == "dice" or config.draft:
+        if config.draft:
             raise ValueError(
-                "the batched greedy opponent plays classic and Kids (not Dice, not the draft "
+                "the batched greedy opponent plays classic, Kids and Dice (not the draft "
                 "variant); use opponents='random' or 'self' there"
             )
         self.env = env
@@ -83,6 +87,14 @@ class BatchedGreedy:
         self.to_win = config.sequences_to_win
         self._attack = np.asarray(ATTACK, dtype=np.float64)
         self._block = np.asarray(BLOCK, dtype=np.float64)
+        self._dice = config.game == "dice"
+        if self._dice:  # no cards: placements, removals, replacements (=c3) and the pass
+            self._place_space = env._a_space[env._place]
+            self._place_cost = np.zeros(len(self._place_space))
+            self._remove_space = env._a_space[env._remove]
+            self._replace = cast("BatchedDiceEnv", env)._replace
+            self._replace_space = env._a_space[self._replace]
+            return
         cards = env.layout.cards
         kinds = [card_kind(c) for c in cards]
         a_card = env._a_card
@@ -158,15 +170,66 @@ class BatchedGreedy:
             axis=2
         ) + room[:, through].sum(axis=2)
         values = np.full((m, env.space.n), -np.inf)
-        values[:, env._place] = place[:, self._place_space] - self._place_cost
-        values[:, env._remove] = remove[:, self._remove_space] - REMOVER_COST
-        values[:, env._dead] = DEAD_VALUE
         values[:, env._pass] = 0.0
-        if not env._stuck_passes:
-            values[:, env._discard] = -self._card_values(idx, place)[:, self._discard_card]
+        if self._dice:  # no card is played: no Jack's cost
+            values[:, env._place] = place[:, self._place_space]
+            values[:, env._remove] = remove[:, self._remove_space]
+            spaces = self._replace_space
+            values[:, self._replace] = (
+                self._replace_values(idx, with_free, blocked, owner, team, spaces)
+                + remove[:, spaces]
+            )
+        else:
+            values[:, env._place] = place[:, self._place_space] - self._place_cost
+            values[:, env._remove] = remove[:, self._remove_space] - REMOVER_COST
+            values[:, env._dead] = DEAD_VALUE
+            if not env._stuck_passes:
+                values[:, env._discard] = -self._card_values(idx, place)[:, self._discard_card]
         legal = env._legal_by_action(idx).T
         values[~legal] = -np.inf
         return values
+
+    def _replace_values(
+        self,
+        idx: IntArray,
+        with_free: IntArray,
+        blocked: BoolArray,
+        owner: IntArray,
+        team: IntArray,
+        spaces: IntArray,
+    ) -> Values:
+        """Dice ``=s``: the placement's value on each of ``spaces`` once the chip there is
+        taken off (``Evaluator.place_value(..., replaced=owner)``), ``(m, len(spaces))``: the
+        terms of :meth:`values`' placements, on the window counts less the owner's chip."""
+        env = self.env
+        m, teams, nw, length = len(idx), env.teams, env._no_window, self.length
+        rows = np.arange(m)
+        through = env._through[spaces]  # (S, k), padded with the empty window
+        real = through < nw
+        # Per game, team, space and window through it: the counts without the chip replaced.
+        taken = owner[:, spaces][:, None, :] == np.arange(teams)[None, :, None]  # (m, T, S)
+        counts = with_free[:, :, through] - taken[..., None]  # (m, T, S, k)
+        chips = counts - env._free_in_window[through]
+        occupied = chips.sum(axis=1)  # (m, S, k)
+        open_to = (occupied[:, None] == chips) & ~blocked[:, :, through] & real
+        mine = counts[rows, team]
+        my_open = open_to[rows, team]
+        need = np.clip(length - 1 - mine, 0, len(ATTACK) - 1)
+        value = np.where(my_open, self._attack[need], 0.0).sum(axis=2)
+        done = (my_open & (need == 0)).sum(axis=2)
+        seq_count = env.seq_count[idx]
+        wins = (done > 0) & (seq_count[rows, team][:, None] + np.minimum(done, 2) >= self.to_win)
+        value += np.where(wins, WIN, 0.0)
+        their_need = length - counts
+        block = np.where(open_to, self._block[np.clip(their_need - 1, 0, len(BLOCK) - 1)], 0.0)
+        fours = open_to & (their_need == 1)
+        for o in range(teams):
+            other = team != o  # (m,)
+            threat = block[:, o].sum(axis=2)
+            stop = fours[:, o].any(axis=2) & (seq_count[:, o] + 1 >= self.to_win)[:, None]
+            value += np.where(other[:, None], threat + np.where(stop, WIN / 10, 0.0), 0.0)
+        out: Values = value
+        return out
 
     def _blocked(self, idx: IntArray) -> BoolArray:
         """Per game, team and window: it shares two spaces or more with one of the team's

@@ -329,7 +329,8 @@ class SequenceEnv:
         agent = self.agent_seat
         self._view = None
         self._ids = None
-        while (step := state.play_forced()).kind is _MOVE:
+        # The game is never taken back: no undo records (push_index's undo=False likewise).
+        while (step := state.play_forced(undo=False)).kind is _MOVE:
             seat = step.seat
             assert seat is not None
             if seat == agent:

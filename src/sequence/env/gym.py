@@ -130,17 +130,20 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         super().reset(seed=seed)
         episode_seed = int(self.np_random.integers(2**63 - 1))
         self.env._start(episode_seed, options)
-        return self.observer.encode(self.env.view), self._info("")
+        view = self.env.view
+        return self.observer.encode(view), self._info("", view)
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (an int or a 0-d integer array), then the other seats up to the
         agent's next decision; ``(obs, reward, terminated, truncated, info)``."""
         # The action space takes numpy integers and 0-d arrays as they are, and refuses the rest.
-        reward, terminated, truncated, illegal = self.env._play(action)
-        obs = self.observer.encode(self.env.view)
+        env = self.env
+        reward, terminated, truncated, illegal = env._play(action)
+        view = env.view
+        obs = self.observer.encode(view)
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, truncated, self._info(illegal)
+        return obs, reward, terminated, truncated, self._info(illegal, view)
 
     def legal_actions(self) -> list[int]:
         """The ids of the agent's legal actions now, ascending (empty once the episode is over)."""
@@ -166,8 +169,8 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
     def _mask(self) -> NDArray[np.int8]:
         return mask_array(self.env._legal_ids(), self.env.num_actions)
 
-    def _info(self, illegal: str) -> dict[str, Any]:
-        view = self.env.view
+    def _info(self, illegal: str, view: View) -> dict[str, Any]:
+        """``info``: the same keys at every step; ``view`` is the agent's (``env.view``)."""
         outcome = view.outcome
         if illegal:
             winner, termination = NO_WINNER, "illegal_action"

@@ -6,7 +6,7 @@
 ``single_action_space``: ``Discrete(num_actions)``), their batched forms, and the masks as
 ``info["action_mask"]`` (``int8``) and :meth:`BatchedVectorEnv.action_masks` (``bool``, the
 method sb3-contrib's ``MaskablePPO`` calls). The other seats are played inside the step, batched:
-``opponents="random"`` (the default), ``"greedy"`` (classic and Kids: greedy's move values,
+``opponents="random"`` (the default), ``"greedy"`` (classic, Kids and Dice: greedy's move values,
 :class:`~sequence.env.batched_greedy.BatchedGreedy`) or ``"self"`` (the agent plays every seat;
 ``info["seat"]`` says whose turn each row is).
 
