@@ -133,3 +133,14 @@ async def test_a_notice_is_judged_by_its_header_before_it_is_decoded() -> None:
         # The quiet table's moves never reached the hub; the others did, whole.
         assert [(n["k"], n.get("t")) for n in heard.notices] == [("move", "AAAAAA"), ("hi", None)]
         assert heard.notices[0] == {"k": "move", "t": "AAAAAA", "n": 1, "p": first.proc}
+
+
+def test_notices_are_parsed_by_hiredis() -> None:
+    """The ``cluster`` extra (and ``dev``) installs hiredis, so redis-py reads every notice of
+    the channel with its C parser, not its own in Python (about a third less CPU per notice;
+    docs/server.md's load benchmark). A venv from before the dependency: ``make setup``."""
+    from redis.asyncio.connection import _AsyncHiredisParser
+
+    cluster = RedisCluster(REDIS_URL, prefix=f"t{secrets.token_hex(4)}")
+    connection = cluster.redis.connection_pool.make_connection()
+    assert isinstance(connection._parser, _AsyncHiredisParser)

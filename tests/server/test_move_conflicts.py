@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from sequence.engine import make_config
+from sequence.server.storage.db import TableRow
 from sequence.server.storage.store import ClockData, MoveConflict
 from sequence.server.tables.store import EventData, SeatChange, SeatData, TableData, TableStore
 
@@ -151,5 +153,28 @@ async def test_clocks_saved_together_share_one_transaction_and_the_latest_wins(
             assert data is not None
             assert (data.clock_seat, data.clock_left) == (1, 20.0 + tid)
             assert [(s.reserve, s.timeouts) for s in data.seats] == [(4.5, 1), (10.0, 0)]
+    finally:
+        store.close()
+
+
+async def test_a_move_that_ends_the_game_stores_the_commits_time(tmp_path: Path) -> None:
+    """The last move's transaction marks the table finished with its result, at the time of
+    that commit (the statement is built once, its time is not)."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    move_with_id_database(url)
+    store = TableStore(url)
+    try:
+        before = datetime.now(UTC).replace(tzinfo=None)
+        await store.append_move(1, 2, "y", 1, "1-0", True, "id-2")
+        with store.engine.connect() as conn:
+            status, result, finished = conn.execute(
+                select(TableRow.status, TableRow.result, TableRow.finished_at).where(
+                    TableRow.id == 1
+                )
+            ).one()
+        assert (status, result) == ("finished", "1-0")
+        assert finished is not None and finished.replace(tzinfo=None) >= before
+        with pytest.raises(MoveConflict):  # the game is over: nothing more is stored
+            await store.append_move(1, 3, "z", 0, None, False, "id-3")
     finally:
         store.close()

@@ -35,6 +35,26 @@ CLOCK_WRITE_DELAY = 0.5
 what a restart may lose of a clock (a restart restarts the running turn anyway)."""
 
 
+# The statements of every move's transaction, built once: building a statement again for each
+# commit (its clauses, then the look-up of its compiled form in SQLAlchemy's cache) cost about as
+# much of the server's CPU as sending it, on PostgreSQL 0.3 to 0.7 ms a commit.
+_LOCK_LIVE = (
+    select(TableRow.id)
+    .where(TableRow.id.in_(bindparam("ids", expanding=True)), TableRow.status == "playing")
+    .order_by(TableRow.id)
+    .with_for_update()
+)
+"""Lock the rows of tables ``ids`` (in order: no deadlock between processes), those in play."""
+_INSERT_MOVES = insert(MoveRow)
+_FINISH = (
+    update(TableRow)
+    .where(TableRow.id == bindparam("tid"))
+    .values(
+        status="finished", result=bindparam("game_result"), finished_at=bindparam("finished_at")
+    )
+)
+
+
 class _NotInPlay(Exception):
     """A table of a batch of moves is no longer in play (another server process stored a
     resignation that ended it): the batch's transaction is undone."""
@@ -157,16 +177,11 @@ class Store:
             # Lock the tables' rows (in order: no deadlock between processes) and check that
             # each game is still on: a resignation stored by another process ends it.
             ids = sorted({p.table_id for p in batch})
-            live = conn.scalars(
-                select(TableRow.id)
-                .where(TableRow.id.in_(ids), TableRow.status == "playing")
-                .order_by(TableRow.id)
-                .with_for_update()
-            ).all()
+            live = conn.scalars(_LOCK_LIVE, {"ids": ids}).all()
             if len(live) != len(ids):
                 raise _NotInPlay
             conn.execute(
-                insert(MoveRow),
+                _INSERT_MOVES,
                 [
                     {
                         "table_id": p.table_id,
@@ -180,11 +195,13 @@ class Store:
             )
             finished = [p for p in batch if p.finished]
             if finished:
+                at = now()
                 conn.execute(
-                    update(TableRow)
-                    .where(TableRow.id == bindparam("tid"))
-                    .values(status="finished", result=bindparam("game_result"), finished_at=now()),
-                    [{"tid": p.table_id, "game_result": p.result} for p in finished],
+                    _FINISH,
+                    [
+                        {"tid": p.table_id, "game_result": p.result, "finished_at": at}
+                        for p in finished
+                    ],
                 )
 
     # --- moves, committed in groups --------------------------------------------------------------
