@@ -468,7 +468,7 @@ async def test_quitting_a_game_in_progress_asks_first(tmp_path: Path) -> None:
         await pilot.press("escape")  # cancel: the game goes on
         await pilot.pause()
         assert app.is_running and app.screen is screen
-        await pilot.press("q", "s")  # save, then quit
+        await pilot.press("q", "S")  # save, then quit (the dialog says "(S)": Shift+S works too)
         await pilot.pause()
         path = tmp_path / "kept.json"
         app.screen.query_one("#path").value = str(path)

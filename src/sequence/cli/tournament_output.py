@@ -87,7 +87,9 @@ def render(summary: dict[str, Any]) -> None:
     stream = sys.stderr if to_stderr else sys.stdout
     console = Console(stderr=to_stderr, width=None if stream.isatty() else 400)
     config = config_from_dict(summary["config"])
-    title = f"{describe(config)}: {summary['games']} games in {summary['seconds']:.0f} s"
+    seconds = summary["seconds"]
+    took = f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"  # never "in 0 s"
+    title = f"{describe(config)}: {summary['games']} games in {took}"
     if "seed" in summary:
         title += f" (deals from --seed {summary['seed']})"
     t = Table(title=title)

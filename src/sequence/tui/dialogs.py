@@ -92,9 +92,9 @@ class GameOverScreen(ModalScreen[str]):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="GameOverScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", "New game"),
-        Binding("s", "choose('save')", "Save"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("n,N", "choose('new')", "New game"),
+        Binding("s,S", "choose('save')", "Save"),
+        Binding("q,Q", "choose('quit')", "Quit"),
         Binding("escape", "choose('look')", "Look at the board"),
     ]
 
@@ -126,8 +126,8 @@ class QuitScreen(ModalScreen[str | None]):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="QuitScreen")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "choose('save')", "Save and quit"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("s,S", "choose('save')", "Save and quit"),
+        Binding("q,Q", "choose('quit')", "Quit"),
         Binding("escape", "choose(None)", "Cancel"),
     ]
 
