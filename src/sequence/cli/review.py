@@ -158,7 +158,8 @@ def review_text(review: GameReview, lang: str) -> str:
 
     lines = [
         f"Review of {cfg.game} for {cfg.players} ({review.result or 'unfinished'}):"
-        f" {len(review.moves)} decision{'s' * (len(review.moves) != 1)}, each judged from its mover's view by expert's search"
+        f" {len(review.moves)} decision{'s' * (len(review.moves) != 1)}, each judged from its"
+        " mover's view by expert's search"
         f" over {review.deals} deals ({review.seconds:.1f} s)",
         "",
     ]
