@@ -101,7 +101,7 @@ def test_host_rights_wait_for_the_host_to_be_away_as_long_as_a_seat_must_be(
         st = bob.wait(lambda s: not s["table"]["seats"][0]["connected"])
         assert not st["you"]["host"] and st["table"]["host_seat"] is None
         with server.http() as http:  # Bob may not hand the host's seat to a bot, as host or not
-            for body in ({"token": tokens[1]}, {"host_token": tokens[1], "level": "random"}):
+            for body in ({"host_token": tokens[1]}, {"host_token": tokens[1], "level": "random"}):
                 r = http.post(f"/api/tables/{code}/seats/0/bot", json=body)
                 assert r.status_code in (403, 409), r.text
         time.sleep(1.0)
@@ -163,12 +163,12 @@ def test_any_player_hands_a_seat_away_a_while_to_a_bot(sqlite_url: str) -> None:
         ann.wait(lambda s: not s["table"]["seats"][1]["connected"])
         url = f"/api/tables/{code}/seats/1/bot"
         with server.http() as http:
-            r = http.post(url, json={"token": tokens[0]})
+            r = http.post(url, json={"host_token": tokens[0]})
             assert r.status_code == 409 and "wait" in r.json()["message"]
-            r = http.post(url, json={"token": "forged"})
+            r = http.post(url, json={"host_token": "forged"})
             assert r.status_code == 403
             time.sleep(3.1)
-            r = http.post(url, json={"token": tokens[0]})
+            r = http.post(url, json={"host_token": tokens[0]})
             assert r.status_code == 200, r.text
         st = ann.wait(lambda s: s["table"]["seats"][1]["kind"] == "bot")
         assert st["table"]["seats"][1]["stand_in"]
