@@ -14,7 +14,7 @@ def test_health_readiness_and_metrics_of_one_process(server: ServerThread) -> No
         assert ready.status_code == 200
         assert ready.json() == {"status": "ok", "database": "up", "redis": None}
         create_table(server, game="kids", players=2, name="Ann", seat=0)
-        assert http.get("/api/tables/NOPE").status_code == 404
+        assert http.get("/api/tables/NOPE42").status_code == 404  # a code no table has
         text = http.get("/metrics")
         assert text.headers["content-type"].startswith("text/plain; version=0.0.4")
         body = text.text
