@@ -286,6 +286,35 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+def seated_page(
+    browser: Any,
+    server: ServerThread,
+    size: dict[str, Any],
+    created: dict[str, Any],
+    **stored: str,
+) -> Any:
+    """A page of ``browser`` at ``size`` holding the creator's seat and host rights of the table
+    ``created`` (and ``seq.KEY`` = value for each of ``stored``), the game started, at the
+    creator's first turn."""
+    code = created["code"]
+    page = browser.new_context(**size).new_page()
+    page.goto(server.url + "/")
+    items = {f"seq.seat.{code}": created["seat_token"], f"seq.host.{code}": created["host_token"]}
+    items.update({f"seq.{key}": value for key, value in stored.items()})
+    page.evaluate(
+        "(items) => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); }",
+        items,
+    )
+    page.goto(server.url + f"/t/{code}")
+    page.click("#start")
+    page.wait_for_function(
+        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.to_move === 0"
+        " && window.seq.msg.view.legal_moves.length > 0",
+        timeout=20000,
+    )
+    return page
+
+
 @pytest.fixture
 def web(sqlite_url: str) -> Iterator[ServerThread]:
     """A server whose bots move quickly, for the browser tests."""

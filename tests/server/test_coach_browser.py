@@ -11,7 +11,7 @@ import pytest
 from sequence.bots.review import Reviewer
 from sequence.i18n.notes import translate_note
 
-from .conftest import ServerThread, create_table
+from .conftest import ServerThread, create_table, seated_page
 from .test_review_api import finished_game, reviewed
 from .test_table_polish_browser import LAPTOP, PHONE
 
@@ -25,22 +25,7 @@ def seated(browser: Any, server: ServerThread, size: dict[str, Any], lang: str) 
     at its first turn; and the table's code."""
     created = create_table(server, game="classic", players=2, bots=[None, "easy"], name="Ann",
                            seat=0)  # fmt: skip
-    code = created["code"]
-    page = browser.new_context(**size).new_page()
-    page.goto(server.url + "/")
-    page.evaluate(
-        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
-        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}');"
-        f" localStorage.setItem('seq.lang', '{lang}'); }}"
-    )
-    page.goto(server.url + f"/t/{code}")
-    page.click("#start")
-    page.wait_for_function(
-        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.to_move === 0"
-        " && window.seq.msg.view.legal_moves.length > 0",
-        timeout=20000,
-    )
-    return page, code
+    return seated_page(browser, server, size, created, lang=lang), created["code"]
 
 
 @pytest.mark.browser

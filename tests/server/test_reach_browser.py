@@ -19,7 +19,7 @@ from sequence.engine import OPTIONS
 from sequence.i18n import catalog_json
 from sequence.i18n.terms import option_label
 
-from .conftest import Client, ServerThread, create_table, join, start
+from .conftest import Client, ServerThread, create_table, join, seated_page, start
 
 pytestmark = pytest.mark.browser
 
@@ -184,23 +184,7 @@ def small_targets(page: Any) -> list[str]:
 
 def seated(browser: Any, server: ServerThread, size: dict[str, Any], **body: Any) -> Any:
     """A page seated at a new table created with ``body``, started, at the creator's turn."""
-    created = create_table(server, **body)
-    code = created["code"]
-    page = browser.new_context(**size).new_page()
-    page.goto(server.url + "/")
-    page.evaluate(
-        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
-        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}');"
-        " localStorage.setItem('seq.learned', '1'); }"
-    )
-    page.goto(server.url + f"/t/{code}")
-    page.click("#start")
-    page.wait_for_function(
-        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.to_move === 0"
-        " && window.seq.msg.view.legal_moves.length > 0",
-        timeout=20000,
-    )
-    return page
+    return seated_page(browser, server, size, create_table(server, **body), learned="1")
 
 
 @pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import sqlalchemy
 
-from .conftest import ServerThread, create_table
+from .conftest import ServerThread, create_table, seated_page
 
 pytestmark = pytest.mark.browser
 
@@ -26,23 +26,7 @@ SHOTS = os.environ.get("SEQUENCE_SHOTS")
 def seated(browser: Any, server: ServerThread, size: dict[str, Any], **body: Any) -> Any:
     """A page seated at a new table created with ``body`` (the creator's seat and host rights
     in its storage), started, at the creator's first turn."""
-    created = create_table(server, **body)
-    code = created["code"]
-    ctx = browser.new_context(**size)
-    page = ctx.new_page()
-    page.goto(server.url + "/")
-    page.evaluate(
-        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
-        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}'); }}"
-    )
-    page.goto(server.url + f"/t/{code}")
-    page.click("#start")
-    page.wait_for_function(
-        "() => window.seq.msg && window.seq.msg.view && window.seq.msg.view.to_move === 0"
-        " && window.seq.msg.view.legal_moves.length > 0",
-        timeout=20000,
-    )
-    return page
+    return seated_page(browser, server, size, create_table(server, **body))
 
 
 @SIZES
