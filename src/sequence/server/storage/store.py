@@ -14,6 +14,7 @@ together share one transaction too.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, insert, select, text, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -57,22 +58,20 @@ _FINISH = (
 
 
 _COMMIT_MOVES_POSTGRES = text(
-    "WITH live AS ("
-    " SELECT id FROM game_tables WHERE id = ANY(CAST(:ids AS integer[])) AND status = 'playing'"
-    " ORDER BY id FOR UPDATE)"
+    "WITH m AS (SELECT * FROM json_to_recordset(CAST(:rows AS json))"
+    " AS m(table_id integer, ply integer, move varchar, seat integer, move_id varchar)),"
+    " live AS (SELECT id FROM game_tables"
+    " WHERE id IN (SELECT table_id FROM m) AND status = 'playing' ORDER BY id FOR UPDATE)"
     " INSERT INTO moves (table_id, ply, move, seat, move_id, created_at)"
-    " SELECT m.table_id, m.ply, m.move, m.seat, m.move_id, :at"
-    " FROM unnest(CAST(:tids AS integer[]), CAST(:plies AS integer[]),"
-    " CAST(:moves AS varchar[]), CAST(:seats AS integer[]), CAST(:move_ids AS varchar[]))"
-    " AS m(table_id, ply, move, seat, move_id)"
-    " WHERE (SELECT count(*) FROM live) = :n"
+    " SELECT table_id, ply, move, seat, move_id, :at FROM m"
+    " WHERE (SELECT count(*) FROM live) = (SELECT count(DISTINCT table_id) FROM m)"
 )
 """A batch of moves none of which ends its game, on PostgreSQL, as one statement and so one
 round trip (it is its own transaction): lock the tables' rows in order, as :data:`_LOCK_LIVE`
 does, and insert the moves only if every table is still in play. A row another process changed
 meanwhile is judged again on its new version once its lock is free (READ COMMITTED's re-check of
-``FOR UPDATE``), so a resignation stored first is seen. Four round trips (BEGIN, lock, insert,
-COMMIT) took 0.55 ms a move, this one 0.22 ms."""
+``FOR UPDATE``), so a resignation stored first is seen. The moves travel as one JSON text:
+psycopg turns a JSON string into a parameter faster than five arrays."""
 
 
 class _NotInPlay(Exception):
@@ -128,6 +127,7 @@ class Store:
             if self.engine.dialect.name == "postgresql"
             else None
         )
+        self._moves_connection: Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self._pending: list[_Pending] = []
         self._flushing = False
@@ -159,6 +159,8 @@ class Store:
     def close(self) -> None:
         """Finish queued work and release the database."""
         self._pool.shutdown(wait=True)
+        if self._moves_connection is not None:
+            self._moves_connection.close()
         self.engine.dispose()
 
     # --- clocks, committed in groups ----------------------------------------------------------
@@ -234,22 +236,33 @@ class Store:
                     ],
                 )
 
-    @staticmethod
-    def _commit_moves_in_one_statement(engine: Engine, batch: list[_Pending]) -> None:
-        with engine.connect() as conn:
-            stored = conn.execute(
-                _COMMIT_MOVES_POSTGRES,
+    def _commit_moves_in_one_statement(self, engine: Engine, batch: list[_Pending]) -> None:
+        # One connection kept for it: checking one out of the pool and back for every commit
+        # (setting autocommit, resetting it, a rollback) cost a third of the commit's CPU.
+        if self._moves_connection is None:
+            self._moves_connection = engine.connect()
+        rows = json.dumps(
+            [
                 {
-                    "ids": sorted({p.table_id for p in batch}),
-                    "n": len({p.table_id for p in batch}),
-                    "tids": [p.table_id for p in batch],
-                    "plies": [p.ply for p in batch],
-                    "moves": [p.move for p in batch],
-                    "seats": [p.seat for p in batch],
-                    "move_ids": [p.move_id for p in batch],
-                    "at": now(),
-                },
+                    "table_id": p.table_id,
+                    "ply": p.ply,
+                    "move": p.move,
+                    "seat": p.seat,
+                    "move_id": p.move_id,
+                }
+                for p in batch
+            ]
+        )
+        try:
+            stored = self._moves_connection.execute(
+                _COMMIT_MOVES_POSTGRES, {"rows": rows, "at": now()}
             ).rowcount
+            self._moves_connection.commit()  # SQLAlchemy's own bookkeeping: autocommit sent it
+        except BaseException:
+            # Whatever went wrong (a conflict, a connection ended), start afresh next time.
+            self._moves_connection.close()
+            self._moves_connection = None
+            raise
         if stored != len(batch):  # nothing was stored: a table of the batch is not in play
             raise _NotInPlay
 
