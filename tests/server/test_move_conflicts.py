@@ -6,19 +6,20 @@ stored only if the seat and the table are still as it was judged on."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import create_engine, event, select, text
 
 from sequence.engine import make_config
 from sequence.server.storage.db import TableRow
 from sequence.server.storage.store import ClockData, MoveConflict
 from sequence.server.tables.store import EventData, SeatChange, SeatData, TableData, TableStore
 
-from .conftest import old_database
+from .conftest import fresh_postgres, old_database
 
 
 def move_with_id_database(url: str) -> None:
@@ -176,5 +177,107 @@ async def test_a_move_that_ends_the_game_stores_the_commits_time(tmp_path: Path)
         assert finished is not None and finished.replace(tzinfo=None) >= before
         with pytest.raises(MoveConflict):  # the game is over: nothing more is stored
             await store.append_move(1, 3, "z", 0, None, False, "id-3")
+    finally:
+        store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database of each kind the server stores games in."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'moves.db'}"
+    else:
+        with fresh_postgres() as url:
+            yield url
+
+
+def playing_table(store: TableStore, code: str) -> int:
+    return store.create_table(
+        TableData(
+            id=0, code=code, config=make_config("kids", players=2).to_dict(), seed=1,
+            public=True, status="playing", host_hash="h", result=None, rematch_code=None,
+            seats=[SeatData(0, "Ann", "hash-a"), SeatData(1, "Bob", "hash-b")], moves=[],
+        )
+    )  # fmt: skip
+
+
+async def test_moves_that_arrive_together_are_stored_in_one_round_trip_or_refused_alone(
+    database: str,
+) -> None:
+    """Moves of several tables sent at once share one commit: on PostgreSQL a single
+    statement (its own transaction), on SQLite a transaction. A ply or a seat's move id already
+    stored is refused with :class:`MoveConflict` and the batch's other moves are still stored."""
+    store = TableStore(database)
+    statements: list[str] = []
+
+    def sent(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    try:
+        one, two = playing_table(store, "TABLE1"), playing_table(store, "TABLE2")
+        event.listen(store.engine, "before_cursor_execute", sent)
+        await asyncio.gather(
+            store.append_move(one, 1, "a", 0, None, False, "m1"),
+            store.append_move(two, 1, "b", 0, None, False, "m1"),  # another table's m1
+            store.append_move(one, 2, "c", None, None, False, None),  # the server's: no id
+        )
+        if store.engine.dialect.name == "postgresql":
+            assert len(statements) == 1, statements  # no BEGIN, no COMMIT: one round trip
+        statements.clear()
+        results = await asyncio.gather(
+            store.append_move(one, 2, "x", 1, None, False, "m2"),  # ply 2 is stored
+            store.append_move(two, 2, "d", 1, None, False, "m2"),
+            store.append_move(one, 3, "y", 0, None, False, "m1"),  # seat 0's m1 is stored
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], MoveConflict) and isinstance(results[2], MoveConflict)
+        assert results[1] is None
+        first, second = store.load("TABLE1"), store.load("TABLE2")
+        assert first is not None and first.moves == ["a", "c"]
+        assert first.move_ids == [(1, 0, "m1")]
+        assert second is not None and second.moves == ["b", "d"]
+    finally:
+        event.remove(store.engine, "before_cursor_execute", sent)
+        store.close()
+
+
+async def test_a_move_is_refused_once_the_game_it_waited_on_is_ended_elsewhere(
+    database: str,
+) -> None:
+    """Another server process ends the game (a resignation) while holding the table's row: the
+    move waiting for that row is judged on what was committed and refused, nothing stored; had
+    that process undone its change, the move is stored."""
+    store = TableStore(database)
+    try:
+        ended, kept = playing_table(store, "ENDED1"), playing_table(store, "KEPT11")
+        if store.engine.dialect.name == "sqlite":
+            # One writer at a time: SQLite makes the move wait for the file, not the row.
+            with store.engine.begin() as conn:
+                conn.execute(text(f"UPDATE game_tables SET status = 'finished' WHERE id = {ended}"))
+            with pytest.raises(MoveConflict):
+                await store.append_move(ended, 1, "a", 0, None, False, "m1")
+            await store.append_move(kept, 1, "a", 0, None, False, "m1")
+        else:
+            for table_id, outcome in ((ended, "commit"), (kept, "rollback")):
+                other = create_engine(database, isolation_level="READ COMMITTED")
+                with other.connect() as conn:
+                    conn.execute(
+                        text(f"UPDATE game_tables SET status = 'finished' WHERE id = {table_id}")
+                    )
+                    move = asyncio.ensure_future(
+                        store.append_move(table_id, 1, "a", 0, None, False, "m1")
+                    )
+                    await asyncio.sleep(0.3)
+                    assert not move.done()  # waiting for the row
+                    getattr(conn, outcome)()
+                other.dispose()
+                if outcome == "commit":
+                    with pytest.raises(MoveConflict):
+                        await move
+                else:
+                    await move
+        data_ended, data_kept = store.load("ENDED1"), store.load("KEPT11")
+        assert data_ended is not None and data_ended.moves == []
+        assert data_kept is not None and data_kept.moves == ["a"]
     finally:
         store.close()

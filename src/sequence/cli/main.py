@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "play games between bots (random, or --bot SPEC) and report how they ended",
     ),
     "bench": ("sequence.cli.bench", "measure the engine's speed"),
-    "replay": ("sequence.cli.replay", "check a game record and show its final position"),
+    "replay": ("sequence.cli.replay", "check a game record and step through it"),
     "tournament": ("sequence.cli.tournament", "play bots against each other and rate them"),
     "review": ("sequence.cli.review", "judge each move of finished games, as its mover saw it"),
     "play": ("sequence.tui.cli", "play in the terminal"),

@@ -48,7 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a bot plays instead of random moves (e.g. greedy, hard); once for every seat,"
         " or once per seat or per team",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON, one object")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: config, games, wins, endings, average_turns, bots,"
+        " longest_turn (the most moves one seat made in a turn; null without --bot, whose"
+        " games alone are watched), turn_move_limit (the most the rules allow), seconds,"
+        " moves_per_second, results (each game's seed, winner, termination, turns, moves)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

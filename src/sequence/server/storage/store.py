@@ -14,13 +14,15 @@ together share one transaction too.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, select, text, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -53,6 +55,23 @@ _FINISH = (
         status="finished", result=bindparam("game_result"), finished_at=bindparam("finished_at")
     )
 )
+
+
+_COMMIT_MOVES_POSTGRES = text(
+    "WITH m AS (SELECT * FROM json_to_recordset(CAST(:rows AS json))"
+    " AS m(table_id integer, ply integer, move varchar, seat integer, move_id varchar)),"
+    " live AS (SELECT id FROM game_tables"
+    " WHERE id IN (SELECT table_id FROM m) AND status = 'playing' ORDER BY id FOR UPDATE)"
+    " INSERT INTO moves (table_id, ply, move, seat, move_id, created_at)"
+    " SELECT table_id, ply, move, seat, move_id, :at FROM m"
+    " WHERE (SELECT count(*) FROM live) = (SELECT count(DISTINCT table_id) FROM m)"
+)
+"""A batch of moves none of which ends its game, on PostgreSQL, as one statement and so one
+round trip (it is its own transaction): lock the tables' rows in order, as :data:`_LOCK_LIVE`
+does, and insert the moves only if every table is still in play. A row another process changed
+meanwhile is judged again on its new version once its lock is free (READ COMMITTED's re-check of
+``FOR UPDATE``), so a resignation stored first is seen. The moves travel as one JSON text:
+psycopg turns a JSON string into a parameter faster than five arrays."""
 
 
 class _NotInPlay(Exception):
@@ -101,6 +120,14 @@ class Store:
         self.engine = make_engine(url)
         migrate(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # PostgreSQL stores moves that end no game in one statement, which needs no BEGIN and
+        # COMMIT of its own (autocommit is set on the client's side: no round trip).
+        self._one_statement = (
+            self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            if self.engine.dialect.name == "postgresql"
+            else None
+        )
+        self._moves_connection: Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self._pending: list[_Pending] = []
         self._flushing = False
@@ -132,6 +159,8 @@ class Store:
     def close(self) -> None:
         """Finish queued work and release the database."""
         self._pool.shutdown(wait=True)
+        if self._moves_connection is not None:
+            self._moves_connection.close()
         self.engine.dispose()
 
     # --- clocks, committed in groups ----------------------------------------------------------
@@ -171,6 +200,9 @@ class Store:
             )
 
     def _commit_moves(self, batch: list[_Pending]) -> None:
+        if self._one_statement is not None and not any(p.finished for p in batch):
+            self._commit_moves_in_one_statement(self._one_statement, batch)
+            return
         # Core statements, not ORM objects: this runs for every move, and the rows are only
         # written, never read back.
         with self.engine.begin() as conn:
@@ -203,6 +235,36 @@ class Store:
                         for p in finished
                     ],
                 )
+
+    def _commit_moves_in_one_statement(self, engine: Engine, batch: list[_Pending]) -> None:
+        # One connection kept for it: checking one out of the pool and back for every commit
+        # (setting autocommit, resetting it, a rollback) cost a third of the commit's CPU.
+        if self._moves_connection is None:
+            self._moves_connection = engine.connect()
+        rows = json.dumps(
+            [
+                {
+                    "table_id": p.table_id,
+                    "ply": p.ply,
+                    "move": p.move,
+                    "seat": p.seat,
+                    "move_id": p.move_id,
+                }
+                for p in batch
+            ]
+        )
+        try:
+            stored = self._moves_connection.execute(
+                _COMMIT_MOVES_POSTGRES, {"rows": rows, "at": now()}
+            ).rowcount
+            self._moves_connection.commit()  # SQLAlchemy's own bookkeeping: autocommit sent it
+        except BaseException:
+            # Whatever went wrong (a conflict, a connection ended), start afresh next time.
+            self._moves_connection.close()
+            self._moves_connection = None
+            raise
+        if stored != len(batch):  # nothing was stored: a table of the batch is not in play
+            raise _NotInPlay
 
     # --- moves, committed in groups --------------------------------------------------------------
 

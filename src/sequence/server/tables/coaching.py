@@ -191,17 +191,17 @@ class Reviews:
                 raise RateLimited("30")
             assert table.state is not None
             record = GameRecord.from_dict(protocol.record_dict(table)["record"])
-            self._working[code] = (0, 0)
-            self.core.soon(self._review(code, record))
+            found = decisions(record)  # a replay of the record: counted before the first answer
+            self._working[code] = (0, len(found))
+            self.core.soon(self._review(code, record, found))
         return self._working[code]
 
-    async def _review(self, code: str, record: GameRecord) -> None:
+    async def _review(self, code: str, record: GameRecord, found: list[Decision]) -> None:
         try:
             async with self._turns:
                 loop = asyncio.get_running_loop()
                 pool = self.core.scheduler.executor
                 start = time.perf_counter()
-                found = decisions(record)
                 judged = []
                 for i, decision in enumerate(found):
                     self._working[code] = (i, len(found))

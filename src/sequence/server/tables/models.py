@@ -407,7 +407,7 @@ class ReviewAnswer(Answer):
 class ReviewWorking(Answer):
     status: Literal["working"]
     done: int = Field(description="decisions judged so far")
-    total: int = Field(description="decisions to judge (0: not counted yet)")
+    total: int = Field(description="decisions to judge")
 
 
 class GameMeta(Answer):
