@@ -507,9 +507,9 @@ function penaltyDialog(m) {
     h("input", { type: "radio", name: "penalty-team", value: tm.letter, onchange: () => {
       chosen = tm.letter; confirmBtn.disabled = false; own.hidden = i !== ownTeam;
     } }),
-    " ", teamSwatch(v, i), " ", t("Team {team}", { team: tm.letter }), ": ",
-    tm.seats.map((s) => seatLabel(m, s)).join(", "),
-    i === ownTeam ? h("span", { class: "badge" }, t("your team")) : null));
+    " ", teamSwatch(v, i), " ", h("span", { class: "who" }, t("Team {team}", { team: tm.letter }), ": ",
+      tm.seats.map((s) => seatLabel(m, s)).join(", "),
+      i === ownTeam ? h("span", { class: "badge" }, t("your team")) : null)));
   const dialog = h("dialog", { id: "penalty-dialog", class: "confirm", "aria-labelledby": "penalty-title" },
     h("h2", { id: "penalty-title" }, t("Table-talk penalty")),
     h("p", {}, t("For a player who told a team-mate what to play. Every player of the team you choose gives up one card of their choice, which is not replaced.")),

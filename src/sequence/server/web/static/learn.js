@@ -92,7 +92,7 @@ function draw() {
       cell.append(el("span", { class: "chip", style: `background:${COLOURS[view.teams[team].colour]}` }));
     }
     // A finger just beside the space the step points at plays it (tap.js), as at the table:
-    // the classic board's spaces are smaller than a finger on a phone.
+    // the spaces of the classic board are smaller than a finger on a phone.
     cell.onclick = (e) => {
       const near = pointed.has(name) ? null : nearestTap(board.querySelectorAll("button.point"), e);
       tryAt(near ? Number(near.dataset.index) : i);

@@ -9,7 +9,7 @@ const TAP = 52;
 
 /* Of the elements `spaces` (each drawn in the box `box(el)`), the one whose tap square holds
    the click `e`, the nearest of several; null if none, or if `e` is no real click (the
-   keyboard's Enter, which has no position). */
+   Enter of the keyboard, which has no position). */
 function nearestTap(spaces, e, box = (el) => el.getBoundingClientRect()) {
   if (!e.detail || (!e.clientX && !e.clientY)) return null;
   let best = null, bestD = Infinity;
