@@ -146,6 +146,9 @@ def test_a_misbehaving_bot_loses_with_a_clear_message(
     assert result.forfeit is not None
     assert result.forfeit.seat % 2 == seat and result.forfeit.team == seat
     assert reason in result.forfeit.message()
+    late = result.forfeit.late  # a loss on time carries its code, for a front end's words
+    assert (late is not None) == (name == "Sleepy")
+    assert late is None or (late.answered and late.seconds > late.limit == limit)
     assert f"seat {result.forfeit.seat + 1}" in result.describe()
     assert (
         result.winner == 1 - seat and result.scores[seat] == 0.0 and result.termination == "forfeit"
@@ -160,6 +163,7 @@ def test_a_bot_that_never_returns_is_interrupted(custom: str) -> None:
     )
     assert time.perf_counter() - start < 3
     assert result.forfeit is not None and "still thinking" in result.forfeit.reason
+    assert result.forfeit.late is not None and not result.forfeit.late.answered
 
 
 def test_not_a_move_is_a_forfeit() -> None:

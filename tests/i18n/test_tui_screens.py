@@ -218,8 +218,12 @@ async def test_help_dialog(lang: str) -> None:
                 _("How to play at the keyboard"),
                 _("X: exchange the chosen dead card (marked †)."),
                 _("T: impose a table-talk penalty on a team."),
+                _("Escape (or ?) closes this help."),
             ],
         )
+        await pilot.press("escape")  # as it says
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)

@@ -269,21 +269,48 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Chromium through Playwright (skipped where either is missing)."""
+def chromium_missing() -> str | None:
+    """Why Chromium cannot be driven here (``None``: it can)."""
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+        return f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)"
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
-        pytest.skip("the playwright package is not installed")
+        return "the playwright package is not installed"
+    return None
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Headless Chromium through Playwright (check :func:`chromium_missing` first)."""
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             yield b
         finally:
             b.close()
+
+
+def _launched() -> Iterator[Any]:
+    why = chromium_missing()
+    if why:
+        pytest.skip(why)
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Playwright (skipped where either is missing)."""
+    yield from _launched()
+
+
+@pytest.fixture(scope="module")
+def module_browser() -> Iterator[Any]:
+    """One headless Chromium for a whole test module (skipped where missing)."""
+    yield from _launched()
 
 
 def seated_page(

@@ -1,12 +1,11 @@
 """Accounts in the browser (Playwright, Debian's Chromium): sign up on a laptop, play, sign in
 on a phone and find the same seat mid-game; a guest who signs up keeps the seat they hold, and
-finds it on another device; the account page in French."""
+finds it on another device; the account page in French. ``scripts/screenshots.py account``
+photographs the account page of the guest who signed up."""
 
 from __future__ import annotations
 
-import os
 import secrets
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,12 +14,9 @@ import pytest
 from sequence.server.accounts.account import Passwords
 
 from .conftest import ServerThread
-from .test_browser import act, state
+from .scenes import PASSWORD, act, my_turn, new_game_against_a_bot, play_until, sign, state
 
 pytestmark = pytest.mark.browser
-PASSWORD = "green tea at nine"
-SHOTS = os.environ.get("SEQUENCE_SHOTS")
-"""A folder to save the account page's screenshots in (docs/img)."""
 
 
 @pytest.fixture
@@ -28,44 +24,6 @@ def site(sqlite_url: str) -> Iterator[ServerThread]:
     cheap = Passwords(time_cost=1, memory_kib=8192, parallelism=1)
     with ServerThread(sqlite_url, bot_delay=0.05, passwords=cheap) as srv:
         yield srv
-
-
-def sign(page: Any, url: str, form: str, name: str) -> None:
-    """Sign up or in (``form``: ``signup`` or ``signin``) through the account page."""
-    page.goto(url + "/account")
-    page.fill(f"#{form}-name", name)
-    page.fill(f"#{form}-password", PASSWORD)
-    page.click(f"#{form}-form button[type=submit]")
-    page.wait_for_selector("#signout")
-    assert page.inner_text("#account-link") == name
-
-
-def new_game_against_a_bot(page: Any, url: str) -> str:
-    page.goto(url + "/")
-    page.fill("#name", "Ann")
-    page.select_option("#game", "kids")
-    page.select_option("#players", "2")
-    page.select_option("#seat-1", "random")
-    page.click("#create")
-    page.wait_for_selector("#start:not([disabled])")
-    code = str(page.get_attribute("#share", "href")).rsplit("/", 1)[1]
-    page.click("#start")
-    page.wait_for_selector("#board")
-    return code
-
-
-def play_until(page: Any, version: int) -> None:
-    deadline = time.monotonic() + 60
-    while state(page)["version"] < version:
-        assert time.monotonic() < deadline, "the game did not move on"
-        if not act(page):
-            time.sleep(0.05)
-
-
-def my_turn(page: Any) -> None:
-    page.wait_for_function(
-        "() => window.seq.msg.view && window.seq.msg.view.legal_moves.length > 0", timeout=20000
-    )
 
 
 def test_sign_up_then_find_the_same_seat_on_another_device_mid_game(
@@ -118,8 +76,6 @@ def test_a_guest_signs_up_and_keeps_the_seat_then_finds_it_elsewhere(
     assert after and after != before  # claimed: the account's token replaced the guest's
     guest.wait_for_selector("#account-games td.code")
     assert guest.inner_text("#account-games td.code") == code
-    if SHOTS:
-        guest.screenshot(path=os.path.join(SHOTS, "web-account.png"), full_page=True)
     guest.goto(site.url + f"/t/{code}")
     guest.wait_for_function("() => window.seq.msg && window.seq.msg.view")
     assert state(guest)["you"]["seat"] == 0

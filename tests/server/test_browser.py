@@ -13,41 +13,9 @@ from typing import Any
 import pytest
 
 from .conftest import ServerThread
+from .scenes import act, state
 
 pytestmark = pytest.mark.browser
-
-
-def state(page: Any) -> Any:
-    return page.evaluate("() => window.seq && window.seq.msg")
-
-
-def act(page: Any) -> bool:
-    """Make the first legal move by clicking, if this page may move; return whether it did."""
-    msg = state(page)
-    if not msg or not msg["view"] or msg["view"]["outcome"]:
-        return False
-    legal = msg["view"]["legal_moves"]
-    if not legal:
-        return False
-    move = legal[0]
-    version = msg["version"]
-    if "@" in move or ("x" in move and not move.startswith(("dead:", "discard:"))):
-        sep = "@" if "@" in move else "x"
-        card, space = move.split(sep)
-        page.click(f'#hand [data-card="{card}"]')
-        page.click(f'#board g[data-space="{space}"].target')
-    elif move.startswith("dead:"):
-        page.click(f'#hand [data-card="{move[5:]}"]')
-        page.click("#act-dead")
-    elif move.startswith("discard:"):
-        page.click(f'#hand [data-card="{move[8:]}"]')
-        page.click("#act-discard")
-    elif move == "pass":
-        page.click("#act-pass")
-    else:
-        raise AssertionError(f"no UI path for {move}")
-    page.wait_for_function(f"() => window.seq.msg.version > {version}", timeout=15000)
-    return True
 
 
 def test_create_join_play_reload_spectate(browser: Any, web: ServerThread) -> None:

@@ -12,8 +12,8 @@ from sequence.bots.review import Reviewer
 from sequence.i18n.notes import translate_note
 
 from .conftest import ServerThread, create_table, seated_page
+from .scenes import LAPTOP, PHONE
 from .test_review_api import finished_game, reviewed
-from .test_table_polish_browser import LAPTOP, PHONE
 
 SIZES = pytest.mark.parametrize(
     ("size", "lang"), [(PHONE, "ru"), (LAPTOP, "en")], ids=["phone-ru", "laptop-en"]

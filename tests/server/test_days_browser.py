@@ -16,8 +16,7 @@ import pytest
 from sequence.server.accounts.account import Passwords
 
 from .conftest import ServerThread
-from .test_accounts_browser import my_turn, sign
-from .test_browser import act, state
+from .scenes import act, my_turn, sign, state
 from .test_notify import assert_no_card, hidden_cards
 
 pytestmark = pytest.mark.browser

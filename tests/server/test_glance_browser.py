@@ -7,12 +7,12 @@ says they won and the loser's that they lost, with the winning sequence drawn. A
 the roll as two dice and its explanation before acting. No text needs a hover, and every
 character on the pages has a glyph in the installed fonts.
 
-``SEQUENCE_SHOTS=docs/img`` saves the screenshots of the README and docs/server.md.
+``scripts/screenshots.py won dice-phone`` photographs the same moments for the README and
+docs/server.md.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
@@ -21,13 +21,10 @@ import pytest
 from sequence.i18n import catalog_json
 
 from .conftest import ServerThread
-from .test_browser import act, state
+from .scenes import PHONE, play_to_the_end, state, two_at_a_table
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-SHOTS = os.environ.get("SEQUENCE_SHOTS")
 
 # Characters with no glyph draw as the same box as a private-use character: compare pixels.
 MISSING_GLYPHS = """(chars) => {
@@ -60,11 +57,6 @@ def nothing_only_on_hover(page: Any) -> None:
     assert hover_rules == []
 
 
-def shot(page: Any, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
-
-
 def test_glyph_check_finds_a_missing_glyph(browser: Any, web: ServerThread) -> None:
     page = browser.new_page()
     page.goto(web.url + "/")
@@ -76,25 +68,7 @@ def test_glyph_check_finds_a_missing_glyph(browser: Any, web: ServerThread) -> N
 
 
 def test_two_people_read_the_game_to_its_end(browser: Any, web: ServerThread) -> None:
-    a_ctx = browser.new_context(viewport=DESKTOP)
-    b_ctx = browser.new_context(**PHONE)
-    a = a_ctx.new_page()
-    a.goto(web.url + "/")
-    a.fill("#name", "Anna")
-    a.select_option("#game", "kids")
-    a.select_option("#players", "2")
-    a.click("#create")
-    a.wait_for_selector("#copy-link")
-    link = a.get_attribute("#share", "href")
-    b = b_ctx.new_page()
-    b.goto(link)
-    b.fill("#join-name", "Bob")
-    b.click('button.sit[data-seat="1"]')
-    a.wait_for_function("() => window.seq.msg.table.seats[1].name === 'Bob'")
-    a.click("#start")
-    for page in (a, b):
-        page.wait_for_selector("#board")
-    names = {0: "Anna", 1: "Bob"}
+    a, b = two_at_a_table(browser, web.url)
     en = catalog_json("en")["messages"]
 
     # The phone's board: the whole width, spaces of 36 px or more, labels of 12 px or more.
@@ -115,34 +89,26 @@ def test_two_people_read_the_game_to_its_end(browser: Any, web: ServerThread) ->
 
     titles_checked = 0
     lines_checked = 0
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        msg = state(a)
-        if msg["view"]["outcome"]:
-            break
-        mover = msg["view"]["to_move"]
-        me, other = (a, b) if mover == 0 else (b, a)
-        # The title says it on the mover's tab, and only there.
-        if titles_checked < 4:
+
+    def before(me: Any, other: Any) -> None:
+        nonlocal titles_checked
+        if titles_checked < 4:  # the title says it on the mover's tab, and only there
             me.wait_for_function("() => document.title.startsWith('Your turn')")
             assert not other.title().startswith("Your turn")
             assert me.inner_text("#turn") == "Your turn"
             titles_checked += 1
-        version = msg["version"]
-        if not act(me):
-            time.sleep(0.05)
-            continue
+
+    def after(me: Any, other: Any, msg: dict[str, Any]) -> None:
+        nonlocal lines_checked
         last = state(other)["view"]["log"][-1]
-        if last["card"] and lines_checked < 6:
+        if last["card"] and lines_checked < 6:  # the log names the player and the card
             line = other.inner_text("#log li:last-child")
             animal = last["card"].capitalize()
-            assert names[mover] in line and en.get(animal, animal) in line, (line, last)
+            name = "Anna" if msg["view"]["to_move"] == 0 else "Bob"
+            assert name in line and en.get(animal, animal) in line, (line, last)
             lines_checked += 1
-        if version == 4:
-            shot(a, "web-table.png")
-            shot(b, "web-phone.png")
-    else:
-        raise AssertionError("the game did not finish in time")
+
+    play_to_the_end([a, b], before, after)
     assert titles_checked == 4 and lines_checked >= 4
     outcome = state(a)["view"]["outcome"]
     winner, loser = (a, b) if outcome["winner"] == 0 else (b, a)
@@ -158,8 +124,6 @@ def test_two_people_read_the_game_to_its_end(browser: Any, web: ServerThread) ->
         assert not page.title().startswith("Your turn")
         nothing_only_on_hover(page)
         assert missing_glyphs(page) == []
-    shot(winner, "web-won.png")
-    shot(loser, "web-lost-phone.png" if loser is b else "web-lost.png")
     # Notation one click away, and back.
     a.click("#log-notation")
     assert a.inner_text("#log li:first-child") == state(a)["view"]["moves"][0]
@@ -170,8 +134,8 @@ def test_two_people_read_the_game_to_its_end(browser: Any, web: ServerThread) ->
     a.wait_for_selector("#board")
     assert a.inner_text("#first") == "First" and a.inner_text("#last") == "Last"
     assert missing_glyphs(a) == []
-    for ctx in (a_ctx, b_ctx):
-        ctx.close()
+    for page in (a, b):
+        page.context.close()
 
 
 def test_every_dice_roll_is_explained_before_the_player_acts(
@@ -208,8 +172,6 @@ def test_every_dice_roll_is_explained_before_the_player_acts(
             assert len(reason) > 20
             if view["legal_moves"] == ["pass"]:
                 assert "pass" in reason, reason
-            if explained == 2:
-                shot(page, "web-dice-phone.png")
             explained += 1
             move = view["legal_moves"][0]
             if move == "pass":

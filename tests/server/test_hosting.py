@@ -4,7 +4,6 @@ their devices reach, a public URL overrides it, and ``sequence serve`` says whic
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 from pathlib import Path
 from typing import Any
@@ -18,8 +17,6 @@ from sequence.server.web.address import invite_base, is_loopback, lan_address, p
 from sequence.server.web.tables import invite_qr_svg
 
 from .conftest import ServerThread, create_table, free_port
-
-SHOTS = os.environ.get("SEQUENCE_SHOTS")
 
 
 def test_where_invite_links_point() -> None:

@@ -18,7 +18,7 @@ import pytest
 from sequence.i18n import catalog_json
 
 from .conftest import ServerThread
-from .test_browser import act, state
+from .scenes import act, state
 
 pytestmark = pytest.mark.browser
 

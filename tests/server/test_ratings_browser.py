@@ -1,14 +1,13 @@
 """Ratings and quick play in the browser (Playwright, Debian's Chromium): two signed-in players
 play a rated game to the end and both see their rating change; quick play seats two waiting
 players together, and bots after the wait (a wait shortened for the test); the leaderboard and
-a player's page with its chart."""
+a player's page with its chart. ``scripts/screenshots.py player leaderboard quickplay``
+photographs them."""
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,17 +18,9 @@ from sequence.server.accounts.account import Passwords
 from sequence.server.ratings.rating import display_rating
 
 from .conftest import ServerThread
-from .test_accounts_browser import sign
-from .test_browser import act, state
+from .scenes import play_to_the_end, quick_play, sign, state, table_code
 
 pytestmark = pytest.mark.browser
-SHOTS = os.environ.get("SEQUENCE_SHOTS")
-"""A folder to save the docs' screenshots in (``SEQUENCE_SHOTS=docs/img``)."""
-
-
-def shot(page: Any, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, name), full_page=True)
 
 
 @pytest.fixture
@@ -37,11 +28,6 @@ def site(sqlite_url: str) -> Iterator[ServerThread]:
     cheap = Passwords(time_cost=1, memory_kib=8192, parallelism=1)
     with ServerThread(sqlite_url, bot_delay=0.05, passwords=cheap, quickplay_min_wait=1) as srv:
         yield srv
-
-
-def table_code(page: Any) -> str:
-    page.wait_for_function("() => location.pathname.startsWith('/t/')", timeout=20000)
-    return str(page.evaluate("() => location.pathname")).rsplit("/", 1)[1]
 
 
 def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
@@ -73,11 +59,7 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
     a.click("#start")
     for page in pages:
         page.wait_for_selector("#board")
-    deadline = time.monotonic() + 240
-    while not all(state(p)["view"]["outcome"] for p in pages):
-        assert time.monotonic() < deadline, "the game did not end"
-        if not (act(a) or act(b)):
-            time.sleep(0.05)
+    play_to_the_end(pages)
     for page, name in zip(pages, names, strict=True):
         page.wait_for_selector("#rating-change a", timeout=20000)
         text = page.inner_text("#rating-change")
@@ -98,7 +80,6 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
         page.wait_for_selector("#player-page svg.rating-chart")
         assert page.inner_text("#player-page h2") == name
         assert page.locator("#player-games a").first.get_attribute("href") == f"/replay/{code}"
-        shot(page, "web-player.png")
     # The leaderboard of Kids lists both, provisional, beside the bots.
     a.goto(url + "/leaderboard?family=kids")
     a.wait_for_selector("#leaders")
@@ -106,7 +87,6 @@ def test_two_signed_in_players_play_rated_and_see_their_ratings_change(
     assert names[0] in board and names[1] in board and "provisional" in board
     assert "μ" not in board and re.search(r"\b1[0-9]{3}\?", board), board
     assert a.locator('#leaders tr[data-kind="bot"]').count() == len(LEVELS)  # every level
-    shot(a, "web-leaderboard.png")
 
 
 def test_quick_play_seats_two_waiting_players_then_bots_after_the_wait(
@@ -115,19 +95,11 @@ def test_quick_play_seats_two_waiting_players_then_bots_after_the_wait(
     url = site.url
     a = browser.new_context().new_page()
     b = browser.new_context().new_page()
-    for page, name in ((a, "Ann"), (b, "Bob")):
-        page.goto(url + "/")
-        page.fill("#name", name)
-        page.select_option("#qp-game", "kids")
-        page.select_option("#qp-players", "2")
-        page.select_option("#qp-wait", "60")
-    a.click("#qp-start")
+    quick_play(a, url, "Ann", "kids", 2)
     a.wait_for_selector("#qp-status")
     assert "Waiting for players" in a.inner_text("#qp-status")
     a.wait_for_function("() => /bots in/.test(document.querySelector('#qp-status').textContent)")
-    if SHOTS:
-        a.locator("#quick-play").screenshot(path=os.path.join(SHOTS, "web-quickplay.png"))
-    b.click("#qp-start")
+    quick_play(b, url, "Bob", "kids", 2)
     code_a, code_b = table_code(a), table_code(b)
     assert code_a == code_b
     for page in (a, b):

@@ -1,40 +1,32 @@
-"""The web table as friends, families and a child play it (issue 32), in Debian's Chromium at
-phone (390x844) and laptop (1280x800) sizes: the table-talk penalty is never one tap, what the
-other players did is marked on the board and said in the log, which stays in view.
-
-``SEQUENCE_SHOTS=docs/img`` saves the screenshots the README shows.
+"""The web table as friends, families and a child play it (issue 32), in Debian's Chromium on a
+phone (390x844): the table-talk penalty is never one tap and says what it does, what the other
+players did is marked on the board and said in the log, which stays one tap away; a Kids card
+that cannot be played is shown by picture. The same points at three sizes in five languages:
+test_sizes_languages_browser.py; ``scripts/screenshots.py`` photographs them (penalty-phone,
+log-phone, table-recent, kids-dragon-phone, kids-end-phone).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
-import sqlalchemy
 
 from .conftest import ServerThread, create_table, seated_page
+from .scenes import LAPTOP, PHONE, kids_dragon, new_page, resign
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-LAPTOP = {"viewport": {"width": 1280, "height": 800}}
-SIZES = pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
-SHOTS = os.environ.get("SEQUENCE_SHOTS")
+
+def seated(browser: Any, server: ServerThread, **body: Any) -> Any:
+    """A page on a phone seated at a new table created with ``body`` (the creator's seat and
+    host rights in its storage), started, at the creator's first turn."""
+    return seated_page(browser, server, PHONE, create_table(server, **body))
 
 
-def seated(browser: Any, server: ServerThread, size: dict[str, Any], **body: Any) -> Any:
-    """A page seated at a new table created with ``body`` (the creator's seat and host rights
-    in its storage), started, at the creator's first turn."""
-    return seated_page(browser, server, size, create_table(server, **body))
-
-
-@SIZES
-def test_the_penalty_is_a_confirmation_that_explains_it(
-    browser: Any, web: ServerThread, size: dict[str, Any]
-) -> None:
+def test_the_penalty_is_a_confirmation_that_explains_it(browser: Any, web: ServerThread) -> None:
     page = seated(
-        browser, web, size, game="classic", players=4, teams=2,
+        browser, web, game="classic", players=4, teams=2,
         bots=[None, "random", "random", "random"], name="Ann", seat=0,
     )  # fmt: skip
     assert page.locator("button.penalty").count() == 0  # no one-tap team buttons
@@ -55,9 +47,7 @@ def test_the_penalty_is_a_confirmation_that_explains_it(
     page.check('#penalty-dialog input[value="A"]')
     assert page.locator("#penalty-own").is_visible()  # your own side would give up the cards
     box = dialog.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= size["viewport"]["width"]
-    if SHOTS and size is PHONE:
-        page.screenshot(path=os.path.join(SHOTS, "web-penalty-phone.png"))
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"]
     page.click("#penalty-cancel")
     page.wait_for_selector("#penalty-dialog", state="detached")
     page.wait_for_timeout(300)
@@ -100,15 +90,14 @@ def marked(page: Any) -> dict[str, int]:
     }
 
 
-@SIZES
-def test_what_the_others_did_is_marked_and_the_log_is_in_view(
-    browser: Any, web: ServerThread, size: dict[str, Any]
+def test_what_the_others_did_is_marked_and_the_log_is_one_tap_away(
+    browser: Any, web: ServerThread
 ) -> None:
     page = seated(
-        browser, web, size, game="classic", players=4, teams=2,
+        browser, web, game="classic", players=4, teams=2,
         bots=[None, "random", "random", "random"], name="Ann", seat=0,
     )  # fmt: skip
-    width, height = size["viewport"]["width"], size["viewport"]["height"]
+    width, height = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
     # Who deals and who starts, in the log's first lines.
     setup = page.text_content("#log-setup") or ""
     assert "Cut for dealer:" in setup and "cut lowest and deals;" in setup, setup
@@ -132,30 +121,20 @@ def test_what_the_others_did_is_marked_and_the_log_is_in_view(
     assert set(expected.values()) <= {1, 2, 3}
     page.click("#hand .card >> nth=0")  # a redraw keeps the marks until Ann has moved
     assert marked(page) == expected
-    if SHOTS and size is LAPTOP:
-        page.screenshot(path=os.path.join(SHOTS, "web-table-recent.png"))
 
-    if size is LAPTOP:  # the log beside the board, its top in view without scrolling
-        log_box = page.locator("#log").bounding_box()
-        board_box = page.locator("#board").bounding_box()
-        assert log_box["x"] >= board_box["x"] + board_box["width"]
-        assert log_box["y"] < height - 120, log_box
-        assert page.locator("#log-open").is_hidden()
-    else:  # on the phone, a bar at the bottom reads the last move; one tap opens the log
-        assert page.locator("#log").is_hidden()
-        bar = page.locator("#log-open")
-        box = bar.bounding_box()
-        assert box["y"] + box["height"] <= height and box["height"] >= 44
-        page.mouse.wheel(0, 2000)  # still there however the page is scrolled
-        assert page.locator("#log-open").bounding_box()["y"] == box["y"]
-        bar.tap()
-        log_box = page.locator("#log").bounding_box()
-        assert log_box["y"] >= 0 and log_box["y"] + log_box["height"] <= height + 1
-        assert log_box["width"] <= width
-        if SHOTS:
-            page.screenshot(path=os.path.join(SHOTS, "web-log-phone.png"))
-        page.click("#log-close")
-        assert page.locator("#log").is_hidden()
+    # On the phone, a bar at the bottom reads the last move; one tap opens the log.
+    assert page.locator("#log").is_hidden()
+    bar = page.locator("#log-open")
+    box = bar.bounding_box()
+    assert box["y"] + box["height"] <= height and box["height"] >= 44
+    page.mouse.wheel(0, 2000)  # still there however the page is scrolled
+    assert page.locator("#log-open").bounding_box()["y"] == box["y"]
+    bar.tap()
+    log_box = page.locator("#log").bounding_box()
+    assert log_box["y"] >= 0 and log_box["y"] + log_box["height"] <= height + 1
+    assert log_box["width"] <= width
+    page.click("#log-close")
+    assert page.locator("#log").is_hidden()
     page.context.close()
 
 
@@ -185,50 +164,14 @@ def test_the_log_says_who_completed_a_sequence(browser: Any, web: ServerThread) 
     ctx.close()
 
 
-def dragon_first_seed() -> int:
-    """A seed of Kids for two that deals seat 0 the Dragon and has it play first."""
-    from sequence.engine import State, card_name, make_config
-
-    config = make_config("kids", players=2)
-    for seed in range(10_000):
-        state = State.new(config, seed)
-        if state.to_move == 0 and "DRAGON" in map(card_name, state.hand_of(0)):
-            return seed
-    raise AssertionError("no such seed")
-
-
-@SIZES
-def test_kids_explains_by_picture_and_names_the_winner(
-    browser: Any, web: ServerThread, size: dict[str, Any]
-) -> None:
-    created = create_table(web, game="kids", players=2, bots=[None, "random"], name="Ann", seat=0)
-    code = created["code"]
-    seed = dragon_first_seed()
-    web.hub.registry.tables[code].seed = seed  # the deal this test needs, here and stored
-    with sqlalchemy.create_engine(web.db).begin() as db:
-        db.execute(
-            sqlalchemy.text("UPDATE game_tables SET seed = :s WHERE code = :c"),
-            {"s": seed, "c": code},
-        )
-    ctx = browser.new_context(**size)
-    page = ctx.new_page()
-    page.goto(web.url + "/")
-    page.evaluate(
-        f"() => {{ localStorage.setItem('seq.seat.{code}', '{created['seat_token']}');"
-        f" localStorage.setItem('seq.host.{code}', '{created['host_token']}'); }}"
-    )
-    page.goto(web.url + f"/t/{code}")
-    page.click("#start")
-    page.wait_for_selector("#hand .card[data-card='DRAGON']")
+def test_kids_explains_by_picture_and_names_the_winner(browser: Any, web: ServerThread) -> None:
+    page = new_page(browser, PHONE)
+    kids_dragon(page, web)
     # The Dragon with no chip of the other side to take: crossed out, the playable cards lit.
-    page.click("#hand .card[data-card='DRAGON'] >> nth=0")
-    page.wait_for_selector("#no-move .cross")
     assert page.locator("#no-move img.pic[data-card='DRAGON']").is_visible()
     assert page.locator("#hand.flash").count() == 1
     assert page.locator("#hand .card.playable").count() >= 1
     assert page.locator("#hand .card[data-card='DRAGON'].playable").count() == 0
-    if SHOTS and size is PHONE:
-        page.screenshot(path=os.path.join(SHOTS, "web-kids-dragon-phone.png"))
     # A wrong tap with an animal chosen: its spaces light up, the board does not move.
     legal = page.evaluate("() => window.seq.msg.view.legal_moves")
     card = next(m for m in legal if "@" in m).split("@")[0]
@@ -248,17 +191,13 @@ def test_kids_explains_by_picture_and_names_the_winner(
         g.get_attribute("data-space") for g in page.query_selector_all("#board g.target")
     } == targets
     # Ann resigns: the end names the winner, never "Team".
-    page.once("dialog", lambda dialog: dialog.accept())
-    page.click("#resign")
-    page.wait_for_selector("#end")
+    resign(page)
     outcome = page.evaluate("() => window.seq.msg.view.outcome")
     shown = " ".join(page.inner_text("#end").split())
     assert "Team" not in shown, shown
     assert outcome["winner"] == 1, outcome
     assert page.inner_text("#end-reason") == "Ann resigned: the game is lost."
     assert page.inner_text("#result") == "You lost."
-    assert page.inner_text("#winner") == "random (bot) ■ wins!", shown  # the mark of its chips
-    if SHOTS and size is PHONE:
-        page.screenshot(path=os.path.join(SHOTS, "web-kids-end-phone.png"))
+    assert page.inner_text("#winner") == "medium (bot) ■ wins!", shown  # the mark of its chips
     assert "The game lasted" in page.inner_text("#game-length")
-    ctx.close()
+    page.context.close()

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from sequence.bots.arena import Forfeit, Late
 from sequence.bots.review import Reviewer
 from sequence.cli.main import build_parser, main
 from sequence.engine import GameRecord, State, make_config, play_random_game
+from sequence.i18n import SUPPORTED
 from sequence.tui import cli
-from sequence.tui.drawing import winner_text
+from sequence.tui.drawing import forfeit_text, winner_text
 from sequence.tui.replay_app import ReplayApp
 from sequence.tui.session import GameSetup, Session
 from sequence.tui.widgets import Gettext
@@ -66,6 +68,23 @@ def test_load_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path.write_text('{"config": {"game": "classic"}, "seed": 1, "moves": ["ZZ@a1"]}')
     assert cli.run(parse("--load", str(path))) == 2
     assert "move 1" in capsys.readouterr().err
+
+
+def test_the_terminal_is_told_where_the_game_was_saved(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the game leaves to say once it has ended ("Save, then quit": where the file went)
+    is printed when the terminal is back."""
+    from sequence.tui.app import SequenceApp
+
+    def run(app: SequenceApp) -> int:
+        app.say_on_exit("Saved to /home/ann/game.json. Resume with: ...")
+        return 0
+
+    monkeypatch.setattr(cli, "on_a_terminal", lambda: True)
+    monkeypatch.setattr(SequenceApp, "run", run)
+    assert cli.run(parse("--vs", "random")) == 0
+    assert capsys.readouterr().out == "Saved to /home/ann/game.json. Resume with: ...\n"
 
 
 def test_load_keeps_seats_from_the_record() -> None:
@@ -151,8 +170,32 @@ def test_a_bot_over_the_time_limit_loses_and_its_late_answer_is_dropped() -> Non
     assert runner.fire() == 1  # two seconds and the grace passed: the bot loses
     assert session.forfeit is not None and session.forfeit.seat == 0
     assert session.forfeit.reason == "still thinking after 3.00 s; the limit is 2.00 s a move"
+    assert session.forfeit.late == Late(3.0, 2.0, answered=False)  # the code, for the screen
     runner.run()  # the bot's answer arrives now: not played
     assert session.state.move_stack == () and turns.thinking is None
+
+
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_a_loss_on_time_is_said_in_the_players_language(lang: str) -> None:
+    """The arena gives the reason's code and figures; the screen says it through gettext, the
+    seconds written as the language writes them. A bot's own failure stays in the arena's
+    words, for its author (like its exception)."""
+    _ = Gettext(lang)
+    still = Forfeit.of(0, 0, "random", Late(1.2, 0.2, answered=False))
+    late = Forfeit.of(0, 0, "random", Late(2.5, 2.0, answered=True))
+    raised = Forfeit.of(0, 0, "mybot", "choose() raised KeyError: 7 (at mybot.py:12)")
+    said = {f: forfeit_text("Bot 1", f, _) for f in (still, late, raised)}
+    point = "." if lang == "en" else ","
+    assert f"1{point}20" in said[still] and f"0{point}20" in said[still]
+    assert f"2{point}50" in said[late] and f"2{point}00" in said[late]
+    assert said[raised].endswith("choose() raised KeyError: 7 (at mybot.py:12)")
+    if lang == "en":
+        assert said[still] == f"Bot 1 loses the game: {still.reason}"
+        assert said[late] == f"Bot 1 loses the game: {late.reason}"
+    else:
+        for f in (still, late):
+            assert f.reason not in said[f] and said[f].startswith("Bot 1 ")
+        assert said[still] != said[late]
 
 
 def test_the_time_limit_watches_one_question_only() -> None:

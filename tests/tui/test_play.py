@@ -475,6 +475,8 @@ async def test_quitting_a_game_in_progress_asks_first(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert not app.is_running and path.exists()
+    # Once the terminal is back, `sequence play` prints where the file went.
+    assert app.farewell == f"Saved to {path}. Resume with: sequence play --load {path}"
 
 
 async def test_quitting_after_an_undo_or_a_load_asks_only_when_something_changed(

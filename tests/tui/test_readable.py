@@ -4,6 +4,7 @@ without colour, no `▶` after a forfeit."""
 
 from __future__ import annotations
 
+import pytest
 from rich.text import Text
 
 from sequence.engine import GameRecord, State, make_config, play_random_game
@@ -134,3 +135,30 @@ async def test_after_a_forfeit_the_table_marks_nobody_to_play() -> None:
         await settle(pilot, app)
         assert session.forfeit is not None
         assert "▶" not in screen_text(app, under=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_the_help_says_how_to_close_it_and_fits_a_small_terminal(lang: str) -> None:
+    """`?` at 80x24: the box says, under its title, that Escape closes it, and stays on the
+    screen (its list scrolls); Escape closes it."""
+    from textual.containers import VerticalScroll
+
+    from sequence.tui.dialogs import HelpScreen
+
+    _ = Gettext(lang)
+    setup = GameSetup(game="classic", players=2, seats=("human", "random"), seed=3)
+    app = SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one(VerticalScroll).region
+        assert box.y >= 0 and box.bottom <= 24, box
+        close = app.screen.query_one("#close-help").region
+        assert close.y < 5 and str(app.screen.query_one("#close-help").render()) == _(
+            "Escape (or ?) closes this help."
+        )
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)

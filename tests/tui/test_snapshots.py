@@ -235,6 +235,7 @@ def test_a_bot_that_never_answers_loses_at_the_time_limit(
     assert snap_compare(app, terminal_size=size, run_before=run_before)
     assert session.forfeit is not None and session.forfeit.seat == 0
     assert session.forfeit.reason == "still thinking after 1.20 s; the limit is 0.20 s a move"
+    assert session.forfeit.late is not None  # its code: the dialog says it in the player's words
     assert not session.state.move_stack or all(
         a != 0 for a in session.actors
     )  # its late answer was never played

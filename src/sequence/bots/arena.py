@@ -71,6 +71,23 @@ class SeatStats:
 
 
 @dataclass(frozen=True)
+class Late:
+    """The reason code of a bot over the time limit of a move, with its figures, for a front
+    end to say in its reader's language (the terminal game does); ``str()`` is the arena's
+    English. ``answered``: it answered after ``seconds``; else it was still thinking then and
+    was stopped."""
+
+    seconds: float
+    limit: float
+    answered: bool
+
+    def __str__(self) -> str:
+        if self.answered:
+            return f"took {self.seconds:.2f} s for a move; the limit is {self.limit:.2f} s"
+        return f"{STILL_THINKING} {self.seconds:.2f} s; the limit is {self.limit:.2f} s a move"
+
+
+@dataclass(frozen=True)
 class Forfeit:
     """A bot lost the game by breaking the rules of the arena."""
 
@@ -78,6 +95,14 @@ class Forfeit:
     team: int
     bot: str
     reason: str
+    """Why, in the arena's English words (for the bot's author, like its exceptions)."""
+    late: Late | None = None
+    """The reason's code and figures when the bot lost on time (else ``None``)."""
+
+    @classmethod
+    def of(cls, seat: int, team: int, bot: str, reason: str | Late) -> Forfeit:
+        """The forfeit for ``reason``: the arena's words, or a :class:`Late`."""
+        return cls(seat, team, bot, str(reason), reason if isinstance(reason, Late) else None)
 
     def message(self) -> str:
         return (
@@ -188,9 +213,9 @@ def tell_limit(bots: Sequence[Bot], config: Config, time_limit: float) -> None:
         bot.keep_within(share)
 
 
-def still_thinking(limit: float, grace: float) -> str:
+def still_thinking(limit: float, grace: float) -> Late:
     """The reason a bot forfeits when it has not answered ``grace`` seconds after ``limit``."""
-    return f"{STILL_THINKING} {limit + grace:.2f} s; the limit is {limit:.2f} s a move"
+    return Late(limit + grace, limit, answered=False)
 
 
 class MoveTimeout(BaseException):
@@ -209,10 +234,11 @@ def ask(
     grace: float = 1.0,
     *,
     alarm: float | None = None,
-) -> tuple[Move | None, float, str | None]:
+) -> tuple[Move | None, float, str | Late | None]:
     """Ask ``bot`` for a move on ``view``: ``(move, seconds, reason it forfeits or None)``.
 
-    The move is checked against ``view.legal_moves``; over ``time_limit`` seconds is a forfeit.
+    The move is checked against ``view.legal_moves``; over ``time_limit`` seconds is a forfeit
+    (its reason a :class:`Late`; any other, the arena's words).
     ``alarm`` (default ``time_limit``): the limit the hard interrupt adds ``grace`` to.
 
     >>> from sequence.engine import State, make_config
@@ -251,11 +277,8 @@ def ask(
         elapsed = time.perf_counter() - start
     except MoveTimeout:
         elapsed = time.perf_counter() - start
-        return (
-            None,
-            elapsed,
-            f"{STILL_THINKING} {elapsed:.2f} s; the limit is {alarm:.2f} s a move",
-        )
+        assert alarm is not None  # only its timer interrupts
+        return None, elapsed, Late(elapsed, alarm, answered=False)
     except KeyboardInterrupt:
         raise
     except RemoteBotError as exc:  # its process failed, or its choose() raised there
@@ -271,7 +294,7 @@ def ask(
         if use_alarm:
             signal.signal(signal.SIGALRM, previous)
     if time_limit is not None and elapsed > time_limit:
-        return None, elapsed, f"took {elapsed:.2f} s for a move; the limit is {time_limit:.2f} s"
+        return None, elapsed, Late(elapsed, time_limit, answered=True)
     if not isinstance(move, Move):
         return None, elapsed, f"choose() returned {safe_repr(move)}, which is not a Move"
     if move not in view.legal_moves:
@@ -312,10 +335,16 @@ class _CourseClock:
         return self.rng.choice(view.legal_moves)
 
     def judge(
-        self, bot: Bot, seat: int, view: View, move: Move | None, seconds: float, reason: str | None
-    ) -> tuple[Move | None, str | None]:
+        self,
+        bot: Bot,
+        seat: int,
+        view: View,
+        move: Move | None,
+        seconds: float,
+        reason: str | Late | None,
+    ) -> tuple[Move | None, str | Late | None]:
         """The move to play, or why the seat loses (an interrupt, or its last warning)."""
-        if reason is not None and reason.startswith(STILL_THINKING):
+        if isinstance(reason, Late):  # interrupted: still thinking at the hard limit
             return None, reason
         try:
             own = bot.stats().get("call_seconds")
@@ -406,7 +435,7 @@ def play_game(
             ) as exc:  # pragma: no cover - the view's legal moves are the state's
                 reason = f"returned an illegal move: {exc}"
         if reason is not None:
-            forfeit = Forfeit(seat, seat % teams, names[seat], reason)
+            forfeit = Forfeit.of(seat, seat % teams, names[seat], reason)
             return False
         if on_move is not None:
             on_move(state, seat, move)  # type: ignore[arg-type]

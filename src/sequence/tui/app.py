@@ -44,6 +44,9 @@ class SequenceApp(App[int]):
         self.bot_delay = bot_delay
         self.bot_time_limit = bot_time_limit
         """Seconds a bot may think about a move (``--bot-time-limit``; ``None``: no limit)."""
+        self.farewell: str | None = None
+        """What to print once the app has ended and the terminal is back (``sequence play``
+        prints it): where the game was saved, on "Save, then quit"."""
 
     def on_mount(self) -> None:
         if self.session is not None:
@@ -57,8 +60,12 @@ class SequenceApp(App[int]):
         bell = setup is not None and setup.bell
         return GameScreen(
             session, self.gettext, self.bot_delay, new_game=self.new_game, bell=bell,
-            bot_time_limit=self.bot_time_limit,
+            bot_time_limit=self.bot_time_limit, say_on_exit=self.say_on_exit,
         )  # fmt: skip
+
+    def say_on_exit(self, text: str) -> None:
+        """Print ``text`` once the app has ended (:attr:`farewell`)."""
+        self.farewell = text
 
     def play(self, session: Session) -> None:
         """Start playing ``session`` (the start screen's choice)."""

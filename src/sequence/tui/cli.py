@@ -231,4 +231,7 @@ def run(args: argparse.Namespace) -> int:
         session=session, setup=setup, lang=args.lang, bot_delay=args.bot_delay,
         bot_time_limit=args.bot_time_limit or None,
     )  # fmt: skip
-    return app.run() or 0
+    status = app.run() or 0
+    if app.farewell:  # the terminal is back: where the game was saved, say
+        print(app.farewell)
+    return status

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
@@ -180,9 +180,18 @@ class PenaltyScreen(ModalScreen[int | None]):
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys."""
+    """The keys; how to close it first, then the list, which scrolls where the terminal is too
+    small for it (80x24)."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="HelpScreen")
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 78; height: auto; max-width: 100%; max-height: 100%; border: thick $accent;
+        background: $surface; padding: 0 1;
+    }
+    HelpScreen .title { text-style: bold; }
+    HelpScreen #close-help { color: $text-muted; margin-bottom: 1; }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,question_mark,q", "close", "Close")
     ]
@@ -193,8 +202,9 @@ class HelpScreen(ModalScreen[None]):
         self._ = gettext
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():
             yield Static(self._("How to play at the keyboard"), classes="title")
+            yield Static(self._("Escape (or ?) closes this help."), id="close-help")
             yield Static(self.text)
 
     def action_close(self) -> None:

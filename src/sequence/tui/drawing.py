@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..bots.arena import Forfeit
 from ..engine import TEAM_LETTERS, Card, Move, MoveKind, Phase, View, space_name, spaces_of
 from ..i18n.terms import outcome_text
 from .choosing import Choice
@@ -93,17 +94,31 @@ def result_text(session: Session, view: View, _: Gettext) -> str:
     return " ".join(teams)
 
 
+def forfeit_text(player: str, forfeit: Forfeit, _: Gettext) -> str:
+    """``player`` lost the game, and why: over the time limit in the player's language (the
+    arena's code and figures); a bot's own failure (an exception, an illegal move) in the
+    arena's words, for the bot's author, in English like its exceptions."""
+    late = forfeit.late
+    if late is None:
+        reason = forfeit.reason
+    elif late.answered:
+        reason = _("took {seconds} s for a move; the limit is {limit} s").format(
+            seconds=_.decimal(late.seconds), limit=_.decimal(late.limit)
+        )
+    else:
+        reason = _("still thinking after {seconds} s; the limit is {limit} s a move").format(
+            seconds=_.decimal(late.seconds), limit=_.decimal(late.limit)
+        )
+    return _("{player} loses the game: {reason}").format(player=player, reason=reason)
+
+
 def result_detail(session: Session, view: View, _: Gettext) -> str:
     """How the game was won (the bot that lost it, or the completed sequences and the rule),
     and how long it was."""
     lines = []
     forfeit = session.forfeit
     if forfeit is not None:
-        name = seat_names(session, _)[forfeit.seat]
-        # The reason is the tournament's, for the bot's author, in English like its exceptions.
-        lines.append(
-            _("{player} loses the game: {reason}").format(player=name, reason=forfeit.reason)
-        )
+        lines.append(forfeit_text(seat_names(session, _)[forfeit.seat], forfeit, _))
     elif view.outcome is not None:
         lines.append(outcome_text(view.outcome, _.lang))
         for team in session.winners():

@@ -47,7 +47,14 @@ from .dialogs import (
     QuitScreen,
     SaveScreen,
 )
-from .drawing import LEVEL_NAMES, Drawing, result_detail, result_text, seat_names
+from .drawing import (
+    LEVEL_NAMES,
+    Drawing,
+    forfeit_text,
+    result_detail,
+    result_text,
+    seat_names,
+)
 from .narration import move_lines, setup_lines
 from .session import Marked, Session
 from .turns import Listener, NoPenalty, TurnController
@@ -140,9 +147,12 @@ class GameScreen(Screen[None], Listener):
         new_game: Callable[[], None] | None = None,
         bell: bool = False,
         bot_time_limit: float | None = None,
+        say_on_exit: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
         self._ = gettext
+        self._say_on_exit = say_on_exit
+        """Given what to print once the terminal is back (where a game was saved on quitting)."""
         self.turns = TurnController(session, self, self, bot_delay, bot_time_limit)
         self.choice = Choice(session.config.spec.layout)
         self.drawing = Drawing(self.turns, self.choice, gettext)
@@ -309,13 +319,7 @@ class GameScreen(Screen[None], Listener):
         self.say("")
 
     def bot_forfeited(self, forfeit: Forfeit) -> None:
-        # The reason is the tournament's, for the bot's author, in English like its exceptions.
-        self.say(
-            self._("{player} loses the game: {reason}").format(
-                player=self.names[forfeit.seat], reason=forfeit.reason
-            ),
-            error=True,
-        )
+        self.say(forfeit_text(self.names[forfeit.seat], forfeit, self._), error=True)
 
     def hand_over(self, seat: int) -> None:
         self.ring(seat)
@@ -555,10 +559,11 @@ class GameScreen(Screen[None], Listener):
                 self._("Could not save: {reason}").format(reason=self._.error(exc)), error=True
             )
             return
-        self.say(
-            self._("Saved to {path}. Resume with: sequence play --load {path}").format(
-                path=str(path)
-            )
+        self.say(self._saved_text(path))
+
+    def _saved_text(self, path: Path) -> str:
+        return self._("Saved to {path}. Resume with: sequence play --load {path}").format(
+            path=str(path)
         )
 
     def action_notation(self) -> None:
@@ -710,6 +715,8 @@ class GameScreen(Screen[None], Listener):
     def _save_then_quit(self, path: Path | None) -> None:
         self._save_to(path)
         if path is not None and self.turns.saved:
+            if self._say_on_exit is not None:  # the screen goes: say where the file is
+                self._say_on_exit(self._saved_text(path.resolve()))
             self._quit()
 
     def _quit(self) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import BOTS, Bot, make_bot, parse_spec
-from ..bots.arena import Forfeit
+from ..bots.arena import Forfeit, Late
 from ..bots.base import seat_seed
 from ..bots.isolated import contained_bot, is_user_bot, protect_process
 from ..engine import (
@@ -222,11 +222,12 @@ class Session:
         """The game has ended: by the rules, or a bot lost it (:attr:`forfeit`)."""
         return self.forfeit is not None or self.state.is_over()
 
-    def lose(self, seat: int, reason: str) -> None:
+    def lose(self, seat: int, reason: str | Late) -> None:
         """The bot at ``seat`` loses the game, as in a tournament, for ``reason`` (the arena's
-        words: ``choose() raised KeyError: 7 (at mybot.py:12)``)."""
+        words: ``choose() raised KeyError: 7 (at mybot.py:12)``, or its code for a bot over the
+        time limit)."""
         cfg = self.config
-        self.forfeit = Forfeit(seat, cfg.team_of(seat), self.seats[seat], reason)
+        self.forfeit = Forfeit.of(seat, cfg.team_of(seat), self.seats[seat], reason)
 
     def winners(self) -> tuple[int, ...]:
         """The teams that won (none: a draw, or the game goes on)."""

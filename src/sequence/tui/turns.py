@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..bots.arena import Forfeit, ask, still_thinking, tell_limit
+from ..bots.arena import Forfeit, Late, ask, still_thinking, tell_limit
 from ..engine import IllegalMoveError, Move, MoveKind, Step, StepKind, View, draw_move
 from ..i18n import N_
 from .session import Marked, Refused, Session
@@ -292,7 +292,8 @@ class TurnController:
 
         The bot is asked as a tournament asks it (:func:`~sequence.bots.arena.ask`): a bot that
         raises, returns something that is not a move or an illegal move loses the game, with
-        the tournament's reason (for the bot's author, in English like its exceptions)."""
+        the tournament's reason (for the bot's author, in English like its exceptions; over the
+        time limit, its code, which the screen says in the player's language)."""
         if self.bot_delay:
             time.sleep(self.bot_delay)
         if roll:
@@ -319,7 +320,7 @@ class TurnController:
             self.advance()
         return True
 
-    def _bot_failed(self, generation: int, seat: int, reason: str) -> None:
+    def _bot_failed(self, generation: int, seat: int, reason: str | Late) -> None:
         if self._stale(generation):
             return
         self.session.lose(seat, reason)

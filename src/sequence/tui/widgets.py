@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from babel.numbers import format_decimal
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -41,6 +42,10 @@ class Gettext:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of a counted message for ``n`` (placeholders still to fill)."""
         return self.translations.ngettext(singular, plural, n)
+
+    def decimal(self, number: float) -> str:
+        """``number`` with two decimals as the language writes it (``1.20``, ``1,20``)."""
+        return format_decimal(number, format="0.00", locale=self.lang)
 
     def error(self, exc: BaseException | str) -> str:
         """An error's message for the player.

@@ -507,9 +507,9 @@ function penaltyDialog(m) {
     h("input", { type: "radio", name: "penalty-team", value: tm.letter, onchange: () => {
       chosen = tm.letter; confirmBtn.disabled = false; own.hidden = i !== ownTeam;
     } }),
-    " ", teamSwatch(v, i), " ", t("Team {team}", { team: tm.letter }), ": ",
-    tm.seats.map((s) => seatLabel(m, s)).join(", "),
-    i === ownTeam ? h("span", { class: "badge" }, t("your team")) : null));
+    " ", teamSwatch(v, i), " ", h("span", { class: "who" }, t("Team {team}", { team: tm.letter }), ": ",
+      tm.seats.map((s) => seatLabel(m, s)).join(", "),
+      i === ownTeam ? h("span", { class: "badge" }, t("your team")) : null)));
   const dialog = h("dialog", { id: "penalty-dialog", class: "confirm", "aria-labelledby": "penalty-title" },
     h("h2", { id: "penalty-title" }, t("Table-talk penalty")),
     h("p", {}, t("For a player who told a team-mate what to play. Every player of the team you choose gives up one card of their choice, which is not replaced.")),
@@ -620,22 +620,10 @@ function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
   return svg;
 }
 
-/* A finger's tap (a real click, not the keyboard's Enter) just beside a space that can be
-   played counts for that space: each such space answers within a square of at least TAP px
-   around its centre (44 px, the least a finger needs, and a margin), larger than the space
-   itself where the board is small (the classic board on a phone). Of several, the nearest. */
-const TAP = 52;
+/* A tap beside a space that can be played counts for it (tap.js nearestTap): its name, or null. */
 function nearTarget(svg, e) {
-  if (!e.detail || (!e.clientX && !e.clientY)) return null;
-  let best = null, bestD = Infinity;
-  for (const g of svg.querySelectorAll("g.target[data-space]")) {
-    const r = g.querySelector("rect.cell").getBoundingClientRect();
-    const dx = Math.abs(e.clientX - (r.left + r.width / 2)), dy = Math.abs(e.clientY - (r.top + r.height / 2));
-    if (dx > Math.max(r.width, TAP) / 2 || dy > Math.max(r.height, TAP) / 2) continue;
-    const d = dx * dx + dy * dy;
-    if (d < bestD) { bestD = d; best = g.dataset.space; }
-  }
-  return best;
+  const g = nearestTap(svg.querySelectorAll("g.target[data-space]"), e, (el) => el.querySelector("rect.cell").getBoundingClientRect());
+  return g ? g.dataset.space : null;
 }
 
 function renderTable() {

@@ -1,7 +1,8 @@
 /* The first game that teaches (/learn/{game}): the lesson runs on the server
  * (sequence.learn.LessonGame, POST /api/learn/{game}); this page draws the learner's view, points
- * at the step's card and spaces, and sends what the learner tries. No rule is decided here: a
- * move is taken from the view's legal moves (the engine's), and the lesson says yes or no. */
+ * at the step's card and spaces, and sends what the learner tries (a tap just beside a space
+ * pointed at counts for it: tap.js). No rule is decided here: a move is taken from the view's
+ * legal moves (the engine's), and the lesson says yes or no. */
 "use strict"; // i18n: ignore (a directive)
 
 const COLOURS = { blue: "#2f6fd6", green: "#2e9e5b", red: "#d2413a", yellow: "#e0b220" };
@@ -82,7 +83,7 @@ function draw() {
   labels.forEach((label, i) => {
     const name = SPACE(i, cols);
     const pic = picture(label);
-    const cell = el("button", { "data-space": name, "aria-label": name,
+    const cell = el("button", { "data-space": name, "data-index": i, "aria-label": name,
       class: [label === "**" ? "free" : "", /[HD]$/.test(label) && label.length === 2 ? "red" : "",
         pointed.has(name) ? "point" : ""].join(" ") },
       pic ? el("img", { src: pic, alt: label }) : (label === "**" ? "★" : cardFace(label)));
@@ -90,7 +91,12 @@ function draw() {
     if (team !== null && team !== undefined) {
       cell.append(el("span", { class: "chip", style: `background:${COLOURS[view.teams[team].colour]}` }));
     }
-    cell.onclick = () => tryAt(i);
+    // A finger just beside the space the step points at plays it (tap.js), as at the table:
+    // the spaces of the classic board are smaller than a finger on a phone.
+    cell.onclick = (e) => {
+      const near = pointed.has(name) ? null : nearestTap(board.querySelectorAll("button.point"), e);
+      tryAt(near ? Number(near.dataset.index) : i);
+    };
     board.append(cell);
   });
   const parts = [el("section", { class: "panel" },

@@ -4,8 +4,8 @@
    first (a new version of the page arrives at once); the cache answers only when that fails. */
 "use strict"; // i18n: ignore (a directive)
 
-const CACHE = "sequence-v3"; // i18n: ignore (a cache name)
-const SHELL = ["/", "/static/style.css", "/static/glance.js", "/static/talk.js", "/static/coach.js", "/static/passplay.js", "/static/ratings.js", "/static/keys.js",
+const CACHE = "sequence-v4"; // i18n: ignore (a cache name)
+const SHELL = ["/", "/static/style.css", "/static/tap.js", "/static/glance.js", "/static/talk.js", "/static/coach.js", "/static/passplay.js", "/static/ratings.js", "/static/keys.js",
   "/static/pwa.js", "/static/account.js", "/static/social.js", "/static/app.js", "/static/favicon.svg", "/static/favicon-turn.svg",
   "/static/icon-192.png", "/static/icon-512.png", "/manifest.webmanifest"]; // i18n: ignore (paths)
 
