@@ -16,11 +16,14 @@ Each is also given as a share of the engine's moves/s. The three run by turns, i
 each, so that a machine whose speed drifts during the run (other work starting or ending on it)
 moves them together rather than the one measured then. With ``--batched``, also the batched
 simulator's steps/s (:func:`sequence.env.batched.batched_env`, numpy) at N = 1, 64 and 1,024
-games at once, against random opponents (a step as the Gym env's) and in self-play (a step is
-one move). With ``--observations``, the batched simulator at N = 1,024 against random opponents
-with each observation, one after the other in one run: flat, ``observation="planes"``,
-``history=K`` and both (``--history K``, default 8). The policy reads only the action mask, so
-the script runs unchanged against older versions of the environment::
+games at once, against random opponents (a step as the Gym env's), against greedy opponents
+(:class:`~sequence.env.batched_greedy.BatchedGreedy`, every game of the family, the draft
+included; a step as against random) and in self-play (a step is one move). With
+``--observations``, the batched simulator at N = 1,024 against random opponents with each
+observation, one after the other in one run: flat, ``observation="planes"``, ``history=K`` and
+both (``--history K``, default 8). The policy reads only the action mask, so the script runs
+unchanged against older versions of the environment (``--batched`` needs one whose batched
+greedy plays the game asked for)::
 
     scripts/bench_env.py --seconds 5
     PYTHONPATH=/path/to/other/checkout/src .venv/bin/python scripts/bench_env.py
@@ -189,7 +192,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
-        "--batched", action="store_true", help="also the batched simulator at N = 1, 64, 1024"
+        "--batched",
+        action="store_true",
+        help="also the batched simulator at N = 1, 64, 1024 (vs random, vs greedy, self-play)",
     )
     parser.add_argument(
         "--observations",
@@ -222,7 +227,7 @@ def main() -> None:
         figures["gym_share"] = figures["gym_steps_per_second"] / engine
         figures["aec_share"] = figures["aec_steps_per_second"] / engine
     if args.batched:
-        for mode in ("random", "self"):
+        for mode in ("random", "greedy", "self"):
             for n in BATCH_SIZES:
                 figures[f"batched_{mode}_{n}_steps_per_second"] = batched_steps(
                     args.game, options, n, mode, args.seconds, args.seed
@@ -245,7 +250,7 @@ def main() -> None:
               f"  ({figures['aec_share']:.1%})")  # fmt: skip
     if args.batched:
         print("  batched simulator steps/s (N games at once):")
-        for mode, what in (("random", "vs random"), ("self", "self-play")):
+        for mode, what in (("random", "vs random"), ("greedy", "vs greedy"), ("self", "self-play")):
             for n in BATCH_SIZES:
                 rate = figures[f"batched_{mode}_{n}_steps_per_second"]
                 label = f"{what}, N = {n:,}:"

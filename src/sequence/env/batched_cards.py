@@ -36,7 +36,7 @@ Three ways to play (``opponents``):
   agent's move and the other seats' moves up to its next decision, as in the Gymnasium env.
 - ``"greedy"``: as ``"random"``, but the other seats play as the ``greedy`` bot plays, batched
   (:class:`~sequence.env.batched_greedy.BatchedGreedy`: its move values, ties at random);
-  classic, Kids and Dice (not the draft variant).
+  every game of the family, the draft variant's picks and heart included.
 - ``"self"``: the agent plays every seat. One step is one move, by the seat to move in each
   game; observations and masks are that seat's, ``info["seat"]`` says which.
 
@@ -51,7 +51,7 @@ that ends a game) and ``difficult``; :class:`~sequence.env.batched_dice.BatchedD
 Dice and :class:`~sequence.env.batched_draft.BatchedDraftEnv` the draft variant
 (:func:`sequence.env.batched.batched_env` gives the right one), every one with the flat, planes
 and history observations. Not (yet): table-talk penalties, bots other than random and
-greedy (greedy: not at Dice or in the draft variant).
+greedy.
 
 >>> import numpy as np
 >>> env = BatchedSequenceEnv(4, "classic", players=2, seed=0)

@@ -3,7 +3,7 @@
 :class:`~sequence.bots.GreedyBot` plays the legal move with the highest
 :meth:`~sequence.bots.heuristic.Evaluator.move_value` (ties at random). :class:`BatchedGreedy`
 computes the same values for every legal action of every game of a
-:class:`~sequence.env.batched_cards.BatchedSequenceEnv` (classic, Kids and Dice; not the draft
+:class:`~sequence.env.batched_cards.BatchedSequenceEnv` (classic, Kids, Dice and the draft
 variant) with numpy, from per-window tables instead of bitboards:
 
 - a window's chips per team are ``window_counts`` less its free corners; a window is open to a
@@ -18,7 +18,14 @@ variant) with numpy, from per-window tables instead of bitboards:
   is worth 0;
 - Dice plays no card: no Jack's cost; a replacement (``=c3``) is the placement's value on the
   board without the chip it takes off plus that chip's removal value, as
-  ``Evaluator.move_value`` adds them.
+  ``Evaluator.move_value`` adds them;
+- the draft variant adds the heart (``e5 f5 e6 f6``, held whole: a win) to placements and
+  removals on its four spaces, as ``Evaluator.place_value``, ``_threat`` and ``remove_value``
+  add it: a placement there is worth the mover's attack on the heart (``WIN`` when it completes
+  it) while no other team holds a heart space, plus, for each other team holding the only
+  chips there, the block (``WIN / 10`` against its third); removing a chip there adds 1.5
+  times that block for its owner. A pick from the face-up row is worth the card's value
+  (``Evaluator.card_value``, on those placement values: what greedy maximises when it picks).
 
 The constants are the heuristic's own (imported, not copied). Only the mover's legal moves (its
 hand, through the mask) and public information are read. ``tests/env/test_batched_greedy.py``
@@ -56,10 +63,12 @@ from ..bots.heuristic import (
     WIN,
 )
 from ..engine import CardKind, card_kind
+from ..engine.tables import HEART_SPACES
 
 if TYPE_CHECKING:
     from .batched_cards import BatchedSequenceEnv
     from .batched_dice import BatchedDiceEnv
+    from .batched_draft import BatchedDraftEnv
 
 IntArray = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
@@ -72,22 +81,19 @@ TIE = 1e-9
 class BatchedGreedy:
     """Greedy's move values and choices for the games of one batched simulator.
 
-    ``env`` is a :class:`~sequence.env.batched_cards.BatchedSequenceEnv` of classic, Kids or
-    Dice (not the draft variant: a ``ValueError`` says so)."""
+    ``env`` is a :class:`~sequence.env.batched_cards.BatchedSequenceEnv` of any game of the
+    family: classic, Kids, Dice, or the draft variant (a
+    :class:`~sequence.env.batched_draft.BatchedDraftEnv`)."""
 
     def __init__(self, env: BatchedSequenceEnv) -> None:
         config = env.config
-        if config.draft:
-            raise ValueError(
-                "the batched greedy opponent plays classic, Kids and Dice (not the draft "
-                "variant); use opponents='random' or 'self' there"
-            )
         self.env = env
         self.length = config.line_length
         self.to_win = config.sequences_to_win
         self._attack = np.asarray(ATTACK, dtype=np.float64)
         self._block = np.asarray(BLOCK, dtype=np.float64)
         self._dice = config.game == "dice"
+        self._draft = config.draft
         if self._dice:  # no cards: placements, removals, replacements (=c3) and the pass
             self._place_space = env._a_space[env._place]
             self._place_cost = np.zeros(len(self._place_space))
@@ -112,6 +118,11 @@ class BatchedGreedy:
         self._card_spaces = spaces
         self._card_is_jack = np.asarray([k is not CardKind.ORDINARY for k in kinds])
         self._discard_card = env._discard_card
+        if self._draft:  # the heart's spaces, and the card each pick action takes
+            draft = cast("BatchedDraftEnv", env)
+            self._heart = np.asarray(HEART_SPACES, dtype=np.int64)
+            self._pick = draft._pick
+            self._pick_card = draft._pick_card
 
     def values(self, idx: IntArray) -> Values:
         """Greedy's value of every action in each game of ``idx``, ``(len(idx), actions)``, for
@@ -169,6 +180,8 @@ class BatchedGreedy:
         remove = danger[rows[:, None, None], np.maximum(owner, 0)[:, :, None], through].sum(
             axis=2
         ) + room[:, through].sum(axis=2)
+        if self._draft:
+            self._add_heart(owner, team, place, remove)
         values = np.full((m, env.space.n), -np.inf)
         values[:, env._pass] = 0.0
         if self._dice:  # no card is played: no Jack's cost
@@ -184,7 +197,10 @@ class BatchedGreedy:
             values[:, env._remove] = remove[:, self._remove_space] - REMOVER_COST
             values[:, env._dead] = DEAD_VALUE
             if not env._stuck_passes:
-                values[:, env._discard] = -self._card_values(idx, place)[:, self._discard_card]
+                cards = self._card_values(idx, place)
+                values[:, env._discard] = -cards[:, self._discard_card]
+                if self._draft:  # a pick from the face-up row: what holding the card is worth
+                    values[:, self._pick] = cards[:, self._pick_card]
         legal = env._legal_by_action(idx).T
         values[~legal] = -np.inf
         return values
@@ -230,6 +246,37 @@ class BatchedGreedy:
             value += np.where(other[:, None], threat + np.where(stop, WIN / 10, 0.0), 0.0)
         out: Values = value
         return out
+
+    def _add_heart(self, owner: IntArray, team: IntArray, place: Values, remove: Values) -> None:
+        """The draft's heart (``e5 f5 e6 f6``): add its terms to the placement and removal
+        values of its four spaces, in place (``Evaluator.place_value``, ``_threat`` and
+        ``remove_value``; each term is the same on the four spaces, as only the counts of
+        chips in the heart matter)."""
+        teams = self.env.teams
+        m = len(team)
+        rows = np.arange(m)
+        heart = self._heart
+        held = (owner[:, heart][:, :, None] == np.arange(teams)).sum(axis=1)  # (m, teams)
+        # Per team: no other team has a chip in the heart (its chips alone, or none).
+        alone = held == held.sum(axis=1, keepdims=True)
+        last = len(ATTACK) - 1
+        mine = held[rows, team]
+        need = 3 - mine  # after the chip placed, on an empty heart space
+        attack = np.where(need == 0, WIN, self._attack[np.clip(need, 0, last)])
+        value = np.where(alone[rows, team], attack, 0.0)
+        # Each other team's heart, blocked (it needs 4 - held chips, at least one).
+        their_need = np.clip(4 - held, 1, len(BLOCK))
+        block = np.where(their_need == 1, WIN / 10, self._block[their_need - 1])
+        others = np.arange(teams)[None, :] != team[:, None]
+        value += np.where(alone & others, block, 0.0).sum(axis=1)
+        place[:, heart] += value[:, None]
+        # Removing another team's chip there: 1.5 times its owner's heart, blocked (the
+        # owner's count with the chip still in place).
+        at = owner[:, heart]  # (m, 4): the owner of each heart space, -1 for none
+        theirs = (at >= 0) & (at != team[:, None])
+        w = np.maximum(at, 0)
+        danger = self._block[np.clip(4 - held[rows[:, None], w], 1, len(BLOCK)) - 1] * 1.5
+        remove[:, heart] += np.where(theirs & alone[rows[:, None], w], danger, 0.0)
 
     def _blocked(self, idx: IntArray) -> BoolArray:
         """Per game, team and window: it shares two spaces or more with one of the team's

@@ -6,9 +6,9 @@
 ``single_action_space``: ``Discrete(num_actions)``), their batched forms, and the masks as
 ``info["action_mask"]`` (``int8``) and :meth:`BatchedVectorEnv.action_masks` (``bool``, the
 method sb3-contrib's ``MaskablePPO`` calls). The other seats are played inside the step, batched:
-``opponents="random"`` (the default), ``"greedy"`` (classic, Kids and Dice: greedy's move values,
-:class:`~sequence.env.batched_greedy.BatchedGreedy`) or ``"self"`` (the agent plays every seat;
-``info["seat"]`` says whose turn each row is).
+``opponents="random"`` (the default), ``"greedy"`` (every game, the draft included: greedy's
+move values, :class:`~sequence.env.batched_greedy.BatchedGreedy`) or ``"self"`` (the agent plays
+every seat; ``info["seat"]`` says whose turn each row is).
 
 Autoreset is Gymnasium's ``SAME_STEP`` mode (``metadata["autoreset_mode"]``): a game that ends is
 started again within the step that ended it; the step returns the new game's first observation,
