@@ -111,6 +111,16 @@ class _Pending:
     future: asyncio.Future[None]
     move_id: str | None = None
 
+    def row(self) -> dict[str, Any]:
+        """The move's row in ``moves`` (its time aside)."""
+        return {
+            "table_id": self.table_id,
+            "ply": self.ply,
+            "move": self.move,
+            "seat": self.seat,
+            "move_id": self.move_id,
+        }
+
 
 class Store:
     """The database at ``url`` (migrated on opening), its thread, and the moves and clocks
@@ -212,19 +222,7 @@ class Store:
             live = conn.scalars(_LOCK_LIVE, {"ids": ids}).all()
             if len(live) != len(ids):
                 raise _NotInPlay
-            conn.execute(
-                _INSERT_MOVES,
-                [
-                    {
-                        "table_id": p.table_id,
-                        "ply": p.ply,
-                        "move": p.move,
-                        "seat": p.seat,
-                        "move_id": p.move_id,
-                    }
-                    for p in batch
-                ],
-            )
+            conn.execute(_INSERT_MOVES, [p.row() for p in batch])
             finished = [p for p in batch if p.finished]
             if finished:
                 at = now()
@@ -241,18 +239,7 @@ class Store:
         # (setting autocommit, resetting it, a rollback) cost a third of the commit's CPU.
         if self._moves_connection is None:
             self._moves_connection = engine.connect()
-        rows = json.dumps(
-            [
-                {
-                    "table_id": p.table_id,
-                    "ply": p.ply,
-                    "move": p.move,
-                    "seat": p.seat,
-                    "move_id": p.move_id,
-                }
-                for p in batch
-            ]
-        )
+        rows = json.dumps([p.row() for p in batch])
         try:
             stored = self._moves_connection.execute(
                 _COMMIT_MOVES_POSTGRES, {"rows": rows, "at": now()}
