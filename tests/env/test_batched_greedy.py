@@ -68,14 +68,22 @@ def greedy_values(state: State, seat: int) -> Any:
     return values
 
 
+def self_play(
+    n: int, game: str, options: dict[str, Any], seed: int, reset: int
+) -> tuple[Any, BatchedGreedy, Any, list[State]]:
+    """``n`` games in self-play, reset, with their batched greedy, the action space and each
+    game's engine state (the same seeds)."""
+    env = batched_env(n, game, opponents="self", seed=seed, **options)
+    greedy = BatchedGreedy(env)
+    env.reset(seed=reset)
+    states = [new_state(env.config, int(s)) for s in env.game_seeds]
+    return env, greedy, action_space(env.config), states
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_legal_actions_value_is_greedys(name: str) -> None:
     game, options = GAMES[name]
-    env = batched_env(6, game, opponents="self", seed=4, **options)
-    greedy = BatchedGreedy(env)
-    space = action_space(env.config)
-    env.reset(seed=7)
-    states = [new_state(env.config, int(s)) for s in env.game_seeds]
+    env, greedy, space, states = self_play(6, game, options, seed=4, reset=7)
     rng = np.random.default_rng(1)
     rows = np.arange(env.num_envs)
     seen = {"remove": 0, "replace": 0, "discard": 0, "win": 0, "ties": 0, "pick": 0, "heart": 0}
@@ -194,11 +202,7 @@ def test_draft_choices_are_the_greedy_bots(name: str) -> None:
     unique; when the bot breaks a tie at random, one of the moves it drew from (the bot's list
     of equal best moves, recorded from its ``rng.choice``)."""
     game, options = GAMES[name]
-    env = batched_env(8, game, opponents="self", seed=2, **options)
-    greedy = BatchedGreedy(env)
-    space = action_space(env.config)
-    env.reset(seed=11)
-    states = [new_state(env.config, int(s)) for s in env.game_seeds]
+    env, greedy, space, states = self_play(8, game, options, seed=2, reset=11)
     bot = GreedyBot(seed=0)
     rng = np.random.default_rng(5)
     rows = np.arange(env.num_envs)
