@@ -32,7 +32,7 @@ from ..engine import (
     space_name,
 )
 from ..i18n import N_, translator
-from ..i18n.errors import translate_error
+from ..i18n.errors import render_reason
 from ..i18n.terms import card_text_label
 from .lessons import LESSONS, Lesson, Step
 
@@ -51,7 +51,7 @@ class LessonRefusal(ValueError):
 
     def message(self, lang: str | None) -> str:
         if self.engine is not None:
-            return translate_error(self.engine, lang)
+            return render_reason(self.engine, lang)  # a learner reads words, not notation
         return translator(lang).gettext(self.msgid).format(**self.values)
 
 
@@ -172,10 +172,8 @@ class LessonGame:
         if refusal is not None:
             raise LessonRefusal(N_("That move is not allowed."), engine=refusal)
         if parsed not in step.accepted:
-            raise LessonRefusal(
-                N_("Not this one: in this first game, do what the step says ({moves})."),
-                moves=", ".join(step.moves),
-            )
+            # The step's own words say which move (in words: a learner reads no notation).
+            raise LessonRefusal(N_("Not this one: in this first game, do what the step says."))
         self._state.push(parsed, seat=self.seat)
         self.learner_moves.append(parsed)
         self.index += 1
