@@ -42,16 +42,26 @@ from ..engine import Config, View
 from ..engine.board import STRIDE
 from ..engine.cards import CARD_COUNT
 from .actions import action_space
-from .observation import ObservationLayout, observation_layout
+from .observation import PHASES, ObservationLayout, observation_layout
 
 FloatArray = NDArray[np.float32]
 _FLOAT32 = np.dtype(np.float32)
 _frombuffer = np.frombuffer
-_Board = tuple[list[int], tuple[tuple[int, ...], ...], "array[float]"]
-"""A seat's last observation, what the next starts from: its bitboards (the chips of each team
-relative to the seat, the empty spaces, the spaces locked in each relative team's sequences),
-the sequences the locked spaces were read from, and the bytes (whose board part matches the
-bitboards)."""
+_READ_VIEW = itemgetter(
+    *(
+        View._fields.index(name)
+        for name in (
+            "seat", "config", "chips", "sequences", "turns", "hand_sizes", "deck_size",
+            "phase", "to_move", "dead_cards_exchanged", "passes", "roll",
+        )
+    )
+)  # fmt: skip
+"""The fields of a :class:`~sequence.engine.View` an observation reads, in one call."""
+_Seen = tuple[tuple[int, ...], int, Any, tuple[int, ...], tuple[int, ...], int, "array[float]", int]
+"""A seat's last observation, what the next starts from: the chips of each team relative to
+the seat (bitboards), the empty spaces, the sequences the locked spaces were read from and
+those locked spaces (per relative team), the hand sizes and the deck's size, the buffer
+(whose entries match all of these) and the turns completed."""
 
 
 class Observer:
@@ -66,11 +76,20 @@ class Observer:
     dozen calls spent; a multiplication by the scales cost more than the copy). Each value
     is written as ``count * scale``, the float32 product numpy's multiplication would give,
     and counts of cards grow by ``1 / copies`` (exact: the copies are a power of two), so the
-    batched simulator's observations stay equal to these bit for bit. The board's entries are kept
-    from one observation of a seat to its next and only the spaces whose bitboard bits
-    changed are rewritten (a move changes two or three), and the discard piles' card counts
-    likewise; each observation starts from a copy of the seat's last buffer and replaces it
-    in one assignment, so an observer may encode any views, in any order, from any threads.
+    batched simulator's observations stay equal to these bit for bit.
+
+    Each observation starts from a copy of the same seat's last one and writes only what
+    changed: the board's entries of the bitboard bits that changed (a move changes two or
+    three) and the supplies of the teams whose chips changed; the locked spaces and sequence
+    counts when the sequences changed; the hand sizes and the deck's size when they changed
+    (never, at Dice); the phase, the seat to move and the roll from copies prepared once; the
+    turn and the two flags. The card segments (the discard piles' counts kept incrementally),
+    the open draws and the last moves are cleared and written again. A view with fewer turns
+    than the seat's last (a new game) starts from the empty board instead. The seat's last
+    observation is replaced in one assignment and never written to afterwards, so an
+    observer may encode any views, in any order, from any threads. The view's fields are
+    read in one call and the observer's constants from one attribute: a named tuple's field
+    read by name is looked up in its class at every read.
     """
 
     def __init__(self, config: Config, *, planes: bool = False, history: int = 0) -> None:
@@ -117,6 +136,9 @@ class Observer:
             for i, s in enumerate(cells):
                 at_space[s] = entry(kind, k, i)
             self._entry_of.append(at_space)
+        self._chip_entries = self._entry_of[:t]
+        self._empty_entries = self._entry_of[t]
+        self._lock_entries = self._entry_of[t + 1 :]
         # The empty board: every playable space empty, the free corners marked.
         first = array("f", bytes(4 * size))
         for i, s in enumerate(cells):
@@ -124,13 +146,7 @@ class Observer:
                 first[entry(2, 0, i)] = 1
             elif board.playable >> s & 1:
                 first[entry(1, 0, i)] = 1
-        self._blank: _Board = ([0] * t + [board.playable] + [0] * t, (), first)
-        self._last: list[_Board] = [self._blank] * p
-        """Per seat: its last observation's board (see :data:`_Board`). Kept per seat: the
-        teams are relative to the observer, so two seats' boards differ in every chip."""
-        # Planes made afresh each time (the hand, the last moves) and the features.
-        self._fresh = (2 * t + 2) * n_cells if self.planes else base
-        self._fresh_zeros = array("f", bytes(4 * (size - self._fresh)))
+        hand_plane = (2 * t + 2) * n_cells
 
         def at(name: str) -> int:
             return lay[name].start - tail + base if name in lay.names else -1
@@ -164,7 +180,6 @@ class Observer:
         # copies.
         deck = config.spec.deck
         self._card_copies = max((deck.count(card) for card in lay.cards), default=1)
-        hand_plane = (2 * t + 2) * n_cells
         self._card_entries: list[list[int]] = [[] for _ in range(CARD_COUNT)]
         for card in lay.cards:
             spaces = board.spaces_by_label.get(card, ())
@@ -201,6 +216,57 @@ class Observer:
         self._hand_sizes_scale = scales[self._hand_sizes_at]
         self._deck_scale, self._turn_scale = scales[self._deck_at], scales[self._turn_at]
         self._dead_scale, self._passes_scale = scales[self._flags_at : self._flags_at + 2]
+        # What is written whole at every observation: the phase and the seat to move (two
+        # one-hot segments side by side), from a copy made once per phase and relative seat;
+        # the roll, likewise per roll (none: zeros).
+        self._turn_chunks: list[list[array[float]]] = []
+        for phase in range(PHASES):
+            row = []
+            for rel in range(p):
+                chunk = array("f", bytes(4 * (PHASES + p)))
+                chunk[phase] = chunk[PHASES + rel] = 1
+                row.append(chunk)
+            self._turn_chunks.append(row)
+        self._roll_at = at("roll")
+        self._roll_chunks: dict[Any, array[float]] = {None: array("f", bytes(4 * 23))}
+        for lo in range(1, 7):
+            for hi in range(1, 7):
+                chunk = array("f", bytes(4 * 23))
+                chunk[lo - 1] = chunk[5 + hi] = chunk[10 + lo + hi] = 1
+                self._roll_chunks[lo, hi] = chunk
+        # Spans cleared at every observation and then filled (the card segments, the open
+        # draws, the last moves; with planes the hand and last-move planes): (start, zeros).
+        spans = []
+        if self.planes and hand_plane < base:
+            spans.append((hand_plane, base))
+        if c:
+            spans.append((at("hand"), at("discards") + c))
+        for name in ("pending_draws", "history"):
+            if name in lay.names:
+                spans.append((at(name), at(name) + lay[name].size))
+        self._zero_spans = [(a, array("f", bytes(4 * (b - a)))) for a, b in spans]
+        # Per seat, the empty board its first observation of a game starts from: every space
+        # empty, every team's whole supply left, no sequence, no card held.
+        self._blank: list[_Seen] = []
+        for me in range(p):
+            buf = first[:]
+            for k, team in enumerate(self._teams[me % t]):
+                buf[self._supply_at + k] = config.chips[team] * self._supply_scale
+            self._blank.append(((0,) * t, board.playable, None, (0,) * t, (0,) * p, 0, buf, 0))
+        self._last: list[_Seen] = self._blank[:]
+        """Per seat: its last observation (see :data:`_Seen`). Kept per seat: the teams are
+        relative to the observer, so two seats' boards differ in every chip."""
+        supplies = [[config.chips[team] for team in self._teams[me % t]] for me in range(p)]
+        assert self._flags_at == self._turn_at + 1  # turn, then the two flags
+        self._constants = (
+            config, board.playable, self._chip_entries, self._empty_entries, self._supply_at,
+            self._supply_scale, self._hand_sizes_at, self._hand_sizes_scale, self._deck_at,
+            self._deck_scale, self._phase_at, self._phase_at + PHASES + p, p,
+            self._turn_chunks, self._turn_at, self._turn_scale, self._dead_scale,
+            self._passes_scale, self._roll_at, self._roll_chunks, self._zero_spans, self._last,
+            [(*self._per_seat[me], supplies[me], self._blank[me]) for me in range(p)],
+        )  # fmt: skip
+        """What :meth:`encode` reads, in one attribute (see there)."""
 
     # --- shapes ------------------------------------------------------------------------------
 
@@ -236,84 +302,84 @@ class Observer:
         ``board`` (``C x rows x cols``) and ``features``; every value in [0, 1]."""
         if not isinstance(view, View):
             raise TypeError(f"an observation is made from a View, not {type(view).__name__}")
-        me = view.seat
+        # The view's fields read in one call, and this observer's constants in one attribute:
+        # a view's field, read by name, is looked up in its class at every read (a named
+        # tuple's field is a descriptor), which costs more than the rest of a line here.
+        (me, config, chips, seqs, turns, sizes, deck, phase, to_move, dead, passes, roll) = (
+            _READ_VIEW(view)
+        )
         if me is None:
             raise ValueError("a spectator's view has no hand: observe from a seat")
-        if view.config is not self.config and view.config != self.config:
+        (
+            own_config, playable, chip_entries, empty_entries, supply_at, supply_scale,
+            sizes_at, sizes_scale, deck_at, deck_scale, phase_at, phase_stop, p, turn_chunks,
+            turn_at, turn_scale, dead_scale, passes_scale, roll_at, roll_chunks, spans,
+            last_seen, per_seat,
+        ) = self._constants  # fmt: skip
+        if config is not own_config and config != own_config:
             raise ValueError("the view is of another configuration than this observer")
-        teams, seats, team_chips = self._per_seat[me]
-        chips, seqs = view.chips, view.sequences
-        occupied = 0
-        for m in chips:
-            occupied |= m
-        empty = self._playable & ~occupied
-        t = self._t
-        last_masks, last_seqs, last = self._last[me]
-        if (empty ^ last_masks[t]).bit_count() > (empty ^ self._playable).bit_count():
-            # Closer to the empty board than to the last observation (a new game): start there.
-            last_masks, last_seqs, last = self._blank
+        teams, seats, team_chips, supplies, blank = per_seat[me]
+        seen = last_seen[me]
+        if turns < seen[7]:  # another game (a new one): start from the empty board
+            seen = blank
+        last_chips, last_empty, last_seqs, last_locks, last_sizes, last_deck, last, _ = seen
         # A copy of the base's bytes (slicing parses no arguments, unlike array("f", last)),
         # written through a memoryview: an array("f")'s item assignment parses its value as a
-        # function's argument, a memoryview's converts it directly.
+        # function's argument, a memoryview's converts it directly. Every entry the view
+        # changed since the base's is written below; every other is the base's.
         copy = last[:]
         buf: memoryview[float] = memoryview(copy)
-        # The board: the bitboards of chips per relative team, empty spaces and locked spaces
-        # per relative team; only the entries of the bits that changed since the base's.
-        masks = list(team_chips(chips))
-        masks.append(empty)
-        if seqs is last_seqs:  # the same tuple while no sequence is made or broken
-            masks += last_masks[t + 1 :]
+        # The board: only the entries of the bits that changed since the base's. A team's
+        # chips changed: its supply too.
+        rel = team_chips(chips)
+        occupied = 0
+        if rel != last_chips:
+            for k, (m, was) in enumerate(zip(rel, last_chips)):  # noqa: B905 (as many teams)
+                occupied |= m
+                changed = m ^ was
+                if changed:
+                    at_space = chip_entries[k]
+                    while changed:
+                        low = changed & -changed
+                        buf[at_space[low.bit_length() - 1]] = 1 if m & low else 0
+                        changed ^= low
+                    buf[supply_at + k] = (supplies[k] - m.bit_count()) * supply_scale
         else:
-            for team in teams:
-                locked = 0
-                for window in seqs[team]:
-                    locked |= window
-                masks.append(locked)
-        entry_of = self._entry_of
-        for k, m in enumerate(masks):
-            changed = m ^ last_masks[k]
-            if changed:
-                at_space = entry_of[k]
-                while changed:
-                    low = changed & -changed
-                    buf[at_space[low.bit_length() - 1]] = 1 if m & low else 0
-                    changed ^= low
-        # Everything else is written afresh.
-        buf[self._fresh :] = self._fresh_zeros
-        c = self._c
-        if c:
-            self._fill_cards(view, seats, buf)
-        buf[self._phase_at + view.phase] = 1
-        buf[self._to_move_at + (view.to_move - me) % self._p] = 1
-        if self.config.manual_draw:
-            base = self._at["pending_draws"]
-            for seat in view.pending_draws:
-                buf[base + (seat - me) % self._p] = 1
-        roll = view.roll
-        if roll is not None and self._at["roll"] >= 0:
-            lo, hi = roll
-            base = self._at["roll"]
-            buf[base + lo - 1] = buf[base + 5 + hi] = buf[base + 10 + lo + hi] = 1
-        if self.history:
-            self._fill_history(view, buf)
-        supply = self.config.chips
-        at, at2 = self._sequences_at, self._supply_at
-        scale, scale2 = self._sequences_scale, self._supply_scale
-        for team in teams:
-            buf[at] = len(seqs[team]) * scale
-            buf[at2] = (supply[team] - chips[team].bit_count()) * scale2
-            at += 1
-            at2 += 1
-        at, sizes, scale = self._hand_sizes_at, view.hand_sizes, self._hand_sizes_scale
-        for seat in seats:
-            buf[at] = sizes[seat] * scale
-            at += 1
-        buf[self._deck_at] = view.deck_size * self._deck_scale
-        buf[self._turn_at] = view.turns * self._turn_scale
-        at = self._flags_at
-        buf[at] = view.dead_cards_exchanged * self._dead_scale
-        buf[at + 1] = view.passes * self._passes_scale
-        self._last[me] = (masks, seqs, copy)  # not changed after this: others may copy it
+            for m in rel:
+                occupied |= m
+        empty = playable & ~occupied
+        changed = empty ^ last_empty
+        while changed:
+            low = changed & -changed
+            buf[empty_entries[low.bit_length() - 1]] = 1 if empty & low else 0
+            changed ^= low
+        # The locked spaces and the sequence counts: read again only when the sequences
+        # changed (the same tuple while no sequence is made or broken).
+        locks = last_locks
+        if seqs is not last_seqs:
+            locks = self._locks(seqs, teams, last_locks, buf)
+        # The hand sizes and the deck's size, when they changed (never, at Dice).
+        if sizes != last_sizes:
+            at = sizes_at
+            for seat in seats:
+                buf[at] = sizes[seat] * sizes_scale
+                at += 1
+        if deck != last_deck:
+            buf[deck_at] = deck * deck_scale
+        # Written whole: the phase and the seat to move, the turn and the flags, the roll.
+        buf[phase_at:phase_stop] = turn_chunks[phase][(to_move - me) % p]
+        buf[turn_at] = turns * turn_scale
+        buf[turn_at + 1] = dead * dead_scale
+        buf[turn_at + 2] = passes * passes_scale
+        if roll_at >= 0:
+            buf[roll_at : roll_at + 23] = roll_chunks[roll]
+        # Cleared, then filled: the cards, the open draws, the last moves.
+        if spans:
+            for start, zeros in spans:
+                buf[start : start + len(zeros)] = zeros
+            self._fill_rest(view, seats, buf)
+        # Not changed after this: others may copy it.
+        last_seen[me] = (rel, empty, seqs, locks, sizes, deck, copy, turns)
         # The caller's own copy (they may write to it): a slice of the bytes, which numpy
         # wraps as they are, costs less than numpy's own copy of a buffer.
         out: FloatArray = _frombuffer(copy[:], _FLOAT32)
@@ -321,6 +387,43 @@ class Observer:
             return out
         base = self._base
         return {"board": out[:base].reshape(self.board_shape), "features": out[base:]}
+
+    def _fill_rest(self, view: View, seats: list[int], buf: memoryview[float]) -> None:
+        """The segments cleared at every observation: the cards, the open draws (option
+        ``manual_draw``) and the last moves (``history``)."""
+        if self._c:
+            self._fill_cards(view, seats, buf)
+        if self.config.manual_draw:
+            me, base = seats[0], self._at["pending_draws"]
+            for seat in view.pending_draws:
+                buf[base + (seat - me) % self._p] = 1
+        if self.history:
+            self._fill_history(view, buf)
+
+    def _locks(
+        self,
+        seqs: tuple[tuple[int, ...], ...],
+        teams: list[int],
+        last_locks: tuple[int, ...],
+        buf: memoryview[float],
+    ) -> tuple[int, ...]:
+        """Write the locked spaces (the entries that changed since ``last_locks``) and the
+        completed sequences of each relative team; return the locked spaces."""
+        locks = []
+        at, scale = self._sequences_at, self._sequences_scale
+        for k, team in enumerate(teams):
+            locked = 0
+            for window in seqs[team]:
+                locked |= window
+            locks.append(locked)
+            buf[at + k] = len(seqs[team]) * scale
+            changed = locked ^ last_locks[k]
+            at_space = self._lock_entries[k]
+            while changed:
+                low = changed & -changed
+                buf[at_space[low.bit_length() - 1]] = 1 if locked & low else 0
+                changed ^= low
+        return tuple(locks)
 
     def _fill_cards(self, view: View, seats: list[int], buf: memoryview[float]) -> None:
         """The card segments (and with planes the hand plane), scaled."""

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any, Literal
 
 from ..bots import Bot, RandomBot, bot_maker
@@ -51,6 +52,7 @@ from ..engine import (
     Config,
     GameRecord,
     IllegalMoveError,
+    Outcome,
     State,
     StepKind,
     Termination,
@@ -70,6 +72,8 @@ NO_WINNER = -1
 """``info["winner"]`` while the game runs, after a draw, and after an illegal action."""
 
 _MOVE = StepKind.MOVE
+_LEGAL_AND_OUTCOME = itemgetter(View._fields.index("legal_moves"), View._fields.index("outcome"))
+"""A view's legal moves and outcome, read by place (see :meth:`SequenceEnv._advance`)."""
 
 
 class SequenceEnv:
@@ -160,7 +164,9 @@ class SequenceEnv:
         """Makes an observation of the agent's view (default :func:`encode_observation`)."""
         self._state: State | None = None
         self._view: View | None = None  # the agent's, built once a step
-        self._ids: tuple[int, ...] | None = None  # the ids of its legal moves, once asked for
+        self._ids: tuple[int, ...] | None = None  # the ids of its legal moves, in their order
+        self._view_of = View.of  # read once: a class's attribute is looked up at every read
+        self._space_ids = self.action_space.ids
         self._done = True
         self.game_seed: int | None = None
         """The seed of the current episode's game: ``State.new(env.config, env.game_seed)``."""
@@ -226,22 +232,24 @@ class SequenceEnv:
 
     def _play(self, action: Any) -> tuple[float, bool, bool, str]:
         """``step`` but the observation and ``info``: ``(reward, terminated, truncated, why the
-        action was illegal or "")``."""
-        state = self._require_state()
+        action was illegal or "")``. Afterwards ``_view`` is the agent's view and ``_ids`` its
+        legal ids (unchanged after an illegal action)."""
+        state = self._state
+        if state is None:
+            raise RuntimeError("call reset() first")
         if self._done:
             raise RuntimeError("the episode is over: call reset() to start another")
         # The agent's legal moves are found by their ids (ints, cheaper to compare than moves),
         # and the one chosen is made by its place among them: no second legality check. Only
         # an action that is not among them is looked at further, to say why.
         # Not an integer: a caller's bug, not a choice, raised whatever ``illegal`` says.
-        chosen = action_id(action)
+        chosen = action if action.__class__ is int else action_id(action)
         try:
             at = self._legal_ids().index(chosen)
         except ValueError:
             return self._reject(self._why_illegal(state, chosen))
         state.push_index(at, self.agent_seat, undo=False)
-        self._advance()
-        outcome = state.outcome
+        outcome = self._advance()
         if outcome is None:
             return 0.0, False, False, ""
         self._done = True
@@ -285,7 +293,7 @@ class SequenceEnv:
             return ()
         ids = self._ids
         if ids is None:
-            ids = self._ids = self.action_space.ids(self.view.legal_moves)
+            ids = self._ids = self._space_ids(self.view.legal_moves)
         return ids
 
     def render(self) -> str:
@@ -321,20 +329,20 @@ class SequenceEnv:
             raise RuntimeError("call reset() first")
         return self._state
 
-    def _advance(self) -> None:
+    def _advance(self) -> Outcome | None:
         """Play chance, bots and draws until the agent has a decision or the game is over: the
         engine's :meth:`~sequence.engine.State.play_forced` rolls the dice and takes the draws,
-        the bots make the other seats' moves."""
+        the bots make the other seats' moves. Then the agent's view and the ids of its legal
+        moves are made (every face reads both at once); returns the outcome (``None`` while
+        playing)."""
         state = self._require_state()
         agent = self.agent_seat
-        self._view = None
-        self._ids = None
         # The game is never taken back: no undo records (push_index's undo=False likewise).
         while (step := state.play_forced(undo=False)).kind is _MOVE:
             seat = step.seat
             assert seat is not None
             if seat == agent:
-                return
+                break
             bot = self._bots[seat]
             if type(bot) is RandomBot:
                 # It reads nothing but the count of its seat's legal moves: no view to build.
@@ -353,6 +361,12 @@ class SequenceEnv:
                 ) from None
             # Its place among the legal moves: made without checking its legality again.
             state.push_index(at, seat, undo=False)
+        # The view's fields read by place: a named tuple's field read by name is looked up in
+        # its class at every read.
+        self._view = view = self._view_of(state, agent)
+        legal, outcome = _LEGAL_AND_OUTCOME(view)
+        self._ids = self._space_ids(legal) if legal else ()
+        return outcome  # type: ignore[no-any-return]
 
     def _reward(self) -> float:
         outcome = self._require_state().outcome

@@ -33,6 +33,7 @@ checkout (Gymnasium and numpy).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import Any, Literal
 
 import gymnasium
@@ -121,6 +122,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         self.env.observer = self.observer.encode
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.env.num_actions)
+        self._num_actions = self.env.num_actions
         self.observation_space = observer_space(self.observer)
 
     def reset(
@@ -139,7 +141,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         # The action space takes numpy integers and 0-d arrays as they are, and refuses the rest.
         env = self.env
         reward, terminated, truncated, illegal = env._play(action)
-        view = env.view
+        view = env._view or env.view  # the agent's view, which _play made
         obs = self.observer.encode(view)
         if self.render_mode == "human":
             self.render()
@@ -171,7 +173,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
 
     def _info(self, illegal: str, view: View) -> dict[str, Any]:
         """``info``: the same keys at every step; ``view`` is the agent's (``env.view``)."""
-        outcome = view.outcome
+        outcome, turns = _OUTCOME_AND_TURNS(view)
         if illegal:
             winner, termination = NO_WINNER, "illegal_action"
         elif outcome is None:
@@ -179,9 +181,13 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         else:
             winner = NO_WINNER if outcome.winner is None else outcome.winner
             termination = outcome.termination.value
+        # The mask, as mask_array makes it (written out: a call costs more than its loop).
+        raw = bytearray(self._num_actions)
+        for action in self.env._legal_ids():
+            raw[action] = 1
         return {
-            "action_mask": self._mask(),
-            "turn": view.turns,
+            "action_mask": _frombuffer(raw, _INT8),
+            "turn": turns,
             "winner": winner,
             "termination": termination,
             "illegal_action": illegal,
@@ -189,6 +195,10 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
 
 
 _INT8 = np.dtype(np.int8)
+_frombuffer = np.frombuffer
+_OUTCOME_AND_TURNS = itemgetter(View._fields.index("outcome"), View._fields.index("turns"))
+"""A view's outcome and turns completed, read by place (a named tuple's field read by name is
+looked up in its class at every read)."""
 
 
 def mask_array(actions: Iterable[int], n: int) -> NDArray[np.int8]:
