@@ -222,7 +222,8 @@ async function lobby() {
     else open.append(h("table", { class: "list" }, tables.map((tb) => h("tr", {},
       h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", tn("{n} player", "{n} players", tb.config.players)),
       h("td", {}, listedPlayers(tb)),
-      h("td", {}, h("button", { onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" ? t("Join") : t("Watch")))))));
+      // Join only where the server lists a free seat; a full table (never started) is watched.
+      h("td", {}, h("button", { class: "open-table", onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" && tb.free.length ? t("Join") : t("Watch")))))));
     const { games: fin } = await api("GET", "/api/finished");
     if (!fin.length) done.append(h("p", {}, t("No finished games yet.")));
     else done.append(h("table", { class: "list" }, fin.map((f) => h("tr", {},
@@ -461,7 +462,7 @@ function lobbyView(m) {
     h("h2", {}, t("Table {code}", { code }), m.table.rated ? h("span", { class: "badge", id: "rated-badge" }, t("Rated")) : null),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
-    you.seat === null && !passplay.active(code) ? h("label", {}, t("Your name"), nameIn) : null,
+    you.seat === null && !passplay.active(code) && !full ? h("label", {}, t("Your name"), nameIn) : null,
     list,
     here && !m.table.rated && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
     you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,
