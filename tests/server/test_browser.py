@@ -226,4 +226,5 @@ def test_a_full_table_is_offered_to_watch_not_to_join(browser: Any, web: ServerT
     page.click(button.format(full))
     page.wait_for_selector("ul.seats")
     assert page.locator("#join-name").count() == 0 and page.locator("button.sit").count() == 0
+    assert page.inner_text("ul.seats li >> nth=0").strip().startswith("Seat 1: Ann")
     page.context.close()

@@ -436,7 +436,7 @@ function lobbyView(m) {
   const here = you.seat !== null || passplay.active(code);
   const tooName = h("input", { id: "too-name", maxlength: 24, placeholder: t("Name") });
   const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
-    teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
+    teamSwatch(null, s.team), " ", t("Seat {n}:", { n: s.seat + 1 }), " ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
     you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
     you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null, // i18n: ignore (a class)
