@@ -349,9 +349,9 @@ function connect(code) {
     if (msg.type === "state") {
       table.resyncing = false;
       if (!table.msg || msg.version !== table.msg.version) { table.selected = null; table.hint = null; }
-      // A hint is for the seat to play in a game going on: none once it is over (a resignation
-      // ends it without a move) or the turn has passed.
-      if (msg.view && (msg.view.outcome || (table.msg && table.msg.view && msg.view.to_move !== table.msg.view.to_move))) table.hint = null;
+      // A hint is for a game going on (a move that passes the turn is a new version, above): none
+      // once it is over, which a resignation does without a move.
+      if (msg.view && msg.view.outcome) table.hint = null;
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       adoptResignation(msg);
