@@ -234,3 +234,17 @@ def test_every_ending_has_a_sentence_won_and_drawn(lang: str) -> None:
     drawn = outcome_text(Outcome(Termination.DRAFT_EMPTY, None), lang)
     won = outcome_text(Outcome(Termination.DRAFT_EMPTY, 0), lang)
     assert drawn != won and "A" in won
+
+
+def test_french_puts_a_space_before_each_colon_and_says_bot_and_pendule() -> None:
+    """French typography: a space before a colon ("Place 1 : Ann"); one word for the bots
+    ("bot") and one for the turn clock ("pendule"), everywhere."""
+    import re
+
+    said = []
+    for message in load_catalog("fr"):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            said += [s for s in strings if s]
+    assert [s for s in said if re.search(r"[^\s\u00a0\u202f]:(\s|$)", s)] == []
+    assert [s for s in said if re.search(r"\brobots?\b|\bhorloges?\b", s, re.IGNORECASE)] == []

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import ServerThread
-from .scenes import act, state
+from .conftest import ServerThread, create_table
+from .scenes import act, lobby, state
 
 pytestmark = pytest.mark.browser
 
@@ -211,3 +211,20 @@ def test_the_replay_of_a_resigned_game_says_who_won_and_how(
     assert page.text_content("#resigned") == "Team A wins"
     assert page.text_content("#end-reason") == "Bob resigned: the game is lost."
     ctx.close()
+
+
+def test_a_full_table_is_offered_to_watch_not_to_join(browser: Any, web: ServerThread) -> None:
+    full = create_table(web, game="classic", players=2, bots=[None, "random"], name="Ann",
+                        public=True)["code"]  # fmt: skip
+    open_ = create_table(web, game="classic", players=2, bots=[None, None], name="Bob",
+                         public=True)["code"]  # fmt: skip
+    page = browser.new_context().new_page()
+    lobby(page, web.url)
+    button = "#open-tables tr:has(td.code:text-is('{}')) button.open-table"
+    assert page.inner_text(button.format(full)) == "Watch"
+    assert page.inner_text(button.format(open_)) == "Join"
+    page.click(button.format(full))
+    page.wait_for_selector("ul.seats")
+    assert page.locator("#join-name").count() == 0 and page.locator("button.sit").count() == 0
+    assert page.inner_text("ul.seats li >> nth=0").strip().startswith("Seat 1: Ann")
+    page.context.close()

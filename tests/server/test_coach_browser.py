@@ -1,6 +1,7 @@
 """Learning in the browser, in Debian's Chromium at a phone's and a laptop's size: the hint
 button at a casual table (the suggested card and space lit, the reason in the reader's
-language, nothing for a spectator) and the review beside a finished game's replay."""
+language, nothing for a spectator, gone at the end) and the review beside a finished game's
+replay."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sequence.bots.review import Reviewer
 from sequence.i18n.notes import translate_note
 
 from .conftest import ServerThread, create_table, seated_page
-from .scenes import LAPTOP, PHONE
+from .scenes import LAPTOP, PHONE, resign
 from .test_review_api import finished_game, reviewed
 
 SIZES = pytest.mark.parametrize(
@@ -34,6 +35,11 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     browser: Any, web: ServerThread, size: dict[str, Any], lang: str
 ) -> None:
     page, code = seated(browser, web, size, lang)
+    if size is PHONE:  # scrolled to, the hand's last (7th) card is above the fixed log bar
+        last = page.locator("#hand .card").last
+        last.scroll_into_view_if_needed()
+        box, bar = last.bounding_box(), page.locator("#log-open").bounding_box()
+        assert box["y"] + box["height"] <= bar["y"], (box, bar)
     table = web.hub.registry.tables[code]
     expected = Reviewer().hint(table.state.view(0))
     page.click("#ask-hint")
@@ -57,6 +63,14 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     watcher.goto(web.url + f"/t/{code}")
     watcher.wait_for_selector("#board")
     assert watcher.locator("#ask-hint").count() == 0
+    # A hint asked for, then the game ends (a resignation, no move): the end screen lights
+    # nothing.
+    page.wait_for_selector("#ask-hint:not([disabled])", timeout=20000)
+    page.click("#ask-hint")
+    page.wait_for_selector("#hint")
+    assert page.locator(".hinted").count() > 0
+    resign(page)
+    assert page.locator(".hinted").count() == 0 and page.locator("#hint").count() == 0
 
 
 VERDICTS = {

@@ -23,6 +23,7 @@ One server and one browser serve the module; the games are against quick bots.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -174,6 +175,22 @@ def the_lobby(page: Any, site: ServerThread, lang: str) -> None:
     bot = word(lang, "{name} (bot)", name=word(lang, "medium"))
     for where in ("#finished", "#open-tables"):
         assert bot in page.inner_text(where), where
+    # The Rated box keeps its words beside it; the first-game buttons stand apart; the links
+    # outside the panels line up with the panels' text.
+    box = page.locator("#rated").bounding_box()
+    words = page.evaluate(
+        "() => { const r = document.createRange();"
+        " const l = document.querySelector('label:has(> #rated)');"
+        " r.selectNodeContents([...l.childNodes].find((n) => n.nodeType === 3));"
+        " const t = r.getClientRects()[0]; return { left: t.left, top: t.top }; }"
+    )
+    assert words["left"] >= box["x"] + box["width"] and words["top"] < box["y"] + box["height"]
+    learn = [b.bounding_box() for b in page.locator("#learn-offer button").all()]
+    for a, b in itertools.pairwise(learn):
+        if abs(a["y"] - b["y"]) < 1:  # on one line
+            assert b["x"] - (a["x"] + a["width"]) >= 4, (a, b)
+    panel = page.locator("section.panel").first.bounding_box()
+    assert page.locator("#to-leaderboard").bounding_box()["x"] >= panel["x"] + 8
 
 
 def the_rules(page: Any, site: ServerThread, lang: str) -> None:

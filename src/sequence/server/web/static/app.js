@@ -222,7 +222,8 @@ async function lobby() {
     else open.append(h("table", { class: "list" }, tables.map((tb) => h("tr", {},
       h("td", { class: "code" }, tb.code), h("td", {}, t(games[tb.config.game].title), " · ", tn("{n} player", "{n} players", tb.config.players)),
       h("td", {}, listedPlayers(tb)),
-      h("td", {}, h("button", { onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" ? t("Join") : t("Watch")))))));
+      // Join only where the server lists a free seat; a full table (never started) is watched.
+      h("td", {}, h("button", { class: "open-table", onclick: () => go(`/t/${tb.code}`) }, tb.status === "lobby" && tb.free.length ? t("Join") : t("Watch")))))));
     const { games: fin } = await api("GET", "/api/finished");
     if (!fin.length) done.append(h("p", {}, t("No finished games yet.")));
     else done.append(h("table", { class: "list" }, fin.map((f) => h("tr", {},
@@ -348,6 +349,9 @@ function connect(code) {
     if (msg.type === "state") {
       table.resyncing = false;
       if (!table.msg || msg.version !== table.msg.version) { table.selected = null; table.hint = null; }
+      // A hint is for a game going on (a move that passes the turn is a new version, above): none
+      // once it is over, which a resignation does without a move.
+      if (msg.view && msg.view.outcome) table.hint = null;
       // Count down from what the server says is left, by the local clock.
       table.deadline = msg.clock && msg.clock.left !== null ? performance.now() + msg.clock.left * 1000 : null;
       adoptResignation(msg);
@@ -432,7 +436,7 @@ function lobbyView(m) {
   const here = you.seat !== null || passplay.active(code);
   const tooName = h("input", { id: "too-name", maxlength: 24, placeholder: t("Name") });
   const list = h("ul", { class: "seats" }, m.table.seats.map((s) => h("li", {},
-    teamSwatch(null, s.team), " ", t("Seat {n}", { n: s.seat + 1 }), ": ",
+    teamSwatch(null, s.team), " ", t("Seat {n}:", { n: s.seat + 1 }), " ",
     s.kind === "empty" ? "" : seatLabel(m, s.seat),
     you.seat === s.seat ? h("span", { class: "badge" }, t("you")) : null,
     you.seat !== s.seat && passplay.isLocal(code, s.seat) ? h("span", { class: "badge local" }, t("On this device")) : null, // i18n: ignore (a class)
@@ -458,7 +462,7 @@ function lobbyView(m) {
     h("h2", {}, t("Table {code}", { code }), m.table.rated ? h("span", { class: "badge", id: "rated-badge" }, t("Rated")) : null),
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
-    you.seat === null && !passplay.active(code) ? h("label", {}, t("Your name"), nameIn) : null,
+    you.seat === null && !passplay.active(code) && !full ? h("label", {}, t("Your name"), nameIn) : null,
     list,
     here && !m.table.rated && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
     you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,

@@ -50,6 +50,7 @@ function hintArrived(msg) {
 function markHint() {
   const hint = table.hint;
   if (!hint || !hint.move || !table.msg || hint.version !== table.msg.version) return;
+  if (!table.msg.view || table.msg.view.outcome) return; // the end screen shows no hint
   const space = hintSpace(hint.move), card = hintCard(hint.move);
   if (space) { const g = document.querySelector(`#board [data-space="${space}"]`); if (g) g.classList.add("hinted"); }
   if (card) { const c = document.querySelector(`#hand .card[data-card="${card}"]`); if (c) c.classList.add("hinted"); }
