@@ -57,7 +57,8 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     page.locator(f"#hand .card[data-card='{card}']").first.click()
     page.click(f"#board [data-space='{space}']")
     page.wait_for_function("() => window.seq.msg.version > 0", timeout=20000)
-    assert page.locator("#hint").count() == 0
+    # The page draws the new version after it holds it: wait for that drawing.
+    page.wait_for_selector("#hint", state="detached", timeout=10000)
     # A spectator is offered no hint.
     watcher = browser.new_context(**size).new_page()
     watcher.goto(web.url + f"/t/{code}")
@@ -70,7 +71,10 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     page.wait_for_selector("#hint")
     assert page.locator(".hinted").count() > 0
     resign(page)
-    assert page.locator(".hinted").count() == 0 and page.locator("#hint").count() == 0
+    page.wait_for_function(
+        "() => !document.querySelector('.hinted') && !document.querySelector('#hint')",
+        timeout=10000,
+    )
 
 
 VERDICTS = {
