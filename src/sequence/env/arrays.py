@@ -228,12 +228,15 @@ class Observer:
                 row.append(chunk)
             self._turn_chunks.append(row)
         self._roll_at = at("roll")
-        self._roll_chunks: dict[Any, array[float]] = {None: array("f", bytes(4 * 23))}
-        for lo in range(1, 7):
-            for hi in range(1, 7):
-                chunk = array("f", bytes(4 * 23))
-                chunk[lo - 1] = chunk[5 + hi] = chunk[10 + lo + hi] = 1
-                self._roll_chunks[lo, hi] = chunk
+        self._roll_chunks: dict[Any, array[float]] = {}
+        if self._roll_at >= 0:  # Dice: the segment's size, the layout's
+            rolls = lay["roll"].size
+            self._roll_chunks[None] = array("f", bytes(4 * rolls))
+            for lo in range(1, 7):
+                for hi in range(1, 7):
+                    chunk = array("f", bytes(4 * rolls))
+                    chunk[lo - 1] = chunk[5 + hi] = chunk[10 + lo + hi] = 1
+                    self._roll_chunks[lo, hi] = chunk
         # Spans cleared at every observation and then filled (the card segments, the open
         # draws, the last moves; with planes the hand and last-move planes): (start, zeros).
         spans = []
@@ -372,7 +375,8 @@ class Observer:
         buf[turn_at + 1] = dead * dead_scale
         buf[turn_at + 2] = passes * passes_scale
         if roll_at >= 0:
-            buf[roll_at : roll_at + 23] = roll_chunks[roll]
+            chunk = roll_chunks[roll]
+            buf[roll_at : roll_at + len(chunk)] = chunk
         # Cleared, then filled: the cards, the open draws, the last moves.
         if spans:
             for start, zeros in spans:

@@ -181,12 +181,8 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         else:
             winner = NO_WINNER if outcome.winner is None else outcome.winner
             termination = outcome.termination.value
-        # The mask, as mask_array makes it (written out: a call costs more than its loop).
-        raw = bytearray(self._num_actions)
-        for action in self.env._legal_ids():
-            raw[action] = 1
         return {
-            "action_mask": _frombuffer(raw, _INT8),
+            "action_mask": mask_array(self.env._legal_ids(), self._num_actions),
             "turn": turns,
             "winner": winner,
             "termination": termination,
@@ -195,7 +191,6 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
 
 
 _INT8 = np.dtype(np.int8)
-_frombuffer = np.frombuffer
 _OUTCOME_AND_TURNS = itemgetter(View._fields.index("outcome"), View._fields.index("turns"))
 """A view's outcome and turns completed, read by place (a named tuple's field read by name is
 looked up in its class at every read)."""
