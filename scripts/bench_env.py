@@ -4,7 +4,11 @@
 Three figures for one configuration (classic for two unless told otherwise):
 
 - **engine moves/s**: random games as ``sequence bench`` plays them (full legal-move generation
-  at every step, :func:`sequence.engine.play_random_game`);
+  at every step, :func:`sequence.engine.play_random_game`), and of them the **decisions/s**:
+  the moves a player chooses, every move but a Dice roll (chance) and a ``manual_draw`` draw.
+  Classic and Kids make one move a turn, Dice two (the roll, then the chip), so the same
+  environment work is half the share of Dice's moves/s; the share of decisions/s compares
+  the games like for like;
 - **Gym steps/s**: ``sequence/...-v0`` episodes against the ``random`` opponent, the agent
   choosing uniformly among the legal actions of ``info["action_mask"]`` (one step is the
   agent's move and the opponents' moves up to its next decision: about two moves at two
@@ -12,18 +16,18 @@ Three figures for one configuration (classic for two unless told otherwise):
 - **AEC steps/s**: PettingZoo self-play, every seat choosing at random among the legal actions
   of ``observation["action_mask"]`` (one step is one move).
 
-Each is also given as a share of the engine's moves/s. The three run by turns, in eight chunks
-each, so that a machine whose speed drifts during the run (other work starting or ending on it)
-moves them together rather than the one measured then. With ``--batched``, also the batched
-simulator's steps/s (:func:`sequence.env.batched.batched_env`, numpy) at N = 1, 64 and 1,024
-games at once, against random opponents (a step as the Gym env's), against greedy opponents
-(:class:`~sequence.env.batched_greedy.BatchedGreedy`, every game of the family, the draft
-included; a step as against random) and in self-play (a step is one move). With
-``--observations``, the batched simulator at N = 1,024 against random opponents with each
-observation, one after the other in one run: flat, ``observation="planes"``, ``history=K`` and
-both (``--history K``, default 8). The policy reads only the action mask, so the script runs
-unchanged against older versions of the environment (``--batched`` needs one whose batched
-greedy plays the game asked for)::
+Each is also given as a share of the engine's moves/s and of its decisions/s. The three run by
+turns, in eight chunks each, so that a machine whose speed drifts during the run (other work
+starting or ending on it) moves them together rather than the one measured then. With
+``--batched``, also the batched simulator's steps/s (:func:`sequence.env.batched.batched_env`,
+numpy) at N = 1, 64 and 1,024 games at once, against random opponents (a step as the Gym
+env's), against greedy opponents (:class:`~sequence.env.batched_greedy.BatchedGreedy`, every
+game of the family, the draft included; a step as against random) and in self-play (a step is
+one move). With ``--observations``, the batched simulator at N = 1,024 against random opponents
+with each observation, one after the other in one run: flat, ``observation="planes"``,
+``history=K`` and both (``--history K``, default 8). The policy reads only the action mask, so
+the script runs unchanged against older versions of the environment (``--batched`` needs one
+whose batched greedy plays the game asked for)::
 
     scripts/bench_env.py --seconds 5
     PYTHONPATH=/path/to/other/checkout/src .venv/bin/python scripts/bench_env.py
@@ -44,11 +48,12 @@ import platform
 import random
 import time
 from collections.abc import Generator
+from operator import attrgetter, countOf
 from typing import Any
 
 import numpy as np
 
-from sequence.engine import State, make_config, play_random_game
+from sequence.engine import MoveKind, State, make_config, play_random_game
 
 _clock = time.process_time
 """Every figure is per second of this process's CPU time, not of the wall clock: on a machine
@@ -62,14 +67,25 @@ Counter = Generator[int, float, None]
 how many moves (or steps) it made. Primed with ``next``, which does its setting up."""
 
 
-def engine_moves(config: Any, seed: int) -> Counter:
+_NOT_DECISIONS = (MoveKind.ROLL, MoveKind.DRAW)
+"""The moves no player chooses: a Dice roll (chance) and, with ``manual_draw``, a draw."""
+
+
+def engine_moves(config: Any, seed: int, tally: list[int]) -> Counter:
+    """Moves of random games; their moves and decisions (moves but rolls and draws) added up
+    in ``tally``."""
     rng = random.Random(seed)
     game_seed = seed
+    kind = attrgetter("kind")
     until = yield 0
     while True:
         moves = 0
         while _clock() < until:
-            moves += len(play_random_game(State.new(config, game_seed), rng).move_stack)
+            stack = play_random_game(State.new(config, game_seed), rng).move_stack
+            moves += len(stack)
+            kinds = list(map(kind, stack))  # C loops: a fraction of a percent of a game
+            tally[0] += len(stack)
+            tally[1] += len(stack) - sum(countOf(kinds, k) for k in _NOT_DECISIONS)
             game_seed += 1
         until = yield moves
 
@@ -80,8 +96,14 @@ that costs about 1% of a Gym step, work the environment does not do."""
 
 
 def _choose(mask: Any, rng: random.Random) -> int:
-    legal = np.flatnonzero(mask)
-    return int(legal[int(rng.random() * len(legal))])
+    """A uniform choice among the legal actions of ``mask``, the agent every figure shares.
+
+    ``mask.nonzero()`` and ``item`` rather than ``np.flatnonzero`` and ``int(legal[i])``: the
+    same action from the same draw, for a third of the time (numpy's module-level functions
+    are Python wrappers). Measured here is the environment, not the agent.
+    """
+    (legal,) = mask.nonzero()
+    return int(legal.item(int(rng.random() * len(legal))))
 
 
 def gym_steps(game: str, options: dict[str, Any], seed: int) -> Counter:
@@ -212,7 +234,8 @@ def main() -> None:
         _clock = time.perf_counter
     options = {"players": args.players}
     config = make_config(args.game, **options)
-    counters = {"engine_moves_per_second": engine_moves(config, args.seed)}
+    tally = [0, 0]
+    counters = {"engine_moves_per_second": engine_moves(config, args.seed, tally)}
     if not args.no_single:
         counters["gym_steps_per_second"] = gym_steps(args.game, options, args.seed)
         counters["aec_steps_per_second"] = aec_steps(args.game, options, args.seed)
@@ -223,9 +246,12 @@ def main() -> None:
         **interleaved(counters, args.seconds),
     }
     engine = figures["engine_moves_per_second"]
+    decisions = figures["engine_decisions_per_second"] = engine * tally[1] / tally[0]
     if not args.no_single:
         figures["gym_share"] = figures["gym_steps_per_second"] / engine
         figures["aec_share"] = figures["aec_steps_per_second"] / engine
+        figures["gym_share_of_decisions"] = figures["gym_steps_per_second"] / decisions
+        figures["aec_share_of_decisions"] = figures["aec_steps_per_second"] / decisions
     if args.batched:
         for mode in ("random", "greedy", "self"):
             for n in BATCH_SIZES:
@@ -243,11 +269,15 @@ def main() -> None:
         return
     print(f"{args.game}, {args.players} players (Python {figures['python']})")
     print(f"  engine moves/s (random games):   {engine:>9,.0f}")
+    print(f"    of which decisions/s:          {decisions:>9,.0f}"
+          "  (every move but Dice rolls and draws)")  # fmt: skip
     if not args.no_single:
         print(f"  Gym steps/s (vs random):         {figures['gym_steps_per_second']:>9,.0f}"
-              f"  ({figures['gym_share']:.1%} of the engine's moves/s)")  # fmt: skip
+              f"  ({figures['gym_share']:.1%} of the engine's moves/s,"
+              f" {figures['gym_share_of_decisions']:.1%} of its decisions/s)")  # fmt: skip
         print(f"  PettingZoo AEC steps/s:          {figures['aec_steps_per_second']:>9,.0f}"
-              f"  ({figures['aec_share']:.1%})")  # fmt: skip
+              f"  ({figures['aec_share']:.1%},"
+              f" {figures['aec_share_of_decisions']:.1%})")  # fmt: skip
     if args.batched:
         print("  batched simulator steps/s (N games at once):")
         for mode, what in (("random", "vs random"), ("greedy", "vs greedy"), ("self", "self-play")):
