@@ -64,7 +64,7 @@ NOTE_MESSAGES: dict[str, str] = {
     "dead_card_kept": _m("kept a dead card ({card}): exchanging it was free"),
     "better_move": _m("{better} was better"),
     # what the review adds to a sound move that is a turning point for the worse
-    "unlucky": _m("a good move: the chances fell by bad luck, not because of this move"),
+    "unlucky": _m("a good move: the chances fell, but no other move was clearly better"),
 }
 """Every note's code and its English template. ``{card}`` is a card's notation and ``{better}``
 a move's (a front end says both in words, in the player's language:

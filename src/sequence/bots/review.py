@@ -31,7 +31,8 @@ not see get the same review.
 every hidden card consistent with what a spectator sees, each played to its end by the greedy
 bot (every seat), and the share each team wins. **Turning points** are the moves after which
 the mover's team's chances moved most; a sound move (best or good) among them after which the
-chances fell is noted ``unlucky``: the drop was luck, not the move.
+chances fell is noted ``unlucky``: no other move was clearly better, so the drop came from
+what the move could not change (the cards drawn, the dice, the estimate's own spread).
 
 >>> from sequence.engine import GameRecord, State, make_config
 >>> from sequence.bots import make_bot, play_game
@@ -92,8 +93,8 @@ _PLAYOUT_CAP = 2000
 
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 SOUND = ("best", "good")
-"""The verdicts of a sound move: a turning point for the worse at one is luck (the note
-``unlucky`` says so), not the move."""
+"""The verdicts of a sound move: at a turning point for the worse, no other move was clearly
+better (the note ``unlucky`` says so)."""
 
 
 def decision_seed(seed: int, view: View) -> int:
@@ -697,8 +698,8 @@ def _turning_points(
 ) -> tuple[list[MoveReview], tuple[TurningPoint, ...]]:
     """The moves after which the mover's team's chances moved by :data:`TURNING` or more
     (points[i] is taken before reviews[i], the last one after the game), and the reviews with
-    each :data:`SOUND` move among them whose chances fell noted ``unlucky``: the drop came from
-    luck, not from the move."""
+    each :data:`SOUND` move among them whose chances fell noted ``unlucky``: no other move was
+    clearly better."""
     if len(points) != len(reviews) + 1:
         return list(reviews), ()
     swings = []
