@@ -9,9 +9,17 @@ import pytest
 
 from sequence.bots import make_bot, play_game
 from sequence.bots.explain import Note
-from sequence.bots.review import MISTAKE, Reviewer, summarise
+from sequence.bots.review import (
+    MISTAKE,
+    ChancePoint,
+    MoveReview,
+    Reviewer,
+    _turning_points,
+    summarise,
+)
 from sequence.engine import GameRecord, Move, State, make_config, parse_card, parse_space
 from sequence.engine.games import SPECS
+from sequence.engine.moves import PASS
 
 CLASSIC = make_config("classic", players=2)
 REVIEWER = Reviewer(deals=32, chance_deals=0)
@@ -191,3 +199,29 @@ def test_a_hint_always_says_why(midgame: State) -> None:
         state.push(hint.move)
         if state.is_over():
             break
+
+
+def test_a_sound_move_whose_chances_fell_is_said_to_be_luck() -> None:
+    """A turning point for the worse at a best or good move is noted ``unlucky`` (first, in the
+    move's notes and the turning point's); at a worse move, or a swing for the better, not."""
+
+    def judged(index: int, verdict: str) -> MoveReview:
+        return MoveReview(index, index % 2, PASS, PASS, 0.0, verdict, (), (Note("two_lines"),),
+                          False, False, 1, 1)  # fmt: skip
+
+    verdicts = ["good", "best", "mistake", "good", "inaccuracy"]
+    # Team A's chance before each decision (team B's is the rest); seats 0, 1, 0, 1, 0 move.
+    a = [0.5, 0.2, 0.6, 0.1, 0.5, 0.1]
+    points = [ChancePoint(i, (c, 1 - c), 0.0, 4) for i, c in enumerate(a)]
+    reviews, turning = _turning_points([judged(i, v) for i, v in enumerate(verdicts)], points, 2)
+    # Swings of the mover's team: -0.3 (good), -0.4 (best), -0.5 (mistake), -0.4 (good), -0.4.
+    lucky = [i for i, m in enumerate(reviews) if "unlucky" in {n.code for n in m.notes}]
+    assert lucky == [0, 1, 3]
+    assert all(reviews[i].notes[0] == Note("unlucky") for i in lucky)
+    assert [t.index for t in turning] == [0, 1, 2, 3, 4]
+    assert [t.notes[0].code for t in turning] == ["unlucky", "unlucky", "two_lines", "unlucky",
+                                                   "two_lines"]  # fmt: skip
+    # The chances rose after a good move: no turning point is luck.
+    up = [ChancePoint(i, (c, 1 - c), 0.0, 4) for i, c in enumerate([0.2, 0.6])]
+    reviews, turning = _turning_points([judged(0, "good")], up, 2)
+    assert len(turning) == 1 and reviews[0].notes == (Note("two_lines"),)

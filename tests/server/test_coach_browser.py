@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from sequence.bots.explain import Note
 from sequence.bots.review import Reviewer
+from sequence.i18n.moves import move_words
 from sequence.i18n.notes import translate_note
 
 from .conftest import ServerThread, create_table, seated_page
@@ -46,6 +48,9 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     page.wait_for_selector("#hint")
     move = page.get_attribute("#hint", "data-move")
     assert move == str(expected.move)
+    # The move in words, in the reader's language: never its notation.
+    said = page.inner_text("#hint")
+    assert move_words(expected.move, lang) in said and move not in said, said
     why = page.locator("#hint-why li").all_inner_texts()
     assert why == [translate_note(n, lang) for n in expected.notes] and why
     card, space = move.split("@") if "@" in move else (move.split("x")[0], move[-3:].lstrip("x"))
@@ -111,8 +116,10 @@ def test_the_replay_shows_each_moves_verdict_the_turning_points_and_the_chances(
     assert page.get_attribute("#review-move", "data-verdict") == worst["verdict"]
     text = page.inner_text("#review-move")
     assert VERDICTS[lang][worst["verdict"]] in text
+    assert worst["move_says"] in text and "@" not in text, text  # the move in words
     if worst["verdict"] in ("inaccuracy", "mistake", "blunder"):
         assert page.locator("#review-better").count() == 1
+        assert worst["best_says"] in page.inner_text("#review-better")
     said = [n["says"] for n in worst["flags"] + worst["notes"]]
     assert all(s in text for s in said), (said, text)
     # The turning points, each a button to its move.
@@ -123,3 +130,37 @@ def test_the_replay_shows_each_moves_verdict_the_turning_points_and_the_chances(
         page.wait_for_selector(f"#review-move[data-ply='{tps[0]['number']}']")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= size["viewport"]["width"]
+
+
+@pytest.mark.browser
+def test_a_good_move_at_a_turning_point_for_the_worse_is_called_luck(
+    browser: Any, web: ServerThread
+) -> None:
+    """The review notes such a move ``unlucky`` (tests/bots/test_review.py); the page says so
+    beside the move's verdict and at the turning point. The server's review, with its first
+    move made such a move, is what the page gets."""
+    lang = "ru"
+    code, _record = finished_game(web)
+    review = reviewed(web, code, lang)
+    said = translate_note(Note("unlucky"), lang)
+    unlucky = {**Note("unlucky").to_dict(), "says": said}
+    first = review["moves"][0]
+    first.update(verdict="good", notes=[unlucky, *first["notes"]])
+    review["turning_points"] = [
+        {key: first[key] for key in ("index", "number", "seat", "move", "move_says")}
+        | {"swing": -0.3, "notes": [*first["flags"], *first["notes"]]}
+    ]
+    page = browser.new_context(**PHONE).new_page()
+    page.route(
+        f"**/api/tables/{code}/review*",
+        lambda route: route.fulfill(json={"status": "ready", "review": review}),
+    )
+    page.goto(web.url + "/")
+    page.evaluate(f"() => localStorage.setItem('seq.lang', '{lang}')")
+    page.goto(web.url + f"/replay/{code}")
+    page.wait_for_selector("#review-move", timeout=60000)
+    assert said in page.inner_text("#turning-points")
+    page.click(f"#turning-points button[data-ply='{first['number']}']")
+    page.wait_for_selector(f"#review-move[data-ply='{first['number']}']")
+    text = page.inner_text("#review-move")
+    assert VERDICTS[lang]["good"] in text and said in text, text

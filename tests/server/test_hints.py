@@ -7,13 +7,14 @@ import json
 from typing import Any
 
 from sequence.bots.review import Reviewer
-from sequence.engine import State
+from sequence.engine import Move, State
+from sequence.i18n.moves import move_words
 from sequence.i18n.notes import translate_note
 from sequence.server.tables import coaching
 
 from .conftest import Client, ServerThread, create_table, join, start
 
-HINT_KEYS = {"type", "version", "seat", "move", "notes"}
+HINT_KEYS = {"type", "version", "seat", "move", "move_says", "notes"}
 
 
 def hint_of(client: Client, timeout: float = 30) -> dict[str, Any]:
@@ -64,6 +65,7 @@ def test_a_hint_is_the_seats_own_view_only_and_in_its_language(server: ServerThr
     said = json.dumps(got)
     assert not any(f'"{c}@' in said or f'"{c}"' in said for c in theirs)
     lang = "de" if asker is ann else None
+    assert got["move_says"] == move_words(Move.parse(got["move"]), lang)
     assert got["notes"] and all(
         n["says"] == translate_note(note, lang)
         for n, note in zip(got["notes"], Reviewer().hint(view).notes, strict=True)

@@ -8,6 +8,7 @@ import time
 
 from sequence.bots.review import Reviewer
 from sequence.engine import GameRecord
+from sequence.i18n.moves import move_words
 from sequence.i18n.notes import translate_note
 
 from .conftest import ServerThread, create_table
@@ -54,16 +55,23 @@ def test_the_review_is_sequence_reviews_with_notes_in_the_readers_language(
     want = Reviewer().review_game(record)
     expected = want.to_dict()
     assert got["format"] == "sequence-review/1"
+    words = ("move_says", "best_says")  # each move also in words
     for key in ("moves", "chances", "turning_points", "players"):
         plain = [
             {k: ([{a: b for a, b in n.items() if a != "says"} for n in v] if k in ("flags", "notes")
-                 else v) for k, v in item.items()} if isinstance(item, dict) else item
+                 else v) for k, v in item.items() if k not in words}
+            if isinstance(item, dict) else item
             for item in got[key]
         ]  # fmt: skip
         assert plain == expected[key], key
     said = [n["says"] for m in got["moves"] for n in m["notes"]]
     notes = [translate_note(n, "fr") for m in want.moves for n in m.notes]
     assert said == notes and said
+    for got_move, move in zip(got["moves"], want.moves, strict=True):
+        assert got_move["move_says"] == move_words(move.move, "fr")
+        assert got_move["best_says"] == move_words(move.best, "fr")
+    for got_point, point in zip(got["turning_points"], want.turning_points, strict=True):
+        assert got_point["move_says"] == move_words(point.move, "fr")
     # Asked again (another language): the same review, from memory at once.
     with server.http() as http:
         again = http.get(f"/api/tables/{code}/review", headers={"Accept-Language": "ru"})

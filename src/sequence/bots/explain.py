@@ -54,7 +54,7 @@ NOTE_MESSAGES: dict[str, str] = {
     "picks_most": _m("takes the most useful face-up card: {card}"),
     "keeps_wild": _m("keeps a card that goes anywhere for later: {card}"),
     "keeps_remover": _m("keeps a card that removes a chip for later: {card}"),
-    "search_best": _m("the search over sampled deals rates it best"),
+    "search_best": _m("tried against many guesses of the cards you cannot see, it comes out best"),
     # what the review flags
     "missed_win": _m("{better} would have won the game"),
     "missed_sequence": _m("{better} would have completed a sequence on {span}"),
@@ -63,10 +63,13 @@ NOTE_MESSAGES: dict[str, str] = {
     "wasted_jack": _m("spent {card} for little: {better} was better and keeps it"),
     "dead_card_kept": _m("kept a dead card ({card}): exchanging it was free"),
     "better_move": _m("{better} was better"),
+    # what the review adds to a sound move that is a turning point for the worse
+    "unlucky": _m("a good move: the chances fell, but no other move was clearly better"),
 }
-"""Every note's code and its English template. ``{card}`` is a card's notation (a front end
-names it in the player's language), ``{better}`` and ``{move}`` a move's, ``{span}`` the first
-and last space of a line (``d4-d7``), ``{team}`` a team's letter. "One chip from a sequence"
+"""Every note's code and its English template. ``{card}`` is a card's notation and ``{better}``
+a move's (a front end says both in words, in the player's language:
+:func:`sequence.i18n.notes.translate_note`), ``{span}`` the first and last space of a line
+(``d4-d7``), ``{space}`` a space, ``{team}`` a team's letter. "One chip from a sequence"
 is a four in classic, a three in Kids: the words hold in every game."""
 
 FLAG_CODES = frozenset(

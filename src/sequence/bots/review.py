@@ -30,7 +30,9 @@ not see get the same review.
 **Chances** are an estimate, not a calculation: at each decision, :data:`CHANCE_DEALS` deals of
 every hidden card consistent with what a spectator sees, each played to its end by the greedy
 bot (every seat), and the share each team wins. **Turning points** are the moves after which
-the mover's team's chances moved most.
+the mover's team's chances moved most; a sound move (best or good) among them after which the
+chances fell is noted ``unlucky``: no other move was clearly better, so the drop came from
+what the move could not change (the cards drawn, the dice, the estimate's own spread).
 
 >>> from sequence.engine import GameRecord, State, make_config
 >>> from sequence.bots import make_bot, play_game
@@ -45,7 +47,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import (
@@ -90,6 +92,9 @@ _PLAYOUT_CAP = 2000
 """Plies after which a chance playout counts as a draw (no game of the family lasts so long)."""
 
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+SOUND = ("best", "good")
+"""The verdicts of a sound move: at a turning point for the worse, no other move was clearly
+better (the note ``unlucky`` says so)."""
 
 
 def decision_seed(seed: int, view: View) -> int:
@@ -116,7 +121,8 @@ class MoveReview:
     flags: tuple[Note, ...]
     """The mistakes found, each with what was better (empty when the move was sound)."""
     notes: tuple[Note, ...]
-    """What the move did (completed a sequence, blocked a four, ...)."""
+    """What the move did (completed a sequence, blocked a four, ...); first, for a sound move
+    after which its team's chances fell most (a turning point), that this was luck."""
     could_win: bool
     """A legal move won the game at once."""
     could_block: bool
@@ -483,13 +489,14 @@ class Reviewer:
         if end is not None:
             points.append(end)
         cfg = record.config
+        reviews, turning = _turning_points(reviews, points, cfg.teams)
         return GameReview(
             config=cfg,
             result=record.result,
             players=players_of(record),
             moves=tuple(reviews),
             chances=tuple(points),
-            turning_points=_turning_points(reviews, points, cfg.teams),
+            turning_points=turning,
             deals=self.deals_for(cfg),
             chance_deals=self.chance_deals,
             seed=self.seed,
@@ -688,16 +695,25 @@ def _play_out(state: State) -> int | None:
 
 def _turning_points(
     reviews: Sequence[MoveReview], points: Sequence[ChancePoint], teams: int
-) -> tuple[TurningPoint, ...]:
+) -> tuple[list[MoveReview], tuple[TurningPoint, ...]]:
     """The moves after which the mover's team's chances moved by :data:`TURNING` or more
-    (points[i] is taken before reviews[i], the last one after the game)."""
+    (points[i] is taken before reviews[i], the last one after the game), and the reviews with
+    each :data:`SOUND` move among them whose chances fell noted ``unlucky``: no other move was
+    clearly better."""
     if len(points) != len(reviews) + 1:
-        return ()
-    found = []
+        return list(reviews), ()
+    swings = []
     for i, m in enumerate(reviews):
         team = m.seat % teams
         swing = points[i + 1].chances[team] - points[i].chances[team]
         if abs(swing) >= TURNING:
-            found.append(TurningPoint(m.index, m.seat, m.move, swing, m.flags + m.notes))
-    found.sort(key=lambda t: -abs(t.swing))
-    return tuple(sorted(found[:TURNING_MAX], key=lambda t: t.index))
+            swings.append((i, swing))
+    swings.sort(key=lambda p: -abs(p[1]))
+    out = list(reviews)
+    found = []
+    for i, swing in sorted(swings[:TURNING_MAX]):
+        m = out[i]
+        if swing < 0 and m.verdict in SOUND:
+            m = out[i] = replace(m, notes=(Note("unlucky"), *m.notes))
+        found.append(TurningPoint(m.index, m.seat, m.move, swing, m.flags + m.notes))
+    return out, tuple(found)

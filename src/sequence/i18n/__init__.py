@@ -11,8 +11,9 @@ from a catalogue (or left fuzzy) shows in English.
 '21 карта'
 
 The same catalogue goes to the browser as JSON (:func:`catalog_json`), the "how to play" pages
-come from :mod:`sequence.i18n.howto` (:func:`rules_markdown`, :func:`rules_html`), and engine
-errors are translated by :func:`sequence.i18n.errors.translate_error`.
+come from :mod:`sequence.i18n.howto` (:func:`rules_markdown`, :func:`rules_html`), engine
+errors are translated by :func:`sequence.i18n.errors.translate_error`, and a move is said in
+words for a player (the hints, the reviews) by :func:`sequence.i18n.moves.move_words`.
 
 Marking strings: call ``_("...")`` / ``gettext`` / ``ngettext`` where the text is shown; for a
 constant defined before the language is known, mark it with :func:`N_` (or :func:`Nn_` for a

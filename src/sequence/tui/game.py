@@ -35,8 +35,8 @@ from ..engine import (
     View,
     parse_card,
     parse_space,
-    space_name,
 )
+from ..i18n.moves import move_words
 from ..i18n.notes import translate_note
 from .choosing import CardNote, Choice
 from .dialogs import (
@@ -70,29 +70,10 @@ from .widgets import (
 
 
 def hint_text(hint: Hint, _: Gettext) -> str:
-    """A hint in the player's words: the move, then why ("Hint: play 5♥ on c3: blocks ...")."""
-    move = hint.move
-    card = "" if move.card is None else card_label(move.card, _)
-    space = "" if move.space is None else space_name(move.space)
-    kind = move.kind
-    if kind is MoveKind.PLACE:
-        words = _("play {card} on {space}") if card else _("put a chip on {space}")
-    elif kind is MoveKind.REMOVE:
-        words = (
-            _("remove the chip on {space} with {card}") if card else _("remove the chip on {space}")
-        )
-    elif kind is MoveKind.REPLACE:
-        words = _("replace the chip on {space}")
-    elif kind is MoveKind.DEAD:
-        words = _("exchange the dead card {card}")
-    elif kind is MoveKind.PASS:
-        words = _("pass")
-    elif kind is MoveKind.DRAW:
-        words = _("draw a card")
-    else:
-        words = str(move)
+    """A hint in the player's words: the move, then why ("Hint: the Three of Hearts on f6
+    (blocks ...)"); the move as :func:`sequence.i18n.moves.move_words` says it."""
     why = "; ".join(translate_note(n, _.lang) for n in hint.notes)
-    said = _("Hint:") + " " + words.format(card=card, space=space)
+    said = _("Hint:") + " " + move_words(hint.move, _.lang)
     return f"{said} ({why})" if why else said
 
 

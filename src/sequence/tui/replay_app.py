@@ -20,6 +20,7 @@ from textual.widgets import Input, Static
 from ..bots.review import GameReview, Reviewer
 from ..engine import TEAM_LETTERS, GameRecord, State
 from ..i18n import N_, system_language
+from ..i18n.moves import move_words
 from ..i18n.notes import translate_note
 from .drawing import LEVEL_NAMES, winner_text
 from .session import HUMAN
@@ -172,10 +173,10 @@ class ReplayApp(App[int]):
             move = self.record.moves[self.index - 1]
             judged = next((m for m in self.review.moves if m.index == self.index - 1), None)
             verdict = _(VERDICT_WORDS[judged.verdict]) if judged else _(NOT_JUDGED)
+            lang = self.gettext.lang
             lines.append(_("Move {n} ({move}): {verdict}").format(
-                n=self.index, move=str(move), verdict=verdict))  # fmt: skip
+                n=self.index, move=move_words(move, lang), verdict=verdict))  # fmt: skip
             if judged is not None:
-                lang = self.gettext.lang
                 lines += [translate_note(n, lang) for n in judged.flags + judged.notes]
         point = next((p for p in reversed(self.review.chances) if p.index <= self.index), None)
         if point is not None:

@@ -27,8 +27,9 @@ from typing import Any, Final
 
 from ...bots.explain import NOTE_MESSAGES
 from ...bots.review import ChancePoint, Decision, Hint, MoveReview, Reviewer, decisions
-from ...engine import GameRecord, View
+from ...engine import GameRecord, Move, View
 from ...i18n import N_
+from ...i18n.moves import move_words
 from ...i18n.notes import translate_note
 from ..common.errors import RateLimited, RequestError
 from ..common.limits import ClientLimiter
@@ -153,16 +154,22 @@ class _Said:
         self.params = note["params"]
 
 
+def _words(move: str, lang: str | None) -> str:
+    return move_words(Move.parse(move), lang)
+
+
 def review_answer(review: dict[str, Any], lang: str | None) -> dict[str, Any]:
     """A review's JSON (:meth:`~sequence.bots.review.GameReview.to_dict`) with every note also
-    said in ``lang`` (``says``)."""
+    said in ``lang`` (``says``), and every move too (``move_says``, ``best_says``)."""
     out = dict(review)
     out["moves"] = [
-        {**m, "flags": _said(m["flags"], lang), "notes": _said(m["notes"], lang)}
+        {**m, "move_says": _words(m["move"], lang), "best_says": _words(m["best"], lang),
+         "flags": _said(m["flags"], lang), "notes": _said(m["notes"], lang)}
         for m in review["moves"]
-    ]
+    ]  # fmt: skip
     out["turning_points"] = [
-        {**p, "notes": _said(p["notes"], lang)} for p in review["turning_points"]
+        {**p, "move_says": _words(p["move"], lang), "notes": _said(p["notes"], lang)}
+        for p in review["turning_points"]
     ]
     return out
 

@@ -400,7 +400,8 @@ class ReviewAnswer(Answer):
         description="sequence-review/1 (sequence.bots.review.GameReview.to_dict): moves (each"
         " decision's verdict, loss, best move, flags and notes), chances (each team's estimated"
         " chance to win at each decision, by sampled deals), turning_points, method; every note"
-        " also with says, in the language asked for"
+        " also with says, every move and best move with move_says and best_says: in words, in"
+        " the language asked for"
     )
 
 

@@ -83,6 +83,7 @@ from typing import Any, Final, final
 
 from ...bots.review import Hint
 from ...engine import GameRecord, State, StepKind, history, roll_reason
+from ...i18n.moves import move_words
 from ...i18n.notes import translate_note
 from ..common.clock import clock
 from .table import Event, Table
@@ -380,9 +381,11 @@ def talk_payload(kind: str, seat: int | None, name: str | None, said: str) -> Pa
 
 def hint_payload(version: int, seat: int, hint: Hint, lang: str | None) -> Payload:
     """The hint for ``seat`` in the position at ``version`` (:mod:`.coaching`, found from that
-    seat's view only): the move, and each note about it, as data and said in ``lang``."""
+    seat's view only): the move (its notation, and ``move_says``: in words, in ``lang``), and
+    each note about it, as data and said in ``lang``."""
     notes = [{**n.to_dict(), "says": translate_note(n, lang)} for n in hint.notes]
-    out = {"type": "hint", "version": version, "seat": seat, "move": str(hint.move), "notes": notes}
+    out = {"type": "hint", "version": version, "seat": seat, "move": str(hint.move),
+           "move_says": move_words(hint.move, lang), "notes": notes}  # fmt: skip
     return Payload(_dumps(out), _SEAL)
 
 

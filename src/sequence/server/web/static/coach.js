@@ -1,23 +1,11 @@
 /* Learning at the table and after it: the hint at a casual table (coaching.py on the server) and
    the review of a finished game beside its replay (GET /api/tables/{code}/review).
-   The server decides both from what each seat could see; this shows what it sends. Loaded
-   before app.js; h(), t(), send(), cardText() and table come from it, used at call time. */
+   The server decides both from what each seat could see, and says every move and reason in
+   words in the language of the reader (move_says, says); this shows what it sends. Loaded
+   before app.js; h(), t(), send() and table come from it, used at call time. */
 "use strict"; // i18n: ignore (a directive)
 
 /* ---- the hint ------------------------------------------------------------------------------ */
-/* The notation of a move in words: 5H@c3, JSxc3, =c3, @c3 (Dice), dead:5H, pass, draw:1. */
-function moveWords(mv) {
-  let m;
-  if ((m = /^([A-Z0-9]+)@([a-j]\d+)$/.exec(mv))) return t("play {card} on {space}", { card: cardText(m[1]), space: m[2] });
-  if ((m = /^([A-Z0-9]+)x([a-j]\d+)$/.exec(mv))) return t("remove the chip on {space} with {card}", { card: cardText(m[1]), space: m[2] });
-  if ((m = /^@([a-j]\d+)$/.exec(mv))) return t("put a chip on {space}", { space: m[1] });
-  if ((m = /^x([a-j]\d+)$/.exec(mv))) return t("remove the chip on {space}", { space: m[1] });
-  if ((m = /^=([a-j]\d+)$/.exec(mv))) return t("replace the chip on {space}", { space: m[1] });
-  if ((m = /^dead:([A-Z0-9]+)$/.exec(mv))) return t("exchange the dead card {card}", { card: cardText(m[1]) });
-  if (mv === "pass") return t("pass");
-  if (mv.startsWith("draw:")) return t("draw a card");
-  return mv;
-}
 function hintSpace(mv) { const m = /([a-j]\d+)$/.exec(mv || ""); return m ? m[1] : null; }
 function hintCard(mv) { const m = /^(?:dead:)?([A-Z0-9]+)(?:[@x]|$)/.exec(mv || ""); return m && mv !== "pass" ? m[1] : null; }
 
@@ -29,7 +17,7 @@ function hintBox(m) {
   const box = h("div", { class: "hint-box", id: "hint-box" });
   const hint = table.hint && table.hint.version === m.version ? table.hint : null;
   if (hint && hint.move) {
-    box.append(h("p", { id: "hint", "data-move": hint.move }, h("b", {}, t("Hint:")), " ", moveWords(hint.move)),
+    box.append(h("p", { id: "hint", "data-move": hint.move }, h("b", {}, t("Hint:")), " ", hint.move_says),
       h("ul", { id: "hint-why" }, hint.notes.map((n) => h("li", { "data-code": n.code }, n.says))));
   } else {
     box.append(h("button", { id: "ask-hint", disabled: hint && hint.pending, onclick: () => {
@@ -73,7 +61,7 @@ function reviewPanel(code, go) {
   Object.assign(review, { code, data: null, timer: null, go });
   const box = h("section", { class: ["panel", "review"], id: "review" }, h("h2", {}, t("Review")),
     h("p", { class: "explain", id: "review-method" },
-      t("Each move is judged only by what its mover could see. The chances are an estimate: the share of sampled deals of the unseen cards that each side wins.")),
+      t("Each move is judged only by what its mover could see. The chances are an estimate: how often each side wins when the game is played on from many guesses of the hidden cards.")),
     h("div", { id: "review-body" }, h("p", { id: "review-status" }, t("Reviewing the game…"))));
   fetchReview(code);
   return box;
@@ -117,9 +105,9 @@ function drawReview() {
   else if (!judged) here.append(h("p", {}, t("There was no choice to judge in this move.")));
   else {
     here.append(h("p", {}, h("span", { class: ["verdict", judged.verdict] }, verdictText(judged.verdict)),
-      " ", t("Move {n}: {move}", { n: judged.number, move: moveWords(judged.move) })));
+      " ", t("Move {n}: {move}", { n: judged.number, move: judged.move_says })));
     if (judged.best !== judged.move && judged.verdict !== "best" && judged.verdict !== "good") {
-      here.append(h("p", { id: "review-better" }, t("Better: {move}", { move: moveWords(judged.best) })));
+      here.append(h("p", { id: "review-better" }, t("Better: {move}", { move: judged.best_says })));
     }
     const flags = saidList(judged.flags, "review-flags"); if (flags) here.append(flags);
     const notes = saidList(judged.notes, "review-notes"); if (notes) here.append(notes);
