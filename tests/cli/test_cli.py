@@ -155,10 +155,10 @@ def test_replay_on_a_terminal_opens_the_terminal_games_viewer(
     assert main(["replay", path, "--to", "3"]) == 0
     assert opened == [(len(state.move_stack), 3)] and capsys.readouterr().out == ""
     assert main(["replay", path, "--print"]) == 0
-    assert len(opened) == 1 and state.position() in capsys.readouterr().out
+    assert len(opened) == 1 and state.board_text() in capsys.readouterr().out
     monkeypatch.setattr(sequence.tui, "on_a_terminal", lambda: False)
     assert main(["replay", path]) == 0
-    assert len(opened) == 1 and state.position() in capsys.readouterr().out
+    assert len(opened) == 1 and state.board_text() in capsys.readouterr().out
 
 
 def _record(tmp_path: Path, text: str, name: str = "game.json") -> str:
@@ -174,13 +174,57 @@ def test_replay_validates_and_prints_the_final_position(
     record = GameRecord.from_state(state)
     assert main(["replay", _record(tmp_path, record.to_json()), "--print"]) == 0
     out = capsys.readouterr().out
-    assert state.position() in out
-    assert f"result: {state.outcome.result()}" in out  # type: ignore[union-attr]
-    assert out.splitlines()[0].split() == list("abcdefghij")  # the notation's column letters
-    assert (
-        main(["replay", _record(tmp_path, record.to_text(), "g.txt"), "--print", "--to", "3"]) == 0
-    )
-    assert record.replay(3).position() in capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split() == list("abcdefghij")  # the notation's column letters
+    assert "\n".join(lines[:11]) == state.board_text()
+    assert "result: Team A wins: its sequences are complete." in lines
+    assert "team A (blue): 2 sequences, 2 chips left" in lines
+    # A finished game is shown as a board and its result: no raw state line (hands, deck).
+    assert state.position() not in out and "position:" not in out
+    assert main(["replay", _record(tmp_path, record.to_text(), "g.txt"), "--print", "--to", "3",
+                 "--position"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    third = record.replay(3)
+    assert f"position: {third.position()}" in out
+    assert f"the game goes on: seat {third.to_move + 1} to act (play)" in out
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "says"),
+    [
+        ("classic", 3, ["[aa] [bb] [cc]  a chip of team A, B, C", "**  ", "5C  ", "T ten"]),
+        ("kids", 2, ["[AA] [BB]  in capitals: a chip of a completed sequence", "LI lion"]),
+        ("dice", 2, ["7          an empty space: the dice total that puts a chip on it"]),
+    ],
+)
+def test_replay_prints_a_key_to_the_board(
+    game: str, players: int, says: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = play_random_game(State.new(make_config(game, players), seed=2), seed=2)
+    path = _record(tmp_path, GameRecord.from_state(state).to_json())
+    assert main(["replay", path, "--print"]) == 0
+    out = capsys.readouterr().out
+    key = out[out.index("key: ") :].split("\n\n")[0]
+    for text in says:
+        assert text in key, key
+    assert ("**" in key) == (game != "dice")  # Dice has no free corners
+    assert max(map(len, key.splitlines())) <= 78
+    # Every symbol on the board is in the key: a chip, a free corner, a space's label.
+    for cell in {c.strip() for row in state.board_text().splitlines()[1:] for c in _cells(row)}:
+        if cell.startswith("[") or cell == "**":
+            assert cell in key, cell
+        elif game == "kids":
+            assert f"{cell} {cell.lower()}" in key, cell  # LI lion
+        elif game == "classic":
+            rank, suit = cell
+            assert rank in "23456789" or f"{rank} " in key, cell
+            assert f"{suit} " in key, cell
+
+
+def _cells(row: str) -> list[str]:
+    """The four-character cells of a row of ``board_text`` (after its row number)."""
+    body = row[3:]
+    return [body[i : i + 4] for i in range(0, len(body), 4)]
 
 
 def test_replay_names_the_wrong_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

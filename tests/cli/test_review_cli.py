@@ -100,7 +100,7 @@ def test_a_resigned_game_is_replayed_and_reviewed(
     path = tmp_path / "resigned.txt"
     path.write_text(GameRecord.from_state(state, resigned="A wins").to_text(), encoding="utf-8")
     assert main(["replay", str(path), "--print"]) == 0
-    assert "result: A wins (resignation)" in capsys.readouterr().out
+    assert "result: Team A wins by resignation." in capsys.readouterr().out
     assert main(["review", str(path), *FAST, "--json", "--lang", "en"]) == 0
     review = json.loads(capsys.readouterr().out)
     assert review["result"] == "A wins"

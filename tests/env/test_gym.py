@@ -20,11 +20,16 @@ from .conftest import CONFIGS  # noqa: E402
 
 
 @pytest.mark.parametrize("env_id", sorted(ENV_IDS))
-def test_gymnasiums_checker_passes_without_a_warning(env_id: str) -> None:
+def test_gymnasiums_checker_passes_without_a_warning(
+    env_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         env = gymnasium.make(env_id, opponents="random")
         check_env(env.unwrapped)
+    # The checker makes an env of every render mode ("human" too), resets it and renders it:
+    # nothing is printed (a "human" env prints at its steps, not at render()).
+    assert capsys.readouterr().out == ""
 
 
 INFO_KEYS = {"action_mask", "turn", "winner", "termination", "illegal_action"}
@@ -150,9 +155,11 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     assert quiet.render() is None
     human = GymSequenceEnv("kids", render_mode="human")
     _, info = human.reset(seed=1)
-    assert human.render() is None and "hold:" in capsys.readouterr().out
+    assert human.render() is None and capsys.readouterr().out == ""  # steps print, not render()
     human.step(int(np.flatnonzero(info["action_mask"])[0]))
-    assert "hold:" in capsys.readouterr().out  # human mode shows every step
+    printed = capsys.readouterr().out
+    assert printed == human.unwrapped.env.render() + "\n\n"  # human mode shows every step
+    assert human.render() is None and capsys.readouterr().out == ""
     picture = GymSequenceEnv("kids", render_mode="rgb_array")
     picture.reset(seed=1)
     image = picture.render()

@@ -173,6 +173,7 @@ async def test_game_screen(lang: str) -> None:
                     "arrows/click space",
                     "Enter play",
                     "x dead",
+                    "h hint",
                     ": type",
                     "s save",
                     "u undo",

@@ -227,4 +227,10 @@ def test_a_full_table_is_offered_to_watch_not_to_join(browser: Any, web: ServerT
     page.wait_for_selector("ul.seats")
     assert page.locator("#join-name").count() == 0 and page.locator("button.sit").count() == 0
     assert page.inner_text("ul.seats li >> nth=0").strip().startswith("Seat 1: Ann")
+    # Nothing to join, and the page says why.
+    says = "This table is full: you can watch the game once it starts."
+    assert page.text_content("#table-full") == says
+    page.goto(f"{web.url}/t/{open_}")
+    page.wait_for_selector("button.sit")
+    assert page.locator("#table-full").count() == 0
     page.context.close()

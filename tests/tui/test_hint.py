@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from sequence.bots.review import Reviewer
 from sequence.tui.app import SequenceApp
@@ -22,6 +23,11 @@ Snap = Callable[..., bool]
 def app_for(lang: str, rated: bool = False, game: str = "classic") -> SequenceApp:
     setup = GameSetup(game=game, players=2, seats=("human", "random"), seed=3, rated=rated)
     return SequenceApp(session=Session.start(setup), lang=lang, bot_delay=0)
+
+
+def keys_bar(app: SequenceApp) -> str:
+    """The key bar under the board, as shown."""
+    return str(app.screen.query_one("#keys", Static).render())
 
 
 def asking(app: SequenceApp) -> Callable[[Pilot[Any]], Any]:
@@ -60,6 +66,7 @@ async def test_the_hint_is_the_seats_own_and_enter_plays_it() -> None:
         assert screen.hinted == expected
         assert str(screen.message) == hint_text(expected, screen._)
         assert "Conseil" in str(screen.message)
+        assert "h conseil" in keys_bar(app)  # the key bar names the key
         before = len(screen.session.state.move_stack)
         await pilot.press("enter")
         await settle(pilot, app)
@@ -73,3 +80,4 @@ async def test_a_rated_game_has_no_hints() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.hinted is None
         assert str(screen.message) == "Hints are off in a rated game."
+        assert "h hint" not in keys_bar(app) and "? help" in keys_bar(app)

@@ -69,8 +69,12 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
       ``board``, ``C x rows x cols``, and ``features``); ``history``: the last K public moves
       (see :class:`~sequence.env.arrays.Observer` and ``docs/env.md``). Values lie in [0, 1].
     - ``render_mode``: ``"ansi"`` (:meth:`render` returns the board and the agent's hand as
-      text), ``"human"`` (prints it), ``"rgb_array"`` (a picture of the board, ``H x W x 3``
-      ``uint8``: what video recorders and Stable-Baselines3's ``make_vec_env`` ask for).
+      text), ``"human"`` (:meth:`step` prints that text after every step, and :meth:`render`
+      returns ``None``, as Gymnasium's contract for ``"human"`` says: the display is kept by
+      ``step``; so Gymnasium's ``check_env``, which makes an env of every mode, resets it and
+      calls ``render()``, prints nothing), ``"rgb_array"`` (a picture of the board,
+      ``H x W x 3`` ``uint8``: what video recorders and Stable-Baselines3's ``make_vec_env`` ask
+      for).
     - ``info``, at every step: ``action_mask`` (``int8``, one per action), ``turn`` (turns
       completed), ``winner`` (the winning team, ``-1`` while playing, after a draw or an
       illegal action), ``termination`` (``""`` while playing; ``"sequences"``,
@@ -144,7 +148,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         view = env._view or env.view  # the agent's view, which _play made
         obs = self.observer.encode(view)
         if self.render_mode == "human":
-            self.render()
+            print(env.render(), end="\n\n")
         return obs, reward, terminated, truncated, self._info(illegal, view)
 
     def legal_actions(self) -> list[int]:
@@ -156,17 +160,13 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         return self._mask().astype(np.bool_)
 
     def render(self) -> Any:
-        """As ``render_mode`` says: text (``ansi``), printed text (``human``), a picture
-        (``rgb_array``); ``None`` without a render mode."""
-        if self.render_mode is None:
+        """As ``render_mode`` says: text (``ansi``), a picture (``rgb_array``); ``None`` without
+        a render mode and in ``human`` mode, whose steps print the board themselves."""
+        if self.render_mode is None or self.render_mode == "human":
             return None
         if self.render_mode == "rgb_array":
             return board_picture(self.env.view)
-        text = self.env.render()
-        if self.render_mode == "human":
-            print(text, end="\n\n")
-            return None
-        return text
+        return self.env.render()
 
     def _mask(self) -> NDArray[np.int8]:
         return mask_array(self.env._legal_ids(), self.env.num_actions)

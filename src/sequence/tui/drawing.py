@@ -266,8 +266,8 @@ class Drawing:
 
     def keys_text(self, view: View, width: int = 1000) -> str:
         """The keys that work now, on one line of ``width``: undo only where it works (one
-        person against the computer, undo on); what does not fit is left out (every key is in
-        the help, ``?``, which stays)."""
+        person against the computer, undo on), the hint where hints are on (not in a rated
+        game); what does not fit is left out (every key is in the help, ``?``, which stays)."""
         _ = self._
         session = self.turns.session
         if session.over:
@@ -277,6 +277,8 @@ class Drawing:
         else:
             keys = [_("r roll"), _("arrows/click space"), _("Enter play"), _("p pass")]
         if not session.over:
+            if session.hints_allowed:
+                keys.append(_("h hint"))
             keys += [_(": type"), _("s save")]
             if session.undo_allowed and len(session.humans) == 1:
                 keys.append(_("u undo"))

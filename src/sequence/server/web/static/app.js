@@ -463,6 +463,8 @@ function lobbyView(m) {
     h("p", {}, t("Send this link to your friends:"), " ", h("a", { href: link, id: "share" }, link)),
     h("p", {}, copyLinkButton(link)),
     you.seat === null && !passplay.active(code) && !full ? h("label", {}, t("Your name"), nameIn) : null,
+    // Nobody seated from this device and no seat left: say so, rather than offer nothing.
+    !here && full ? h("p", { id: "table-full" }, t("This table is full: you can watch the game once it starts.")) : null,
     list,
     here && !m.table.rated && m.table.seats.some((s) => s.kind === "empty") ? h("label", {}, t("Another player on this device"), " ", tooName) : null,
     you.host && !full ? h("label", {}, t("Level of an added bot"), " ", botLevel) : null,
