@@ -3,6 +3,7 @@ presses; a key the step does not want is refused in words and changes nothing; s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from textual.widgets import Static
 
 from sequence.cli.main import main
 from sequence.engine import MoveKind
+from sequence.i18n import SUPPORTED
 from sequence.learn import LESSONS
 from sequence.tui.learn_app import LessonApp
 
@@ -64,10 +66,26 @@ def test_sequence_learn_prints_the_walkthrough_off_a_terminal(
 ) -> None:
     assert main(["learn", "dice", "--lang", "uk"]) == 0
     out = capsys.readouterr().out
-    assert "10 — захист" in out and "@f3" in out and out.count("roll:") >= 6
+    assert "10 — захист" in out and "f3" in out and out.count(" + ") >= 6  # the learner's rolls
+    assert NOTATION.search(out) is None
     with pytest.raises(SystemExit) as exited:
         main(["learn", "kids", "--lang", "xx"])
     assert exited.value.code == 2
+
+
+NOTATION = re.compile(r"@|roll:[1-6]|dead:|\b[2-9TJQKA][SHDC]x[a-j]")
+"""A move written as the engine's notation (``3D@d3``, ``roll:2+4``, ``dead:6H``, ``JSxh4``)."""
+
+
+@pytest.mark.parametrize("game", ["classic", "kids", "dice"])
+@pytest.mark.parametrize("lang", SUPPORTED)
+def test_the_printed_lesson_says_its_moves_in_words(
+    game: str, lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["learn", game, "--print", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert NOTATION.search(out) is None, NOTATION.search(out)
+    assert out.count("\n   ") >= 5  # each step's move, and the computer's answers
 
 
 def waiting(*keys: str) -> Callable[[Pilot[Any]], Any]:

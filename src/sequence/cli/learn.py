@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Callable
 
 from ..i18n import SUPPORTED, language_option, system_language, translator
+from ..i18n.moves import move_words
 from ..learn import LESSONS, LessonGame, step_words
 
 OpenLesson = Callable[[str, str | None], int | None]
@@ -41,11 +42,14 @@ def walkthrough(game: str, lang: str | None) -> str:
     for number, step in enumerate(LESSONS[game].steps, 1):
         lines.append(f"{number}. {step_words(step, lang)}")
         if played.must_roll:
-            lines.append("   " + _("You roll: {roll}").format(roll=played.roll()))
-        lines.append("   " + _("You play: {move}").format(move=step.moves[0]))
-        answer = played.play(step.accepted[0])
+            dice = played.roll().dice
+            assert dice is not None
+            lines.append("   " + _("You roll: {roll}").format(roll=f"{dice[0]} + {dice[1]}"))
+        move = step.accepted[0]
+        lines.append("   " + _("You play: {move}").format(move=move_words(move, lang)))
+        answer = played.play(move)
         if answer:
-            said = " ".join(map(str, answer))
+            said = "; ".join(move_words(m, lang) for m in answer)
             lines.append("   " + _("The computer answers: {moves}").format(moves=said))
     lines += ["", played.says(lang)]
     return "\n".join(lines)
