@@ -43,6 +43,7 @@ import _venv  # noqa: F401  (first: another Python runs this again with .venv's)
 
 # isort: split
 import argparse
+import importlib.util
 import json
 import platform
 import random
@@ -51,7 +52,13 @@ from collections.abc import Generator
 from operator import attrgetter, countOf
 from typing import Any
 
-import numpy as np
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    raise SystemExit(
+        "scripts/bench_env.py needs the learning extras: .venv/bin/pip install -e"
+        " '.[gym,pettingzoo]' (make setup installs them)"
+    ) from None
 
 from sequence.engine import MoveKind, State, make_config, play_random_game
 
@@ -229,6 +236,14 @@ def main() -> None:
         "--wall", action="store_true", help="per second of wall-clock time, not of CPU time"
     )
     args = parser.parse_args()
+    needed = ["gymnasium"] + ([] if args.no_single else ["pettingzoo"])
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
+    if missing:
+        parser.exit(
+            2,
+            f"{parser.prog}: {' and '.join(missing)} missing: .venv/bin/pip install -e"
+            " '.[gym,pettingzoo]' (make setup installs them)\n",
+        )
     if args.wall:
         global _clock
         _clock = time.perf_counter

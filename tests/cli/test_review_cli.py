@@ -28,7 +28,7 @@ def test_a_record_reviewed_in_words(record_file: Path, capsys: pytest.CaptureFix
     assert main(["review", str(record_file), *FAST, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Review of kids for 2")
-    assert "Flagged moves" in out and "me (A)" in out
+    assert "Flagged moves" in out and "me (A)" in out and "(loss: how far" in out
     assert "all verdicts: inaccuracy " in out and "(an inaccuracy alone is not flagged)" in out
     assert "Chances to win (an estimate:" in out
 

@@ -27,6 +27,9 @@ from sequence.server.tables.store import TableStore
 from sequence.server.tables.wsframes import WebSocketProtocol
 from sequence.server.web.app import create_app
 
+HINT_KEYS = {"type", "version", "seat", "move", "move_says", "notes"}
+"""The keys of a ``hint`` message (the move in notation and in the player's words)."""
+
 PG_URL = os.environ.get("SEQUENCE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 

@@ -20,10 +20,9 @@ import pytest
 from sequence.bots.review import Reviewer
 from sequence.engine import GameRecord, State, history, roll_reason
 
-from .conftest import Client, ServerThread, create_table, fresh_postgres, join, start
+from .conftest import HINT_KEYS, Client, ServerThread, create_table, fresh_postgres, join, start
 
 ERROR_KEYS = {"type", "code", "message", "version"}
-HINT_KEYS = {"type", "version", "seat", "move", "notes"}
 
 
 def drive(

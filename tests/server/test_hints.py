@@ -12,9 +12,7 @@ from sequence.i18n.moves import move_words
 from sequence.i18n.notes import translate_note
 from sequence.server.tables import coaching
 
-from .conftest import Client, ServerThread, create_table, join, start
-
-HINT_KEYS = {"type", "version", "seat", "move", "move_says", "notes"}
+from .conftest import HINT_KEYS, Client, ServerThread, create_table, join, start
 
 
 def hint_of(client: Client, timeout: float = 30) -> dict[str, Any]:

@@ -257,10 +257,10 @@ def test_loading_errors_are_in_the_chosen_language(
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (("--game", "kids", "--difficult"), "option difficult does not apply to Sequence for Kids"),
-        (("--game", "dice", "--manual-draw"), "option manual_draw does not apply to Sequence Dice"),
-        (("--line-length", "6"), "option dice_line_length does not apply to Sequence"),
-        (("--game", "draft", "--line-length", "5"), "option dice_line_length does not apply"),
+        (("--game", "kids", "--difficult"), "option --difficult does not apply to Sequence for"),
+        (("--game", "dice", "--manual-draw"), "option --manual-draw does not apply to Sequence"),
+        (("--line-length", "6"), "option --line-length does not apply to Sequence"),
+        (("--game", "draft", "--line-length", "5"), "option --line-length does not apply"),
         (("--game", "draft", "--manual-draw"), "manual_draw does not apply to the draft variant"),
     ],
 )

@@ -165,6 +165,11 @@ def review_text(review: GameReview, lang: str) -> str:
     ]
     flagged = review.flagged()
     lines.append(f"Flagged moves: {len(flagged)}" if flagged else "Flagged moves: none")
+    if flagged:  # the unit of "loss", said once
+        lines.append(
+            "  (loss: how far the move's mean score fell short of the best one's, in"
+            " the evaluation's points: a four is worth 120, a sequence 3,000 or more)"
+        )
     for m in flagged:
         lines.append(f"  {m.index + 1}. {who(m.seat)} {m.move}: {m.verdict}, loss {m.loss:.0f}"
                      f" - {_said(m.flags, lang)}")  # fmt: skip

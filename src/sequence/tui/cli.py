@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..bots.isolated import is_user_bot
-from ..engine import GameRecord, SequenceError, make_config
+from ..engine import ConfigError, GameRecord, SequenceError, make_config
 from ..i18n import N_, language_option, system_language
 from . import on_a_terminal
 from .session import (
@@ -173,8 +173,19 @@ def check_rules(args: argparse.Namespace, setup: GameSetup) -> None:
         for name, option in RULE_OPTIONS.items()
         if getattr(args, name) not in (None, False)
     }
-    if rules:
+    if not rules:
+        return
+    try:
         make_config(setup.game, setup.players, setup.teams, **rules)
+    except ConfigError as exc:
+        if exc.code != "option_not_in_game":
+            raise
+        # The engine names its option (dice_line_length); the player typed the flag.
+        flags = {option: SETUP_FLAGS[name] for name, option in RULE_OPTIONS.items()}
+        name = exc.params["name"]
+        raise ConfigError(
+            "option_not_in_game", name=flags.get(name, name), title=exc.params["title"]
+        ) from None
 
 
 def check_load(args: argparse.Namespace) -> None:
