@@ -1,7 +1,7 @@
 """What a newcomer to the web app found unclear, in Debian's Chromium through Playwright: the
 account page offers e-mail only where the server sends it, and its "Delete my account" looks
-dangerous and still asks first; the new-table form offers the bot for a player out of time only
-with a clock; the end screen says the turns and, where they differ, the moves the log numbers; the
+dangerous and still asks first; the new-table form names the bot that takes over for a player
+(out of time, resigned from a team, replaced), with or without a clock; the end screen says the turns and, where they differ, the moves the log numbers; the
 players panel says what its discard card is; the replay's "Move 3 of 86" is in line with its
 buttons, and the move log fades a line scrolled half out instead of cutting it. (The open-tables
 rule for games their players left: test_api.py, test_cluster_lazy.py.)"""
@@ -80,19 +80,18 @@ def test_a_server_with_mail_offers_email(module_browser: Any, sqlite_url: str) -
         page.context.close()
 
 
-def test_the_bot_for_a_player_out_of_time_only_with_a_clock(
+def test_the_bot_that_takes_over_is_offered_with_or_without_a_clock(
     module_browser: Any, web: ServerThread
 ) -> None:
+    # It plays for a player out of time, one who resigns from a team or one the host replaces.
     page = new_page(module_browser, LAPTOP)
     page.goto(web.url + "/")
     page.wait_for_selector("#clock")
     assert page.input_value("#clock") == "off"
-    assert not page.locator("#bot-level-choice").is_visible()
-    page.select_option("#clock", "casual")
-    assert page.locator("#bot-level-choice").is_visible()
-    assert "out of time" in page.inner_text("#bot-level-choice")
-    page.select_option("#clock", "off")
-    assert not page.locator("#bot-level-choice").is_visible()
+    for clock in ("off", "casual", "off"):
+        page.select_option("#clock", clock)
+        assert page.locator("#bot-level-choice").is_visible()
+        assert "takes over for a player" in page.inner_text("#bot-level-choice")
     page.context.close()
 
 

@@ -145,11 +145,11 @@ async function lobby() {
     h("option", { value: "bot" }, t("A bot plays for them")), h("option", { value: "lost" }, t("Their team loses")));
   const timeoutLabel = h("label", { hidden: true }, t("When the days run out"), timeoutSel);
   const levelSel = h("select", { id: "bot-level" }, meta.bots.map((b) => h("option", { value: b, selected: b === "medium" }, t(b))));
-  const levelLabel = h("label", { id: "bot-level-choice" }, t("Bot for a player out of time"), levelSel);
-  // With no clock no time runs out: the choice is not offered (the table keeps the level shown).
+  // The level plays for a player out of time, one who resigns from a team, or one the host
+  // replaces: with no clock too, so the choice is always offered.
+  const levelLabel = h("label", { id: "bot-level-choice" }, t("Bot that takes over for a player"), levelSel);
   const clockChoices = () => {
     timeoutLabel.hidden = !clockSel.value.startsWith("days");
-    levelLabel.hidden = clockSel.value === "off";
   };
   clockSel.addEventListener("change", clockChoices);
   clockChoices();
