@@ -260,6 +260,15 @@ def join(server: ServerThread, code: str, name: str, seat: int | None = None) ->
         return dict(r.json())
 
 
+def gone_for(table: Any, seconds: float) -> None:
+    """Make the people of ``table`` (its seated players, its host's link) look as if each last
+    left ``seconds`` ago: the tests' fake of waiting that long (as a lobby is aged)."""
+    then = time.monotonic() - seconds
+    table.host_left_at = then
+    for s in table.seats:
+        s.left_at = then
+
+
 def start(server: ServerThread, code: str, host_token: str) -> None:
     with server.http() as http:
         r = http.post(f"/api/tables/{code}/start", json={"host_token": host_token})

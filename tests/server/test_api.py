@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from websockets.sync.client import connect
 
 from sequence.server.tables import messages, registry
 
-from .conftest import Client, ServerThread, create_table, join
+from .conftest import Client, ServerThread, create_table, gone_for, join, start
 
 DOCS = Path(__file__).parents[2] / "docs" / "server.md"
 ROW = re.compile(r"^\| `(GET|POST) (/api/[^`?]*)(?:\?[^`]*)?`[^|]*\| ([\d, ]+) \|", re.M)
@@ -196,6 +197,42 @@ def test_idle_lobbies_leave_the_list_and_memory_and_come_back_by_their_link(
     assert old in server.hub.registry.tables
     join(server, old, "Bob")
     spectator.close()
+
+
+def test_a_game_its_players_left_leaves_the_list_and_comes_back_with_them(
+    server: ServerThread,
+) -> None:
+    created = create_table(
+        server, game="kids", players=2, name="Ann", seat=0, bots=[None, "random"]
+    )
+    code, token, host = created["code"], created["seat_token"], created["host_token"]
+    start(server, code, host)
+    table = server.hub.registry.tables[code]
+
+    def listed() -> bool:
+        with server.http() as http:
+            return code in {t["code"] for t in http.get("/api/tables").json()["tables"]}
+
+    ann = Client(server, code, token, host)
+    ann.wait(lambda s: s["view"] is not None)
+    gone_for(table, registry.PLAY_IDLE + 1)  # her last visit: it counts only once she leaves
+    assert listed()
+    ann.close()
+    deadline = time.monotonic() + 10
+    while table.seats[0].connections or table.host_connections:
+        assert time.monotonic() < deadline, "the server did not see Ann leave"
+        time.sleep(0.02)
+    assert listed()  # she has just left
+    gone_for(table, registry.PLAY_IDLE - 5)
+    assert listed()
+    gone_for(table, registry.PLAY_IDLE + 1)
+    assert not listed()  # nobody of the game has been here for ten minutes
+    with server.http() as http:  # not deleted: its link works, the game waits for her
+        assert http.get(f"/api/tables/{code}").json()["status"] == "playing"
+    ann = Client(server, code, token, host)
+    ann.wait(lambda s: s["view"] is not None)
+    assert listed()  # she is back
+    ann.close()
 
 
 WS_ROW = re.compile(r'^\| `(\{"type": "(\w+)"[^`]*\})` \|', re.M)

@@ -21,13 +21,14 @@ import pytest
 
 from sequence.engine import GameRecord, config_from_dict
 from sequence.server.cluster.notices import RedisCluster
+from sequence.server.tables import registry
 from sequence.server.tables.connection import Connection
 from sequence.server.tables.hub import Hub
 from sequence.server.tables.store import TableStore
 from sequence.server.tables.table import Table
 
 from .cluster import REDIS_URL, redis_available
-from .conftest import apply_delta, fresh_postgres
+from .conftest import apply_delta, fresh_postgres, gone_for
 
 pytestmark = pytest.mark.postgres
 
@@ -201,3 +202,42 @@ async def test_the_owner_of_a_table_without_bots_or_clock_catches_up_only_at_the
         for conn in conns.values():
             b.detach(here, conn)
             conn.close()
+
+
+async def test_a_game_its_players_left_leaves_every_process_list_and_comes_back_with_them() -> None:
+    async with two_hubs() as (a, b):
+        config = config_from_dict({"game": "classic", "players": 2})
+        table, host, ann, _, _ = await a.create(config, [None, "random"], True, "Ann", 0)
+        await a.start(table, host)
+        code = table.code
+        await until(lambda: code in b.registry.tables)
+        copy = b.registry.tables[code]
+        await until(lambda: copy.status == "playing")
+
+        def listed(hub: Hub) -> bool:
+            return any(t["code"] == code for t in hub.registry.open_tables())
+
+        # Ann at her seat on the first process: the other counts her (her "here" notice).
+        conn = Connection(FakeSocket(), rate=1000, burst=1000)  # type: ignore[arg-type]
+        a.attach(table, conn, ann, host)
+        await until(lambda: copy.seats[0].connections == 1 and copy.host_connections == 1)
+        for t in (table, copy):
+            gone_for(t, registry.PLAY_IDLE + 1)  # an old visit does not count while she is here
+        assert listed(a) and listed(b)
+        # She leaves: both processes see it, and list the game ten minutes more.
+        a.detach(table, conn)
+        conn.close()
+        await until(lambda: copy.seats[0].connections == 0 and copy.host_connections == 0)
+        assert listed(a) and listed(b)
+        for t in (table, copy):
+            gone_for(t, registry.PLAY_IDLE + 1)
+        assert not listed(a) and not listed(b)
+        assert table.status == copy.status == "playing"  # only not listed
+        # She comes back, to the second process this time: listed again by both.
+        here = await b.get(code)
+        conn = Connection(FakeSocket(), rate=1000, burst=1000)  # type: ignore[arg-type]
+        b.attach(here, conn, ann, None)
+        await until(lambda: table.seats[0].connections == 1)
+        assert listed(a) and listed(b)
+        b.detach(here, conn)
+        conn.close()

@@ -135,7 +135,7 @@ OPTIONS: dict[str, Option] = {
                "the game ends drawn after this many turns",
                "RULES.md §2.9, §4 Decision"),
         Option("dice_line_length", 5, ("dice",),
-               "chips in a row to win at Dice: 5, or 6 as the seed recommends"
+               "chips in a row to win at Dice: 5, or 6 as the rule book recommends"
                " for 2 players or 2 teams",
                "seed 004; RULES.md §4"),
         Option("draft", False, ("classic",),

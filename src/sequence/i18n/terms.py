@@ -68,7 +68,8 @@ OPTION_HELP: dict[str, str] = {
     ),
     "max_turns": N_("the game ends drawn after this many turns"),
     "dice_line_length": N_(
-        "chips in a row to win at Dice: 5, or 6 as the seed recommends for 2 players or 2 teams"
+        "chips in a row to win at Dice: 5, or 6 as the rule book recommends"
+        " for 2 players or 2 teams"
     ),
     "draft": N_(
         "tournament draft variant: hands of 6, five face-up cards to take from, the heart of"

@@ -32,6 +32,10 @@ FINISHED_GRACE = 60.0
 LOBBY_IDLE = 30 * 60.0
 """Seconds a lobby with nobody connected stays in the public list, and in memory, after its
 last change (the database keeps it: its link still works and brings it back)."""
+PLAY_IDLE = 10 * 60.0
+"""Seconds a game in play stays in the public list once none of its people (its seated players,
+its host) is connected: a game they left, bots and all, is no longer offered to watch. It plays
+on, and is listed again as soon as one of them comes back (:meth:`.table.Table.attended`)."""
 LISTED = 100
 """At most this many lobbies, and this many games in play, in the public list (newest first)."""
 
@@ -170,8 +174,10 @@ class TableRegistry:
     def open_tables(self) -> list[dict[str, Any]]:
         """Public tables: lobbies to join and games in play to watch, the most recent first.
 
-        A lobby nobody is connected to drops out after :data:`LOBBY_IDLE` seconds, and each
-        kind is cut at :data:`LISTED`, so a flood of new lobbies cannot hide the games in play.
+        A lobby nobody is connected to drops out after :data:`LOBBY_IDLE` seconds, a game in
+        play that none of its people has been connected to for :data:`PLAY_IDLE` seconds drops
+        out (it stays in memory, and comes back when one of them does), and each kind is cut at
+        :data:`LISTED`, so a flood of new lobbies cannot hide the games in play.
         """
         self.forget_idle_lobbies()
         now = time.monotonic()
@@ -180,7 +186,7 @@ class TableRegistry:
         for t in self.tables.values():
             if not t.public:
                 continue
-            if t.status == "playing":
+            if t.status == "playing" and now - t.attended(now) < PLAY_IDLE:
                 playing.append(t)
             elif t.status == "lobby" and (t.connected or now - t.active < LOBBY_IDLE):
                 lobbies.append(t)

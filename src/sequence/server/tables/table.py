@@ -220,6 +220,16 @@ class Table:
         """Connections to the table, players' and spectators'."""
         return self.spectators + sum(s.connections for s in self.seats)
 
+    def attended(self, now: float) -> float:
+        """When a person of the table (a seated player, or whoever holds the host's link) was
+        last connected to it, in this process or another (``time.monotonic``): ``now`` while
+        one is. A seat or host link nobody has held since this process loaded the table counts
+        from then (:attr:`Seat.left_at`, :attr:`host_left_at`); a bot's seat never counts."""
+        if self.host_connections or any(s.connections for s in self.seats):
+            return now
+        people = [s.left_at for s in self.seats if s.token_hash is not None]
+        return max([self.host_left_at, *people])
+
     @property
     def meta_key(self) -> int:
         """Changes whenever the public facts may have (a :meth:`touch` or a move)."""

@@ -53,10 +53,11 @@ const account = (() => {
     const input = h("input", { id, type, autocomplete, required: true, maxlength: type === "password" ? 256 : 24 });
     return [h("label", { for: id }, label), input];
   }
-  function form(id, title, fields, buttonText, onsubmit) {
+  /* A form whose button is the page's main action ("primary"), or one that cannot be undone ("danger"). */
+  function form(id, title, fields, buttonText, onsubmit, kind = "primary") {
     const err = h("div", { role: "alert" });
     const f = h("form", { id, class: "account-form", "aria-label": title }, h("h2", {}, title), err,
-      fields.map((pair) => h("div", { class: "field" }, pair)), h("button", { class: "primary", type: "submit" }, buttonText));
+      fields.map((pair) => h("div", { class: "field" }, pair)), h("button", { class: kind, type: "submit" }, buttonText));
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       err.innerHTML = "";
@@ -122,7 +123,7 @@ const account = (() => {
           if (!confirm(t("Delete your account? Your games stay, shown as played by a deleted player."))) return;
           await api("POST", "/api/account/delete", { password: value("delete-password") });
           adopt({ signed_in: false }); go("/");
-        })));
+        }, "danger")));
     try {
       const r = await api("GET", "/api/account/games");
       if (!r.games.length) games.append(h("p", {}, t("No games yet.")));

@@ -144,8 +144,15 @@ async function lobby() {
   const timeoutSel = h("select", { id: "on-timeout" },
     h("option", { value: "bot" }, t("A bot plays for them")), h("option", { value: "lost" }, t("Their team loses")));
   const timeoutLabel = h("label", { hidden: true }, t("When the days run out"), timeoutSel);
-  clockSel.addEventListener("change", () => { timeoutLabel.hidden = !clockSel.value.startsWith("days"); });
   const levelSel = h("select", { id: "bot-level" }, meta.bots.map((b) => h("option", { value: b, selected: b === "medium" }, t(b))));
+  // The level plays for a player out of time, one who resigns from a team, or one the host
+  // replaces: with no clock too, so the choice is always offered.
+  const levelLabel = h("label", { id: "bot-level-choice" }, t("Bot that takes over for a player"), levelSel);
+  const clockChoices = () => {
+    timeoutLabel.hidden = !clockSel.value.startsWith("days");
+  };
+  clockSel.addEventListener("change", clockChoices);
+  clockChoices();
   // Labels come translated from the call sites, so the extractor sees each t("...").
   const optBox = (id, label) => h("label", {}, h("input", { type: "checkbox", id }), label);
   function refresh() {
@@ -204,7 +211,7 @@ async function lobby() {
     h("section", { class: "panel" }, h("h2", {}, t("New table")), err,
       h("label", {}, t("Your name"), name),
       h("label", {}, t("Game"), gameSel), h("label", {}, t("Players"), playersSel), h("label", {}, t("Teams"), teamsSel),
-      h("label", {}, t("Turn clock"), clockSel), timeoutLabel, h("label", {}, t("Bot for a player out of time"), levelSel),
+      h("label", {}, t("Turn clock"), clockSel), timeoutLabel, levelLabel,
       h("label", {}, pub, t("Public")), ratedOption(), opts, h("div", {}, seatsBox),
       h("button", { class: "primary", id: "create", onclick: create }, t("Create table"))),
     h("section", { class: "panel" }, h("h2", {}, t("Join with a code")), codeIn,
@@ -757,7 +764,8 @@ function renderTable() {
       s.seat === v.to_move && !o ? h("span", { class: ["badge", "turn"] }, t("to play")) : null,
       !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
-      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: "badge" }, t("top: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
+      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: ["badge", "top-discard"], title: t("The top card of the discard pile of this player: the last card they played, exchanged or discarded.") },
+        t("top discard: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o && !days(m) ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
     h("p", {}, v.teams.map((tm, i) => h("span", { class: "badge" }, teamSwatch(v, i), " ", tn("{team}: {n} of {need} sequence", "{team}: {n} of {need} sequences", v.sequences_to_win, { team: tm.letter, n: v.sequences[i].length, need: v.sequences_to_win })))),

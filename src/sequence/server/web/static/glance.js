@@ -288,9 +288,15 @@ function endPanel(m) {
       tn("Winning sequence: {list}", "Winning sequences: {list}", v.sequences[o.winner].length,
         { list: v.sequences[o.winner].map(seqNames).join(", ") })));
   }
-  // One count, in one word: in some languages turns and moves are the same word (the moves are
-  // in the log and the replay).
-  box.append(h("p", { id: "game-length" }, tn("The game lasted {n} turn.", "The game lasted {n} turns.", v.turns)));
+  // The turns, and the moves the log and the replay number when a turn had more than one (a
+  // dead card exchanged, a draw, a roll): in some languages turns and moves are one word, so the
+  // sentence says why the two counts differ.
+  const moves = v.moves.length;
+  const turnCount = tn("{n} turn", "{n} turns", v.turns), moveCount = tn("{n} move", "{n} moves", moves);
+  box.append(h("p", { id: "game-length" }, moves === v.turns
+    ? tn("The game lasted {n} turn.", "The game lasted {n} turns.", v.turns)
+    : t("The game lasted {turns} ({moves} in the move list, where exchanging a dead card, drawing or rolling the dice counts as a move).",
+      { turns: turnCount, moves: moveCount })));
   const acts = h("div", { class: "actions" });
   if (you.seat !== null || you.host) acts.append(h("button", { class: "primary", id: "rematch", onclick: async () => {
     try { const r = await api("POST", `/api/tables/${m.table.code}/rematch`, { token: seatToken(m.table.code) || hostToken(m.table.code) }); remember(r.code, seatToken(m.table.code), hostToken(m.table.code)); passplay.carry(m.table.code, r.code); go(r.url, true); }

@@ -218,8 +218,11 @@ const social = (() => {
     const pushBtn = h("button", { id: "push-subscribe" }, t("Send notifications to this browser"));
     const pushStop = h("button", { id: "push-unsubscribe", hidden: true }, t("Stop on this browser"));
     const say = (text, cls) => { note.innerHTML = ""; note.append(h("div", { class: cls || "notice" }, text)); };
+    // A server with no mail transport offers no e-mail: the address stored (if any) is kept as it is.
+    const byEmail = s.email_available;
     async function save() {
-      const r = await api("POST", "/api/notify", { lang: chosenLanguage(), email: email.value.trim() || null, email_on: emailOn.checked, push_on: pushOn.checked });
+      const mail = byEmail ? { email: email.value.trim() || null, email_on: emailOn.checked } : { email: s.email, email_on: s.email_on };
+      const r = await api("POST", "/api/notify", { lang: chosenLanguage(), ...mail, push_on: pushOn.checked });
       say(r.confirmation_sent ? t("Saved. We sent a link to confirm your address.") : t("Saved."));
       return r;
     }
@@ -247,10 +250,10 @@ const social = (() => {
     box.append(...[ // the DOM append would show a null as text
       h("p", { class: "muted" }, t("When you are away from the page: your turn, a friend's challenge, the end of a game. Never a card of anyone's hand.")),
       note,
-      h("label", {}, t("E-mail address"), email),
-      s.email && !s.email_confirmed ? h("p", { class: "muted", id: "notify-unconfirmed" }, t("Not confirmed yet: open the link we sent.")) : null,
-      s.email_available ? null : h("p", { class: "muted" }, t("This server sends no e-mail.")),
-      h("label", { class: "choice" }, emailOn, " ", t("By e-mail")),
+      byEmail ? h("label", {}, t("E-mail address"), email) : null,
+      byEmail && s.email && !s.email_confirmed ? h("p", { class: "muted", id: "notify-unconfirmed" }, t("Not confirmed yet: open the link we sent.")) : null,
+      byEmail ? null : h("p", { class: "muted", id: "notify-no-email" }, t("This server sends no e-mail.")),
+      byEmail ? h("label", { class: "choice" }, emailOn, " ", t("By e-mail")) : null,
       h("label", { class: "choice" }, pushOn, " ", t("By push notification")),
       h("div", { class: "actions" }, h("button", { class: "primary", id: "notify-save", onclick: () => save().catch((e) => say(e.message, "error")) }, t("Save")), pushBtn, pushStop)].filter(Boolean));
     return box;
