@@ -1,10 +1,11 @@
 """What a newcomer to the web app found unclear, in Debian's Chromium through Playwright: the
 account page offers e-mail only where the server sends it, and its "Delete my account" looks
 dangerous and still asks first; the new-table form names the bot that takes over for a player
-(out of time, resigned from a team, replaced), with or without a clock; the end screen says the turns and, where they differ, the moves the log numbers; the
-players panel says what its discard card is; the replay's "Move 3 of 86" is in line with its
-buttons, and the move log fades a line scrolled half out instead of cutting it. (The open-tables
-rule for games their players left: test_api.py, test_cluster_lazy.py.)"""
+(out of time, resigned from a team, replaced), with or without a clock; the end screen says the
+turns and, where they differ, the moves the log numbers; the players panel says what its discard
+card is; the replay's "Move 3 of 86" is in line with its buttons, and the move log fades a line
+scrolled half out instead of cutting it. (The open-tables rule for games their players left:
+test_api.py, test_cluster_lazy.py.)"""
 
 from __future__ import annotations
 
