@@ -102,8 +102,10 @@ def english(lang: str) -> re.Pattern[str] | None:
         for msgid in filter(None, forms):
             if msgid == said or (isinstance(said, list) and msgid in said):
                 continue  # the same words in both
-            if len(re.findall(r"[A-Za-z]", re.sub(r"\{\w+\}", "", msgid))) < 2:
-                continue  # nothing of its own to recognise it by
+            letters = len(re.findall(r"[A-Za-z]", re.sub(r"\{\w+\}", "", msgid)))
+            if letters < (4 if "{" in msgid else 2):
+                continue  # too little of its own to recognise it by ("{card} on {space}"
+                # would match any French sentence with "on" in it)
             parts = re.split(r"(\{\w+\})", msgid)
             patterns.append(
                 "".join(".+" if re.fullmatch(r"\{\w+\}", p) else re.escape(p) for p in parts)
