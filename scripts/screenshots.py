@@ -36,9 +36,10 @@ check (``tests/server/scenes.py``). In English unless named:
   ``web-table-recent.png``: a team game of four on a laptop (1280x800), the other players'
   last moves ringed, the log beside the board; ``web-log-phone.png``: the same on a phone, the
   log opened from its bar;
-- ``web-kids-dragon-phone.png``: a Kids card that cannot be played (the Dragon, with no chip to
-  take) crossed out, the playable cards lit; ``web-kids-end-phone.png``: the end of a rated Kids
-  game on a phone, the resignation and the rating on the familiar scale.
+- ``web-kids-dragon-phone.png``: on one screen with the board, a Kids card that cannot be
+  played (the Dragon, with no chip to take) crossed out, the playable cards lit;
+  ``web-kids-end-phone.png``: the end of a rated Kids game on a phone, the resignation and the
+  rating on the familiar scale.
 
     .venv/bin/python scripts/screenshots.py                 # all of them
     .venv/bin/python scripts/screenshots.py table-ru table-fr
@@ -215,7 +216,7 @@ def kids(browser: Any, server: ServerThread, shoot: Shoot) -> None:
     shoot(page.locator("#rules table.kidsboard"), "kids-rules-phone")
     page = scenes.new_page(browser, scenes.PHONE)
     scenes.kids_dragon(page, server)
-    show(page, "#no-move", "center")
+    top(page)  # the board, the hand and the crossed-out card on one screen
     shoot(page, "kids-dragon-phone")
     page = scenes.new_page(browser, scenes.PHONE)
     scenes.kids_dragon(page, server, rated=True)

@@ -27,6 +27,8 @@ LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 SIZES = {"phone": PHONE, "tablet": TABLET, "laptop": LAPTOP}
 """The screens the issues name: a phone (390x844), a tablet (820x1180), a laptop (1280x800)."""
+SMALL_PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+"""A small Android phone (360x740): the least screen the table is laid out for."""
 
 FINGER = 44
 """The least a tap target measures on a touch screen (WCAG 2.5.5), in CSS pixels."""

@@ -1,7 +1,7 @@
 """Learning in the browser, in Debian's Chromium at a phone's and a laptop's size: the hint
 button at a casual table (the suggested card and space lit, the reason in the reader's
-language, nothing for a spectator, gone at the end) and the review beside a finished game's
-replay."""
+language, on a phone a tap on the hint away, nothing for a spectator, gone at the end) and the
+review beside a finished game's replay."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def test_the_hint_lights_the_card_and_space_and_says_why(
     # The move in words, in the reader's language: never its notation.
     said = page.inner_text("#hint")
     assert move_words(expected.move, lang) in said and move not in said, said
+    if size is PHONE:  # the reasons a tap on the hint away, the hand kept on the screen
+        assert page.locator("#hint-why").is_hidden()
+        page.tap("#hint-box summary")
     why = page.locator("#hint-why li").all_inner_texts()
     assert why == [translate_note(n, lang) for n in expected.notes] and why
     card, space = move.split("@") if "@" in move else (move.split("x")[0], move[-3:].lstrip("x"))

@@ -12,6 +12,9 @@ that teaches) and checks on each what depends on the screen or the language:
   an English message the page's language says otherwise, and no engine key shows (an option's
   ``chips_per_colour``, a Kids card's ``TIGER``); bot levels, option names, the resignation's
   reason and the end's title are in the page's language;
+- on a phone, at one's turn, the whole board and the whole hand (in Dice the roll button) are
+  on the first screen, above the log's bar (test_phone_turn_browser.py: the hint, a smaller
+  phone, every game);
 - the log is beside the board on a wide screen and a bar one tap away on a narrow one; the
   other players' last moves are marked on the board; the table-talk penalty asks for a team
   and a confirmation; the key to the Dice rolls is in view before and after a roll; every Kids
@@ -50,6 +53,8 @@ COMBOS = [
 ]
 WIDE = 860
 """Wider than this (style.css), the log stands beside the board; narrower, it is a sheet."""
+PHONE_WIDE = 600
+"""No wider than this (style.css), a phone: on one's turn the board and the hand fit the screen."""
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +166,32 @@ def fits(page: Any, lang: str, where: str) -> None:
     assert untranslated(page, lang) == [], where
 
 
+OUT_OF_VIEW = """(sels) => {
+  const bar = document.querySelector('#log-open');
+  const b = bar && bar.getBoundingClientRect();
+  const floor = b && b.height ? b.top : innerHeight;
+  const out = [];
+  for (const sel of sels) {
+    const els = [...document.querySelectorAll(sel)];
+    if (!els.length) out.push(`${sel}: none`);
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (r.top < 0 || r.left < 0 || r.right > innerWidth || r.bottom > floor + .5)
+        out.push(`${sel} [${r.left}, ${r.top}, ${r.right}, ${r.bottom}], bar at ${floor}`);
+    }
+  }
+  return out;
+}"""
+
+
+def out_of_view(page: Any, *selectors: str) -> list[str]:
+    """What ``selectors`` match (each must match something) that is not wholly on the screen
+    above the log's bar, the page unscrolled."""
+    assert page.evaluate("() => scrollY") == 0, "the page was scrolled"
+    found: list[str] = page.evaluate(OUT_OF_VIEW, list(selectors))
+    return found
+
+
 def word(lang: str, msgid: str, **params: Any) -> str:
     """The catalogue's ``msgid`` in ``lang`` (which must have it), filled with ``params``."""
     text = catalog_json(lang)["messages"].get(msgid)
@@ -215,6 +246,8 @@ def the_team_game(page: Any, site: ServerThread, lang: str) -> None:
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     scenes.team_game(page, site)
     fits(page, lang, "the table")
+    if width <= PHONE_WIDE:  # the whole board and the whole hand on the first screen
+        assert out_of_view(page, "#board", "#hand .card") == []
     assert page.text_content("#log-setup")  # who deals and who starts
     if width > WIDE:  # the log beside the board, its top in view
         log, board = page.locator("#log").bounding_box(), page.locator("#board").bounding_box()
@@ -271,6 +304,8 @@ def key_in_view(page: Any, lang: str) -> None:
 def the_dice_game(page: Any, site: ServerThread, lang: str) -> None:
     scenes.dice_game(page, site)
     key_in_view(page, lang)
+    if page.viewport_size["width"] <= PHONE_WIDE:
+        assert out_of_view(page, "#board", "#act-roll") == []
     fits(page, lang, "the Dice table")
     scenes.roll(page)
     key_in_view(page, lang)

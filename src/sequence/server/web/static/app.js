@@ -679,17 +679,24 @@ function renderTable() {
   const flash = (table.flashUntil || 0) > Date.now();
   const board = h("section", { class: ["panel", "board", flash && "flash"] }, boardSvg(v, targets, onSpace, onOther, v.outcome ? new Map() : recentMoves(m)));
   const side = h("div");
-  // Status
+  // Status: whose turn, the sound and the hint in one row (a phone shows the board and the hand
+  // at once); what a roll allows and the hint said under it.
   const o = v.outcome;
   const status = h("section", { class: "panel", id: "status" });
+  const row = h("div", { class: "statusrow" });
   if (o) {
     status.append(endPanel(m)); // glance.js: who won, which sequences, how long, what next
     const change = ratingChange(m); // ratings.js: how a rated game moved the rating of this player
     if (change) status.append(change);
   } else {
     const actor = v.to_move;
-    if (myTurn && v.to_move === you.seat) status.append(turnBanner(m)); // glance.js: #turn, large
-    else status.append(h("div", { class: "turn", id: "turn" }, t("{name} to play", { name: seatLabel(m, actor) })));
+    if (myTurn && v.to_move === you.seat) row.append(turnBanner(m)); // glance.js: #turn, large
+    else row.append(h("div", { class: "turn", id: "turn" }, t("{name} to play", { name: seatLabel(m, actor) })));
+    // The sound and the hint side by side, on a row of their own where the words are long.
+    const tools = h("div", { class: "actions" }, you.seat !== null ? soundToggle() : null,
+      hintButton(m)); // coach.js: the hint of a casual table for the seat to play
+    if (tools.childElementCount) row.append(tools);
+    status.append(row);
   }
   const clock = m.clock;
   if (clock && clock.seat !== null && !o) {
@@ -703,11 +710,9 @@ function renderTable() {
       h("button", { class: "primary", id: "take-back", onclick: () => send({ type: "back" }) }, t("Take my seat back")));
   } else if (mine && mine.away && !o) status.append(h("p", { id: "away-note" }, t("Your time ran out: a bot played your turn.")));
   if (v.roll && !o) status.append(dicePanel(m)); // two dice faces, the total, what it allows
-  if (dice && !o) status.append(diceKey()); // glance.js: what each total does, at every turn
+  const said = hintSaid(m); // coach.js: the hinted move in words, its reasons a tap away
+  if (said) status.append(said);
   if (you.seat === null) status.append(h("p", {}, t("You are watching.")));
-  if (you.seat !== null && !o) status.append(h("div", { class: "actions" }, soundToggle()));
-  const hint = hintBox(m); // coach.js: a casual table's hint for the seat to play
-  if (hint) status.append(hint);
   // Hand and actions
   const handBox = h("section", { class: "panel", id: "hand-panel" });
   if (v.hand && !dice) {
@@ -750,11 +755,14 @@ function renderTable() {
     if (v.draft && v.draft.length) handBox.append(h("h2", {}, t("Draft")), h("div", { class: "hand", id: "draft" }, v.draft.map((c) => h("button", {
       class: ["card", "small", isRed(c) && "red", sel === c && "selected"], "data-card": c,
       onclick: () => { table.selected = sel === c ? null : c; renderTable(); } }, cardText(c)))));
-  } else if (you.seat !== null && dice) {
-    const acts = h("div", { class: "actions", id: "actions" });
-    if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => sendAct({ type: "roll", version: m.version }) }, t("Roll the dice")));
-    if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
-    handBox.append(acts);
+  } else if (dice) {
+    if (you.seat !== null) {
+      const acts = h("div", { class: "actions", id: "actions" });
+      if (m.table.chance && v.to_move === you.seat && !o) acts.append(h("button", { id: "act-roll", class: "primary", onclick: () => sendAct({ type: "roll", version: m.version }) }, t("Roll the dice")));
+      if (legal.includes("pass")) acts.append(h("button", { id: "act-pass", onclick: () => sendMove("pass") }, t("Pass")));
+      if (acts.childElementCount) handBox.append(acts);
+    }
+    if (!o) handBox.append(diceKey()); // glance.js: what each total does, at every turn, under the roll
   }
   // Players and public information
   const players = h("section", { class: "panel", id: "players" }, h("h2", {}, t("Players")),
@@ -776,7 +784,7 @@ function renderTable() {
   }
   const log = logPanel(m); // glance.js: each move in words, the notation one click away
   side.append(status);
-  if (handBox.querySelector("button, span, p")) side.append(handBox); // i18n: ignore (a selector)
+  if (handBox.querySelector("button, span, p, details")) side.append(handBox); // i18n: ignore (a selector)
   side.append(log); // beside the board, under the hand; on a phone a sheet (logSheet)
   const resign = resignButton(m);
   if (resign) players.append(h("div", { class: "actions" }, resign));

@@ -9,23 +9,35 @@
 function hintSpace(mv) { const m = /([a-j]\d+)$/.exec(mv || ""); return m ? m[1] : null; }
 function hintCard(mv) { const m = /^(?:dead:)?([A-Z0-9]+)(?:[@x]|$)/.exec(mv || ""); return m && mv !== "pass" ? m[1] : null; }
 
-/* The hint box for the seat to play at a casual table (a rated table offers none; nor does the
-   page of a spectator): the button, then what the server found and why. */
-function hintBox(m) {
-  const v = m.view, you = m.you;
-  if (you.seat === null || m.table.rated || v.outcome || !v.legal_moves.length) return null;
-  const box = h("div", { class: "hint-box", id: "hint-box" });
-  const hint = table.hint && table.hint.version === m.version ? table.hint : null;
-  if (hint && hint.move) {
-    box.append(h("p", { id: "hint", "data-move": hint.move }, h("b", {}, t("Hint:")), " ", hint.move_says),
-      h("ul", { id: "hint-why" }, hint.notes.map((n) => h("li", { "data-code": n.code }, n.says))));
-  } else {
-    box.append(h("button", { id: "ask-hint", disabled: hint && hint.pending, onclick: () => {
-      table.hint = { pending: true, version: m.version };
-      send({ type: "hint", version: m.version });
-      renderTable();
-    } }, hint && hint.pending ? t("Thinking…") : t("Hint")));
-  }
+/* The hint for the seat to play at a casual table (a rated table offers none; nor does the page
+   of a spectator): a button beside the sound toggle, then what the server found and why. */
+function hintOffered(m) {
+  const v = m.view;
+  return m.you.seat !== null && !m.table.rated && !v.outcome && v.legal_moves.length > 0;
+}
+const heldHint = (m) => (table.hint && table.hint.version === m.version ? table.hint : null);
+/* The Hint button (null where none is offered, or once the hint has come). */
+function hintButton(m) {
+  const hint = heldHint(m);
+  if (!hintOffered(m) || (hint && hint.move)) return null;
+  return h("button", { id: "ask-hint", disabled: hint && hint.pending, onclick: () => {
+    table.hint = { pending: true, version: m.version };
+    send({ type: "hint", version: m.version });
+    renderTable();
+  } }, hint && hint.pending ? t("Thinking…") : t("Hint"));
+}
+/* On a narrow screen the reasons wait a tap away (the board and the hand stay in view). */
+const NARROW = "(max-width: 860px)"; // i18n: ignore (style.css: the board above the panels)
+/* The hint come: the move in words, one line that opens on its reasons (open at first on a wide
+   screen; then as the reader last left them). Null until it has come. */
+function hintSaid(m) {
+  const hint = heldHint(m);
+  if (!hintOffered(m) || !hint || !hint.move) return null;
+  const open = table.hintOpen != null ? table.hintOpen : !matchMedia(NARROW).matches;
+  const box = h("details", { class: "hint-box", id: "hint-box", open },
+    h("summary", {}, h("span", { id: "hint", "data-move": hint.move }, h("b", {}, t("Hint:")), " ", hint.move_says)),
+    h("ul", { id: "hint-why" }, hint.notes.map((n) => h("li", { "data-code": n.code }, n.says))));
+  box.addEventListener("toggle", () => { table.hintOpen = box.open; });
   return box;
 }
 /* The answer of the server: kept for its position only (a new state drops it). */
