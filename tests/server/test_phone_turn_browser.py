@@ -57,17 +57,23 @@ def test_classic_board_and_seven_cards_in_view(
         code = scenes.against_a_bot(page, site, "classic", "easy")
         scenes.my_turn(page, code)
         assert page.locator("#hand .card").count() == 7
-        assert out_of_view(page, "#board", "#hand .card", "#ask-hint") == []
-        assert one_row(page)
-        fits(page, lang, "the turn")
-        hint(page)
-        assert out_of_view(page, "#board", "#hand .card", "#hint-box summary") == []
+        board_and_hand_in_view_through_a_hint(page, lang, "the hint")
         assert page.locator("#hint-box summary").bounding_box()["height"] >= scenes.FINGER
-        assert one_row(page)
-        fits(page, lang, "the hint")
         scenes.play_beside(page)  # a tap beside a space plays it, however small it is drawn
     finally:
         page.context.close()
+
+
+def board_and_hand_in_view_through_a_hint(page: Any, lang: str, where: str) -> None:
+    """On my turn, the board and every card of my hand (one row) on the first screen, before
+    and after a hint; every word in ``lang``."""
+    assert out_of_view(page, "#board", "#hand .card", "#ask-hint") == []
+    assert one_row(page)
+    fits(page, lang, where)
+    hint(page)
+    assert out_of_view(page, "#board", "#hand .card", "#hint-box summary") == []
+    assert one_row(page)
+    fits(page, lang, where)
 
 
 @PHONES
@@ -78,11 +84,7 @@ def test_kids_board_and_pictures_in_view(
     try:
         code = scenes.kids_table(page, site)
         scenes.my_turn(page, code)
-        assert out_of_view(page, "#board", "#hand .card", "#ask-hint") == []
-        assert one_row(page)
-        hint(page)
-        assert out_of_view(page, "#board", "#hand .card", "#hint-box summary") == []
-        fits(page, lang, "the Kids hint")
+        board_and_hand_in_view_through_a_hint(page, lang, "the Kids hint")
     finally:
         page.context.close()
 
