@@ -772,7 +772,7 @@ function renderTable() {
       s.seat === v.to_move && !o ? h("span", { class: ["badge", "turn"] }, t("to play")) : null,
       !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
-      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: ["badge", "top-discard"], title: t("The top card of the discard pile of this player: the last card they played, exchanged or discarded.") },
+      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: ["badge", "top-discard"] },
         t("top discard: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o && !days(m) ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
