@@ -40,7 +40,7 @@ function h(tag, attrs = {}, ...children) {
 }
 
 async function api(method, path, body) {
-  // The server answers errors in the language asked for (the browser's, until meta is loaded).
+  // The server answers errors in the language asked for (the browser’s, until meta is loaded).
   const headers = { "Content-Type": "application/json" };
   if (meta) headers["Accept-Language"] = chosenLanguage();
   // A signed-in page proves it is this site's own with its session's CSRF token (account.js).
@@ -113,7 +113,7 @@ function remember(code, seat, host) {
 function learnOffer() {
   if (localStorage.getItem("seq.learned")) return "";
   const lang = chosenLanguage();
-  const box = h("section", { class: "panel notice", id: "learn-offer" },
+  const box = h("section", { class: "panel notice", id: "learn-offer" }, // i18n: ignore (class names)
     h("strong", {}, t("New to Sequence? Learn it by playing a first game, step by step.")), " ",
     ...["classic", "kids", "dice"].map((g) => h("a", { href: `/learn/${g}?lang=${lang}`,
       onclick: () => localStorage.setItem("seq.learned", "1") },
@@ -239,8 +239,8 @@ async function lobby() {
   } catch (e) { open.append(h("div", { class: "error" }, e.message)); }
 }
 
-/* The players of a listed game (GET /api/tables, /api/finished, a player's page): a seated
-   bot by its level in the page's language, an open seat as a dash. */
+/* The players of a listed game (GET /api/tables, /api/finished, a player’s page): a seated
+   bot by its level in the page’s language, an open seat as a dash. */
 function listedPlayers(game) {
   const bots = game.bots || [];
   return game.players.map((p, i) => bots[i] ? t("{name} (bot)", { name: t(bots[i]) }) : p || "—").join(", ");
@@ -327,7 +327,7 @@ function connect(code) {
   let dropped = false;
   const dropOld = () => { if (old && !dropped) { dropped = true; old.close(); } };
   table.closing = false;
-  table.resyncing = false; // a new connection's first answer is the whole state
+  table.resyncing = false; // a new connection’s first answer is the whole state
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${code}`);
   table.ws = ws;
   ws.onopen = () => {
@@ -341,7 +341,7 @@ function connect(code) {
   };
   ws.onmessage = (ev) => {
     dropOld();
-    if (table.ws !== ws) return; // an old connection's last words
+    if (table.ws !== ws) return; // an old connection’s last words
     let msg = JSON.parse(ev.data);
     if (msg.type === "delta") {
       // Only what changed since the state this page holds; a gap (a message missed): ask for
@@ -399,7 +399,7 @@ async function tablePage(code) {
   table.code = code; table.msg = null; talk.heard = []; table.selected = null; table.error = null; table.outbox = [];
   app.innerHTML = "";
   app.append(h("p", {}, t("Connecting…")));
-  await account.seatFor(code); // signed in on another device: the account's seat here too
+  await account.seatFor(code); // signed in on another device: the account’s seat here too
   if (table.code === code) connect(code);
 }
 
@@ -419,8 +419,8 @@ setInterval(tickClock, 250);
 
 function seatLabel(m, s) {
   const seat = m.table.seats[s];
-  // A seated bot is named after its level (translated); a stand-in keeps the player's name.
-  // A deleted account's seats keep their games under one translated name.
+  // A seated bot is named after its level (translated); a stand-in keeps the player’s name.
+  // A deleted account’s seats keep their games under one translated name.
   const name = seat.name === "deleted player" ? t("deleted player") : seat.name; // i18n: ignore (the stored marker)
   const who = seat.kind === "bot" && !seat.stand_in ? t(seat.bot) : name || t("Open seat");
   return seat.kind === "bot" ? t("{name} (bot)", { name: who }) : who;
@@ -580,8 +580,8 @@ function boardSpaces(board) {
   });
 }
 
-// recent: the spaces of other players' last moves -> the seat (glance.js recentMoves), outlined
-// in that seat's team colour.
+// recent: the spaces of other players’ last moves -> the seat (glance.js recentMoves), outlined
+// in that seat’s team colour.
 function boardSvg(view, targets, onSpace, onOther, recent = new Map()) {
   const ns = "http://www.w3.org/2000/svg";
   const S = 52, M = BOARD_MARGIN; // the margin holds the coordinates (glance.js)
@@ -772,7 +772,7 @@ function renderTable() {
       s.seat === v.to_move && !o ? h("span", { class: ["badge", "turn"] }, t("to play")) : null,
       !s.connected || s.away ? h("span", { class: ["badge", "away"] }, t("away")) : null,
       v.game !== "dice" ? h("span", { class: "badge" }, tn("{n} card", "{n} cards", v.hand_sizes[s.seat])) : null,
-      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: ["badge", "top-discard"], title: t("The top card of the discard pile of this player: the last card they played, exchanged or discarded.") },
+      v.discards[s.seat] && v.discards[s.seat].length ? h("span", { class: ["badge", "top-discard"] },
         t("top discard: {card}", { card: cardText(v.discards[s.seat][v.discards[s.seat].length - 1]) })) : null,
       (you.host || you.seat !== null) && !s.connected && s.kind === "human" && s.seat !== you.seat && !o && !days(m) ? h("button", { class: "to-bot", onclick: () => setBot(s.seat, you.host ? meta.bots[0] : null) }, t("Hand to a bot")) : null))),
     h("p", {}, v.game !== "dice" ? t("Draw pile: {n}", { n: v.deck_size }) : null),
@@ -828,7 +828,7 @@ async function replayPage(code) {
       }
       holder.append(logPanel(m, () => show(ply)));
       const ol = holder.querySelector("#log ol"); if (ol) ol.scrollTop = ol.scrollHeight;
-      reviewAt(ply, plies, r.view); // coach.js: the verdict of this move, the chances' cursor
+      reviewAt(ply, plies, r.view); // coach.js: the verdict of this move, the chances’ cursor
     } catch (e) { holder.innerHTML = ""; holder.append(h("div", { class: "error" }, e.message)); }
   }
   app.append(h("section", { class: "panel" }, h("h2", {}, t("Replay of {code}", { code })),
