@@ -169,7 +169,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
         return self.env.render()
 
     def _mask(self) -> NDArray[np.int8]:
-        return mask_array(self.env._legal_ids(), self.env.num_actions)
+        return mask_array(self.env._legal_ids(), self._num_actions)
 
     def _info(self, illegal: str, view: View) -> dict[str, Any]:
         """``info``: the same keys at every step; ``view`` is the agent's (``env.view``)."""
@@ -182,7 +182,7 @@ class GymSequenceEnv(gymnasium.Env[Any, np.int64]):
             winner = NO_WINNER if outcome.winner is None else outcome.winner
             termination = outcome.termination.value
         return {
-            "action_mask": mask_array(self.env._legal_ids(), self._num_actions),
+            "action_mask": self._mask(),
             "turn": turns,
             "winner": winner,
             "termination": termination,
