@@ -528,10 +528,12 @@ class State:
         its open draw (option ``manual_draw``), or nothing."""
         if self._outcome is not None:
             return ()
-        draw = (draw_move(seat),) if seat in self._pending else ()
         if seat == self._to_move and self._phase is not _ROLLING:
-            return self.legal_moves + draw if draw else self.legal_moves
-        return draw
+            moves = self._legal  # known once asked for (every decision asks twice or more)
+            if moves is None:
+                moves = self.legal_moves
+            return moves + (draw_move(seat),) if seat in self._pending else moves
+        return (draw_move(seat),) if seat in self._pending else ()
 
     def is_legal(self, move: Move, seat: int | None = None) -> bool:
         """Whether ``move`` may be made now (by ``seat``, when given)."""

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .state import State
 
 _new_tuple = tuple.__new__
+_ROLLING = Phase.ROLL  # an enum member read through its metaclass at every read; a global is not
 
 
 class _ViewFields(NamedTuple):
@@ -83,7 +84,7 @@ class View(_ViewFields):
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"no seat {seat} in a {n}-player game")
         legal: tuple[Move, ...] = ()
-        if seat is not None and state._phase is not Phase.ROLL:
+        if seat is not None and state._phase is not _ROLLING:
             legal = state.legal_moves_of(seat)
         return _new_tuple(
             cls,

@@ -335,7 +335,8 @@ class SequenceEnv:
         the bots make the other seats' moves. Then the agent's view and the ids of its legal
         moves are made (every face reads both at once); returns the outcome (``None`` while
         playing)."""
-        state = self._require_state()
+        state = self._state  # set by _start, which alone calls this before _play can
+        assert state is not None
         agent = self.agent_seat
         # The game is never taken back: no undo records (push_index's undo=False likewise).
         while (step := state.play_forced(undo=False)).kind is _MOVE:
