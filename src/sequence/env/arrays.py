@@ -217,26 +217,33 @@ class Observer:
         self._deck_scale, self._turn_scale = scales[self._deck_at], scales[self._turn_at]
         self._dead_scale, self._passes_scale = scales[self._flags_at : self._flags_at + 2]
         # What is written whole at every observation: the phase and the seat to move (two
-        # one-hot segments side by side), from a copy made once per phase and relative seat;
-        # the roll, likewise per roll (none: zeros).
-        self._turn_chunks: list[list[array[float]]] = []
+        # one-hot segments side by side) and, at Dice, the roll, in one copy made once per
+        # phase, relative seat and roll (none: zeros), from the phase to the roll's end (the
+        # turn and the flags between them are written after it).
+        roll_at = at("roll")
+        rolls: list[Any] = [None]
+        stop = self._phase_at + PHASES + p
+        if roll_at >= 0:  # Dice: the segment's size, the layout's
+            rolls += [(lo, hi) for lo in range(1, 7) for hi in range(1, 7)]
+            stop = roll_at + lay["roll"].size
+            assert roll_at > self._flags_at > self._turn_at > self._phase_at
+        self._turn_chunks: list[list[dict[Any, array[float]]]] = []
         for phase in range(PHASES):
             row = []
             for rel in range(p):
-                chunk = array("f", bytes(4 * (PHASES + p)))
-                chunk[phase] = chunk[PHASES + rel] = 1
-                row.append(chunk)
+                by_roll = {}
+                for roll in rolls:
+                    chunk = array("f", bytes(4 * (stop - self._phase_at)))
+                    chunk[phase] = chunk[PHASES + rel] = 1
+                    if roll is not None:
+                        lo, hi = roll
+                        at_roll = roll_at - self._phase_at
+                        chunk[at_roll + lo - 1] = chunk[at_roll + 5 + hi] = 1
+                        chunk[at_roll + 10 + lo + hi] = 1
+                    by_roll[roll] = chunk
+                row.append(by_roll)
             self._turn_chunks.append(row)
-        self._roll_at = at("roll")
-        self._roll_chunks: dict[Any, array[float]] = {}
-        if self._roll_at >= 0:  # Dice: the segment's size, the layout's
-            rolls = lay["roll"].size
-            self._roll_chunks[None] = array("f", bytes(4 * rolls))
-            for lo in range(1, 7):
-                for hi in range(1, 7):
-                    chunk = array("f", bytes(4 * rolls))
-                    chunk[lo - 1] = chunk[5 + hi] = chunk[10 + lo + hi] = 1
-                    self._roll_chunks[lo, hi] = chunk
+        self._turn_stop = stop
         # Spans cleared at every observation and then filled (the card segments, the open
         # draws, the last moves; with planes the hand and last-move planes): (start, zeros).
         spans = []
@@ -264,9 +271,9 @@ class Observer:
         self._constants = (
             config, board.playable, self._chip_entries, self._empty_entries, self._supply_at,
             self._supply_scale, self._hand_sizes_at, self._hand_sizes_scale, self._deck_at,
-            self._deck_scale, self._phase_at, self._phase_at + PHASES + p, p,
-            self._turn_chunks, self._turn_at, self._turn_scale, self._dead_scale,
-            self._passes_scale, self._roll_at, self._roll_chunks, self._zero_spans, self._last,
+            self._deck_scale, self._phase_at, self._turn_stop, p, self._turn_chunks,
+            self._turn_at, self._turn_scale, self._dead_scale, self._passes_scale,
+            self._zero_spans, self._last,
             [(*self._per_seat[me], supplies[me], self._blank[me]) for me in range(p)],
         )  # fmt: skip
         """What :meth:`encode` reads, in one attribute (see there)."""
@@ -316,8 +323,7 @@ class Observer:
         (
             own_config, playable, chip_entries, empty_entries, supply_at, supply_scale,
             sizes_at, sizes_scale, deck_at, deck_scale, phase_at, phase_stop, p, turn_chunks,
-            turn_at, turn_scale, dead_scale, passes_scale, roll_at, roll_chunks, spans,
-            last_seen, per_seat,
+            turn_at, turn_scale, dead_scale, passes_scale, spans, last_seen, per_seat,
         ) = self._constants  # fmt: skip
         if config is not own_config and config != own_config:
             raise ValueError("the view is of another configuration than this observer")
@@ -369,14 +375,11 @@ class Observer:
                 at += 1
         if deck != last_deck:
             buf[deck_at] = deck * deck_scale
-        # Written whole: the phase and the seat to move, the turn and the flags, the roll.
-        buf[phase_at:phase_stop] = turn_chunks[phase][(to_move - me) % p]
+        # Written whole: the phase, the seat to move and the roll, then the turn and the flags.
+        buf[phase_at:phase_stop] = turn_chunks[phase][(to_move - me) % p][roll]
         buf[turn_at] = turns * turn_scale
         buf[turn_at + 1] = dead * dead_scale
         buf[turn_at + 2] = passes * passes_scale
-        if roll_at >= 0:
-            chunk = roll_chunks[roll]
-            buf[roll_at : roll_at + len(chunk)] = chunk
         # Cleared, then filled: the cards, the open draws, the last moves.
         if spans:
             for start, zeros in spans:
