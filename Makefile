@@ -8,6 +8,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# Test processes (pytest-xdist): one per core; TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= auto
 PUBLIC_URL ?=
 APP_STAMP := $(VENV)/.installed-app
 DEV_STAMP := $(VENV)/.installed-dev
@@ -53,7 +55,7 @@ typecheck: setup
 
 pytest: setup
 	scripts/ensure-chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 test: lint typecheck pytest
 

@@ -102,10 +102,15 @@ def test_two_people_read_the_game_to_its_end(browser: Any, web: ServerThread) ->
         nonlocal lines_checked
         last = state(other)["view"]["log"][-1]
         if last["card"] and lines_checked < 6:  # the log names the player and the card
-            line = other.inner_text("#log li:last-child")
             animal = last["card"].capitalize()
             name = "Anna" if msg["view"]["to_move"] == 0 else "Bob"
-            assert name in line and en.get(animal, animal) in line, (line, last)
+            # The message is in before the log is drawn from it: read the line until it is there.
+            card, deadline = en.get(animal, animal), time.monotonic() + 5
+            line = other.inner_text("#log li:last-child")
+            while not (name in line and card in line) and time.monotonic() < deadline:
+                time.sleep(0.05)
+                line = other.inner_text("#log li:last-child")
+            assert name in line and card in line, (line, last)
             lines_checked += 1
 
     play_to_the_end([a, b], before, after)
