@@ -437,7 +437,7 @@ def players_text(
             size = view.hand_sizes[seat]
             lines.add(_.ngettext("{n} card", "{n} cards", size).format(n=size), style="dim")
             pile = view.discards[seat]
-            top = Text(_("top:") + " ", style="dim")
+            top = Text(_("discard:") + " ", style="dim")
             if pile:
                 top.append(card_label(pile[-1], _), style=card_style(pile[-1]))
             else:
